@@ -1,0 +1,93 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "peerd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "peerd", targets: ["peerd"]),
+        .executable(name: "peerctl", targets: ["peerctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        // model + list: the replicated watch list. Pure: no sockets, files or clocks.
+        .target(name: "PeerdModel", swiftSettings: strict),
+        // wire: frame codec and message types for both sockets. Pure.
+        .target(
+            name: "PeerdWire",
+            dependencies: ["PeerdModel", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        // sync: the per-connection session state machine. Pure.
+        .target(name: "PeerdSync", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        // store: the append-only durable operation log.
+        .target(
+            name: "PeerdStore",
+            dependencies: [
+                "PeerdModel",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
+        .target(name: "PeerControl", dependencies: ["PeerdWire"], swiftSettings: strict),
+        // transport, control server, replica and services: everything the daemon wires together.
+        .target(
+            name: "PeerdDaemon",
+            dependencies: [
+                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "peerd",
+            dependencies: ["PeerdDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "peerctl",
+            dependencies: [
+                "PeerControl", "PeerdModel", "PeerdWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdModelTests",
+            dependencies: ["PeerdModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdWireTests",
+            dependencies: [
+                "PeerdWire", "PeerdModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PeerdSyncTests", dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"], swiftSettings: strict),
+        .testTarget(name: "PeerdStoreTests", dependencies: ["PeerdStore", "PeerdModel"], swiftSettings: strict),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PeerControl", "PeerdWire", "PeerdModel"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

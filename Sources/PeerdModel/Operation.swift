@@ -1,0 +1,130 @@
+/// Identifies one operation everywhere: the replica that made it and its sequence number there.
+/// Sequence numbers start at 1 and have no gaps, which is what makes a `VersionVector` enough to
+/// describe a set of operations.
+public struct OperationID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public var origin: PeerID
+    public var seq: UInt64
+
+    public init(origin: PeerID, seq: UInt64) {
+        self.origin = origin
+        self.seq = seq
+    }
+
+    public var description: String { "\(origin.short)/\(seq)" }
+
+    public static func < (lhs: OperationID, rhs: OperationID) -> Bool {
+        (lhs.origin, lhs.seq) < (rhs.origin, rhs.seq)
+    }
+}
+
+/// One entry of the replicated, append-only log.
+///
+/// JSON shape (see proto/schemas/operation.schema.json):
+/// `{"origin":"…","seq":1,"lamport":1,"at":1763700000000,"by":"alice","op":"add","movie":{"id":603,…}}`
+/// `{"origin":"…","seq":2,"lamport":4,"at":…,"by":"alice","op":"remove","movie":{"id":550},"removes":[{"origin":"…","seq":1}]}`
+public struct Operation: Hashable, Sendable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case add
+        case remove
+    }
+
+    public var id: OperationID
+    /// Lamport timestamp: larger than every timestamp its origin had seen when it was made.
+    public var lamport: UInt64
+    /// Wall-clock time at the origin, milliseconds since 1970. For display only; never used to order.
+    public var at: Int64
+    /// The origin's human-readable name at the time, e.g. "alice".
+    public var by: String
+    public var kind: Kind
+    public var movie: Movie
+    /// For a removal: the adds it observed and so cancels. An add not listed here survives,
+    /// which is what makes a later (or concurrent) re-add show the movie again.
+    public var removes: [OperationID]
+
+    public init(
+        id: OperationID,
+        lamport: UInt64,
+        at: Int64,
+        by: String,
+        kind: Kind,
+        movie: Movie,
+        removes: [OperationID] = []
+    ) {
+        self.id = id
+        self.lamport = lamport
+        self.at = at
+        self.by = by
+        self.kind = kind
+        self.movie = movie
+        self.removes = removes
+    }
+
+    /// The total order every replica agrees on.
+    public var orderKey: OrderKey { OrderKey(lamport: lamport, origin: id.origin, seq: id.seq) }
+
+    enum CodingKeys: String, CodingKey {
+        case origin, seq, lamport, at, by, kind = "op", movie, removes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = OperationID(origin: try c.decode(PeerID.self, forKey: .origin), seq: try c.decode(UInt64.self, forKey: .seq))
+        lamport = try c.decode(UInt64.self, forKey: .lamport)
+        at = try c.decode(Int64.self, forKey: .at)
+        by = try c.decode(String.self, forKey: .by)
+        kind = try c.decode(Kind.self, forKey: .kind)
+        movie = try c.decode(Movie.self, forKey: .movie)
+        removes = try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.origin, forKey: .origin)
+        try c.encode(id.seq, forKey: .seq)
+        try c.encode(lamport, forKey: .lamport)
+        try c.encode(at, forKey: .at)
+        try c.encode(by, forKey: .by)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(movie, forKey: .movie)
+        if kind == .remove { try c.encode(removes, forKey: .removes) }
+    }
+
+    /// Why this operation must not be merged, or nil when it is well formed.
+    public var invalidReason: String? {
+        if id.seq == 0 { return "seq starts at 1" }
+        if lamport == 0 { return "lamport starts at 1" }
+        if by.isEmpty || by.unicodeScalars.count > 64 { return "by is 1 to 64 characters" }
+        if kind == .add, !removes.isEmpty { return "an add removes nothing" }
+        if removes.count > 10_000 { return "a removal names at most 10000 adds" }
+        return movie.invalidReason
+    }
+}
+
+/// `(lamport, origin, seq)`: the deterministic order of operations and of list rows.
+/// Its text form `lamport.origin.seq` is the pagination cursor.
+public struct OrderKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var lamport: UInt64
+    public var origin: PeerID
+    public var seq: UInt64
+
+    public init(lamport: UInt64, origin: PeerID, seq: UInt64) {
+        self.lamport = lamport
+        self.origin = origin
+        self.seq = seq
+    }
+
+    public init?(cursor: String) {
+        let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let lamport = UInt64(parts[0]), let origin = PeerID(String(parts[1])),
+            let seq = UInt64(parts[2])
+        else { return nil }
+        self.init(lamport: lamport, origin: origin, seq: seq)
+    }
+
+    public var cursor: String { "\(lamport).\(origin.rawValue).\(seq)" }
+    public var description: String { cursor }
+
+    public static func < (lhs: OrderKey, rhs: OrderKey) -> Bool {
+        (lhs.lamport, lhs.origin, lhs.seq) < (rhs.lamport, rhs.origin, rhs.seq)
+    }
+}

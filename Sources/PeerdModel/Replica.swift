@@ -1,0 +1,120 @@
+/// Everything one replica knows: its operations by origin, the list they make, its clocks.
+///
+/// Pure: the daemon's replica service owns one, persists what `stage` returns, and only then calls
+/// `commit`. Each origin's operations are held as a gap-free prefix, so `vector` describes them exactly.
+public struct Replica: Sendable {
+    public let id: PeerID
+    public var name: String
+    public private(set) var list = WatchList()
+    public private(set) var vector = VersionVector()
+    public private(set) var lamport: UInt64 = 0
+    /// `log[origin][seq - 1]` is operation `(origin, seq)`.
+    private var log: [PeerID: [Operation]] = [:]
+    /// Local operations made but not yet committed (waiting for fsync).
+    private var staged: [Operation] = []
+
+    public init(id: PeerID, name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    public enum Rejection: Error, Hashable, Sendable {
+        /// The operation is malformed; the reason says how.
+        case invalid(OperationID, reason: String)
+        /// `(origin, seq)` arrived before `(origin, seq - 1)`.
+        case gap(OperationID, expected: UInt64)
+        /// Someone else sent an operation in our name that we never made.
+        case forgedOwnOrigin(OperationID)
+    }
+
+    public enum LocalRequest: Hashable, Sendable {
+        case add(Movie)
+        case remove(MovieID)
+    }
+
+    public enum LocalRefusal: Error, Hashable, Sendable {
+        case alreadyListed(WatchListRow)
+        case notListed(MovieID)
+        case invalid(String)
+    }
+
+    public var operationCount: Int { Int(vector.operationCount) }
+
+    /// Operations `(origin, seqs)`; the caller asks only for ranges `vector` covers.
+    public func operations(from origin: PeerID, seqs: ClosedRange<UInt64>) -> ArraySlice<Operation> {
+        guard let ops = log[origin], seqs.lowerBound >= 1, seqs.upperBound <= UInt64(ops.count) else { return [] }
+        return ops[Int(seqs.lowerBound - 1)..<Int(seqs.upperBound)]
+    }
+
+    /// Makes the local operation for a request without applying it. Call `commit` once it is durable,
+    /// or `discardStaged` if persisting failed.
+    public mutating func stage(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Operation {
+        let seq = vector[id] + UInt64(staged.count) + 1
+        lamport += 1
+        let opID = OperationID(origin: id, seq: seq)
+        let operation: Operation
+        switch request {
+        case .add(let movie):
+            if let reason = movie.invalidReason { throw .invalid(reason) }
+            if let row = list.row(for: movie.id), row.addedBy.contains(where: { $0.peer == id }),
+                !staged.contains(where: { $0.kind == .remove && $0.movie.id == movie.id })
+            {
+                throw .alreadyListed(row)
+            }
+            operation = Operation(id: opID, lamport: lamport, at: now, by: name, kind: .add, movie: movie)
+        case .remove(let movieID):
+            var names = Set(list.survivingAdds(of: movieID))
+            for op in staged where op.movie.id == movieID {
+                if op.kind == .add { names.insert(op.id) } else { names.subtract(op.removes) }
+            }
+            guard !names.isEmpty else { throw .notListed(movieID) }
+            let movie = list.row(for: movieID)?.movie ?? Movie(id: movieID)
+            operation = Operation(
+                id: opID, lamport: lamport, at: now, by: name, kind: .remove, movie: movie, removes: names.sorted()
+            )
+        }
+        staged.append(operation)
+        return operation
+    }
+
+    /// Forgets staged local operations that could not be persisted; their seqs will be used again.
+    public mutating func discardStaged() { staged.removeAll() }
+
+    /// Checks operations from a peer and returns those that are new, in order. Duplicates are
+    /// dropped silently; a malformed, out-of-order or forged one stops the check.
+    public func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
+        var next: [PeerID: UInt64] = [:]
+        var fresh: [Operation] = []
+        for op in incoming {
+            if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
+            let have = next[op.id.origin] ?? vector[op.id.origin]
+            if op.id.seq <= have {
+                if op.id.origin == id, !log[id, default: []].indices.contains(Int(op.id.seq - 1)) {
+                    throw .forgedOwnOrigin(op.id)
+                }
+                continue
+            }
+            if op.id.origin == id { throw .forgedOwnOrigin(op.id) }
+            guard op.id.seq == have + 1 else { throw .gap(op.id, expected: have + 1) }
+            next[op.id.origin] = op.id.seq
+            fresh.append(op)
+        }
+        return fresh
+    }
+
+    /// Applies durable operations (staged local ones or admitted remote ones) in order.
+    public mutating func commit(_ operations: [Operation]) -> [WatchListChange] {
+        var changes: [WatchListChange] = []
+        for op in operations where !vector.contains(op.id) {
+            precondition(op.id.seq == vector[op.id.origin] + 1, "commit out of order: \(op.id)")
+            log[op.id.origin, default: []].append(op)
+            vector[op.id.origin] = op.id.seq
+            lamport = max(lamport, op.lamport)
+            if let change = list.apply(op) { changes.append(change) }
+            if op.id.origin == id, let index = staged.firstIndex(where: { $0.id == op.id }) {
+                staged.remove(at: index)
+            }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,52 @@
+/// One movie as the list shows it: the merge of every surviving add of that movie.
+public struct WatchListRow: Hashable, Sendable {
+    public var movie: Movie
+    /// The row's position: the order key of its earliest surviving add. Also its pagination cursor.
+    public var key: OrderKey
+    /// Everyone whose add of this movie survives, in the order they added it.
+    public var addedBy: [Adder]
+    /// Wall-clock time of the earliest surviving add, milliseconds since 1970.
+    public var addedAt: Int64
+
+    public struct Adder: Hashable, Sendable {
+        public var name: String
+        public var peer: PeerID
+
+        public init(name: String, peer: PeerID) {
+            self.name = name
+            self.peer = peer
+        }
+    }
+
+    public init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64) {
+        self.movie = movie
+        self.key = key
+        self.addedBy = addedBy
+        self.addedAt = addedAt
+    }
+
+    /// Builds the row from a movie's surviving adds, or nil when none survive.
+    init?(adds: some Collection<Operation>) {
+        let sorted = adds.sorted { $0.orderKey < $1.orderKey }
+        guard let first = sorted.first else { return nil }
+        var movie = Movie(id: first.movie.id)
+        // Title and year come from the earliest add that knew them, so every replica picks the same.
+        movie.title = sorted.lazy.compactMap(\.movie.title).first
+        movie.year = sorted.lazy.compactMap(\.movie.year).first
+        var adders: [Adder] = []
+        for add in sorted where !adders.contains(where: { $0.peer == add.id.origin }) {
+            adders.append(Adder(name: add.by, peer: add.id.origin))
+        }
+        self.init(movie: movie, key: first.orderKey, addedBy: adders, addedAt: first.at)
+    }
+}
+
+/// What applying operations changed, in the order it happened; `peerctl list --follow` prints these.
+public enum WatchListChange: Hashable, Sendable {
+    /// A movie appeared on the list.
+    case added(WatchListRow, by: Operation)
+    /// A movie already listed got another adder or a new position.
+    case updated(WatchListRow, by: Operation)
+    /// A movie left the list.
+    case removed(Movie, by: Operation)
+}

@@ -1,0 +1,152 @@
+import PeerdModel
+
+/// A list row as the control protocol and `peerctl list --json` show it.
+public struct MovieRecord: Hashable, Sendable, Codable {
+    public var movieId: Int
+    public var title: String?
+    public var year: Int?
+    /// Names of everyone whose add survives, earliest first.
+    public var addedBy: [String]
+    /// Their peer ids, in the same order.
+    public var addedByPeers: [PeerID]
+    /// Milliseconds since 1970 of the earliest surviving add.
+    public var addedAt: Int64
+    /// Pass as `after` to get the rows that follow this one.
+    public var cursor: String
+
+    public init(_ row: WatchListRow) {
+        movieId = row.movie.id.rawValue
+        title = row.movie.title
+        year = row.movie.year
+        addedBy = row.addedBy.map(\.name)
+        addedByPeers = row.addedBy.map(\.peer)
+        addedAt = row.addedAt
+        cursor = row.key.cursor
+    }
+}
+
+/// One `follow` event.
+public struct ChangeRecord: Hashable, Sendable, Codable {
+    public enum Kind: String, Hashable, Sendable, Codable {
+        case added, updated, removed
+    }
+
+    public var change: Kind
+    public var movieId: Int
+    public var title: String?
+    public var year: Int?
+    /// Who made the operation that caused the change.
+    public var by: String
+    public var peer: PeerID
+    public var at: Int64
+    /// The row after the change; absent for `removed`.
+    public var row: MovieRecord?
+
+    public init(_ change: WatchListChange) {
+        switch change {
+        case .added(let row, let op), .updated(let row, let op):
+            self.change = if case .added = change { .added } else { .updated }
+            self.row = MovieRecord(row)
+            movieId = row.movie.id.rawValue
+            title = row.movie.title
+            year = row.movie.year
+            by = op.by
+            peer = op.id.origin
+            at = op.at
+        case .removed(let movie, let op):
+            self.change = .removed
+            row = nil
+            movieId = movie.id.rawValue
+            title = movie.title
+            year = movie.year
+            by = op.by
+            peer = op.id.origin
+            at = op.at
+        }
+    }
+}
+
+/// One peer as `peerctl peers` shows it.
+public struct PeerRecord: Hashable, Sendable, Codable {
+    public enum Source: String, Hashable, Sendable, Codable {
+        /// Named with `--peer` or `peerctl connect`.
+        case `static`
+        /// It dialed us.
+        case inbound
+        /// Found on the LAN through mDNS.
+        case mdns
+    }
+
+    public enum State: String, Hashable, Sendable, Codable {
+        case connecting, handshaking, connected, retrying
+    }
+
+    /// Nil until the first hello from it.
+    public var peer: PeerID?
+    public var name: String?
+    public var address: String
+    public var source: Source
+    public var state: State
+    /// Milliseconds since 1970.
+    public var connectedSince: Int64?
+    public var lastSeen: Int64?
+    public var opsSent: Int
+    public var opsReceived: Int
+    public var lastError: String?
+    /// Seconds until the next dial, when `retrying`.
+    public var retryIn: Double?
+
+    public init(
+        peer: PeerID?, name: String?, address: String, source: Source, state: State,
+        connectedSince: Int64?, lastSeen: Int64?, opsSent: Int, opsReceived: Int,
+        lastError: String?, retryIn: Double?
+    ) {
+        self.peer = peer
+        self.name = name
+        self.address = address
+        self.source = source
+        self.state = state
+        self.connectedSince = connectedSince
+        self.lastSeen = lastSeen
+        self.opsSent = opsSent
+        self.opsReceived = opsReceived
+        self.lastError = lastError
+        self.retryIn = retryIn
+    }
+}
+
+/// The daemon's own state, for `peerctl status`.
+public struct StatusRecord: Hashable, Sendable, Codable {
+    public var peer: PeerID
+    public var name: String
+    public var port: Int
+    public var movies: Int
+    public var operations: Int
+    public var peersConnected: Int
+    public var peersKnown: Int
+    public var uptimeSeconds: Double
+    public var stateDir: String
+    public var socket: String
+    public var mdns: Bool
+    public var version: String
+    public var protocolVersion: Int
+
+    public init(
+        peer: PeerID, name: String, port: Int, movies: Int, operations: Int, peersConnected: Int,
+        peersKnown: Int, uptimeSeconds: Double, stateDir: String, socket: String, mdns: Bool, version: String
+    ) {
+        self.peer = peer
+        self.name = name
+        self.port = port
+        self.movies = movies
+        self.operations = operations
+        self.peersConnected = peersConnected
+        self.peersKnown = peersKnown
+        self.uptimeSeconds = uptimeSeconds
+        self.stateDir = stateDir
+        self.socket = socket
+        self.mdns = mdns
+        self.version = version
+        protocolVersion = ProtocolVersion.peer
+    }
+}

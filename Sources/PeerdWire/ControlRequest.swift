@@ -1,0 +1,75 @@
+import PeerdModel
+
+/// What `peerctl` asks the daemon (proto/CONTROL.md). Each request carries `"version"`.
+public enum ControlRequest: Hashable, Sendable {
+    case add(Movie)
+    case remove(MovieID)
+    /// A page of the list: at most `limit` rows after `after` (a cursor from an earlier page).
+    case list(limit: Int?, after: String?)
+    /// Keep the connection open and stream one `change` per list change.
+    case follow
+    case peers
+    case status
+    /// Add a static peer `host:port` and dial it (again with backoff) until it answers.
+    case connect(address: String)
+
+    public var type: String {
+        switch self {
+        case .add: "add"
+        case .remove: "remove"
+        case .list: "list"
+        case .follow: "follow"
+        case .peers: "peers"
+        case .status: "status"
+        case .connect: "connect"
+        }
+    }
+}
+
+extension ControlRequest: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, version, movie, limit, after, address
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        let version = try c.decode(Int.self, forKey: .version)
+        guard version == ProtocolVersion.control else {
+            throw WireError(
+                .unsupportedVersion,
+                "control protocol version \(version) is not supported; this peerd speaks version "
+                    + "\(ProtocolVersion.control). Use the peerctl that came with this peerd."
+            )
+        }
+        switch type {
+        case "add": self = .add(try c.decode(Movie.self, forKey: .movie))
+        case "remove": self = .remove(try c.decode(MovieID.self, forKey: .movie))
+        case "list":
+            self = .list(
+                limit: try c.decodeIfPresent(Int.self, forKey: .limit),
+                after: try c.decodeIfPresent(String.self, forKey: .after)
+            )
+        case "follow": self = .follow
+        case "peers": self = .peers
+        case "status": self = .status
+        case "connect": self = .connect(address: try c.decode(String.self, forKey: .address))
+        default: throw WireError(.unknownType, "unknown control request type '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        try c.encode(ProtocolVersion.control, forKey: .version)
+        switch self {
+        case .add(let movie): try c.encode(movie, forKey: .movie)
+        case .remove(let id): try c.encode(id, forKey: .movie)
+        case .list(let limit, let after):
+            try c.encodeIfPresent(limit, forKey: .limit)
+            try c.encodeIfPresent(after, forKey: .after)
+        case .follow, .peers, .status: break
+        case .connect(let address): try c.encode(address, forKey: .address)
+        }
+    }
+}

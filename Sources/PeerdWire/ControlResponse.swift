@@ -1,0 +1,88 @@
+import PeerdModel
+
+/// What the daemon answers (proto/CONTROL.md): one response per request, except `follow`, which
+/// answers `following` and then streams `change` messages until the client hangs up.
+public enum ControlResponse: Hashable, Sendable, Codable {
+    /// `operation` is nil when the movie was already on the list by this peer and nothing was appended.
+    case added(movie: MovieRecord, operation: OperationID?)
+    case removed(movie: Movie, operation: OperationID)
+    /// `next` is the cursor for the following page, absent on the last page.
+    case list(movies: [MovieRecord], total: Int, next: String?)
+    case following
+    case change(ChangeRecord)
+    case peers([PeerRecord])
+    case status(StatusRecord)
+    case connecting(address: String)
+    case error(WireError)
+
+    enum CodingKeys: String, CodingKey {
+        case type, movie, operation, movies, total, next, peers, address
+    }
+
+    public var type: String {
+        switch self {
+        case .added: "added"
+        case .removed: "removed"
+        case .list: "list"
+        case .following: "following"
+        case .change: "change"
+        case .peers: "peers"
+        case .status: "status"
+        case .connecting: "connecting"
+        case .error: "error"
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case "added":
+            self = .added(
+                movie: try c.decode(MovieRecord.self, forKey: .movie),
+                operation: try c.decodeIfPresent(OperationID.self, forKey: .operation)
+            )
+        case "removed":
+            self = .removed(
+                movie: try c.decode(Movie.self, forKey: .movie),
+                operation: try c.decode(OperationID.self, forKey: .operation)
+            )
+        case "list":
+            self = .list(
+                movies: try c.decode([MovieRecord].self, forKey: .movies),
+                total: try c.decode(Int.self, forKey: .total),
+                next: try c.decodeIfPresent(String.self, forKey: .next)
+            )
+        case "following": self = .following
+        case "change": self = .change(try ChangeRecord(from: decoder))
+        case "peers": self = .peers(try c.decode([PeerRecord].self, forKey: .peers))
+        case "status": self = .status(try StatusRecord(from: decoder))
+        case "connecting": self = .connecting(address: try c.decode(String.self, forKey: .address))
+        case "error": self = .error(try WireError(from: decoder))
+        default: throw WireError(.unknownType, "unknown control response type '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        switch self {
+        case .added(let movie, let operation):
+            try c.encode(movie, forKey: .movie)
+            try c.encodeIfPresent(operation, forKey: .operation)
+        case .removed(let movie, let operation):
+            try c.encode(movie, forKey: .movie)
+            try c.encode(operation, forKey: .operation)
+        case .list(let movies, let total, let next):
+            try c.encode(movies, forKey: .movies)
+            try c.encode(total, forKey: .total)
+            try c.encodeIfPresent(next, forKey: .next)
+        case .following: break
+        case .change(let change): try change.encode(to: encoder)
+        case .peers(let peers): try c.encode(peers, forKey: .peers)
+        case .status(let status): try status.encode(to: encoder)
+        case .connecting(let address): try c.encode(address, forKey: .address)
+        case .error(let error): try error.encode(to: encoder)
+        }
+    }
+}

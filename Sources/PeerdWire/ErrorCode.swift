@@ -1,0 +1,44 @@
+/// Error codes carried by `error` frames on both sockets. Documented in proto/ERRORS.md.
+public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+    /// The bytes are not a frame holding a UTF-8 JSON object of the right shape.
+    case malformedFrame = "malformed-frame"
+    /// A length header is over the limit.
+    case frameTooLarge = "frame-too-large"
+    /// The first message's protocol version is not one this daemon speaks.
+    case unsupportedVersion = "unsupported-version"
+    /// The `type` is not a message this side knows.
+    case unknownType = "unknown-type"
+    /// A message arrived that the session state does not allow (e.g. `ops` before `hello`).
+    case unexpectedMessage = "unexpected-message"
+    /// An operation is malformed, out of order, or forged in the receiver's own name.
+    case invalidOperation = "invalid-operation"
+    /// A request is well formed but asks for something impossible (bad cursor, bad address).
+    case badRequest = "bad-request"
+    /// `remove` of a movie that is not on the list.
+    case notListed = "not-listed"
+    /// The peer connected to itself.
+    case selfConnection = "self-connection"
+    /// Another session with this peer is already established; this one is closed.
+    case duplicateSession = "duplicate-session"
+    /// No `hello` within the handshake deadline, or no traffic within the keepalive timeout.
+    case timeout
+    /// The operation could not be made durable (e.g. the disk is full). Nothing was changed.
+    case storageFailed = "storage-failed"
+    /// The daemon is shutting down.
+    case shuttingDown = "shutting-down"
+    /// Anything else; the message says what.
+    case `internal`
+}
+
+/// The body of an `error` frame.
+public struct WireError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    public var code: ErrorCode
+    public var message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

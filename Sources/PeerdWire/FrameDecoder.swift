@@ -1,0 +1,54 @@
+import NIOCore
+
+/// Splits a byte stream into frame bodies (see `Frame`).
+///
+/// Unlike NIOExtras' `LengthFieldBasedFrameDecoder`, the length is checked against the limit as
+/// soon as its 4 header bytes arrive, so an oversized frame is refused before its body is buffered.
+public struct FrameDecoder: ByteToMessageDecoder, Sendable {
+    public typealias InboundOut = ByteBuffer
+
+    public let limit: Int
+
+    public init(limit: Int = Frame.maxFrameLength) {
+        self.limit = limit
+    }
+
+    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        guard let body = try Self.nextFrame(in: &buffer, limit: limit) else { return .needMoreData }
+        context.fireChannelRead(Self.wrapInboundOut(body))
+        return .continue
+    }
+
+    public mutating func decodeLast(
+        context: ChannelHandlerContext,
+        buffer: inout ByteBuffer,
+        seenEOF: Bool
+    ) throws -> DecodingState {
+        if try decode(context: context, buffer: &buffer) == .continue { return .continue }
+        if buffer.readableBytes > 0 {
+            let need = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self).map { Int($0) + 4 } ?? 4
+            throw FrameError.truncated(have: buffer.readableBytes, need: need)
+        }
+        return .needMoreData
+    }
+
+    /// Reads one whole frame body from `buffer`, or returns nil (consuming nothing) if it isn't all there.
+    public static func nextFrame(in buffer: inout ByteBuffer, limit: Int) throws(FrameError) -> ByteBuffer? {
+        guard let header = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
+        let length = try Frame.checkedLength(header, limit: limit)
+        guard buffer.readableBytes >= Frame.headerLength + length else { return nil }
+        buffer.moveReaderIndex(forwardBy: Frame.headerLength)
+        return buffer.readSlice(length: length)
+    }
+}
+
+/// Writes each outbound body with its length header.
+public struct FrameEncoder: MessageToByteEncoder, Sendable {
+    public typealias OutboundIn = ByteBuffer
+
+    public init() {}
+
+    public func encode(data: ByteBuffer, out: inout ByteBuffer) throws {
+        Frame.write(data.readableBytesView, to: &out)
+    }
+}

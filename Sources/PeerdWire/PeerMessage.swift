@@ -1,0 +1,86 @@
+import PeerdModel
+
+/// Every message of the peer protocol (proto/PEER.md; one JSON Schema each in proto/schemas/).
+public enum PeerMessage: Hashable, Sendable {
+    /// First message each way: who I am, which protocol I speak, and what I hold.
+    case hello(Hello)
+    /// Operations the receiver lacks, per origin in ascending seq order.
+    case ops([Operation])
+    /// Keepalive probe; the receiver answers `pong`.
+    case ping
+    case pong
+    /// The sender is closing the session for this reason.
+    case error(WireError)
+
+    public struct Hello: Hashable, Sendable, Codable {
+        public var version: Int
+        public var peer: PeerID
+        public var name: String
+        /// The TCP port the sender listens on, so the receiver can dial it back later.
+        public var port: Int
+        public var vector: VersionVector
+
+        public init(version: Int = ProtocolVersion.peer, peer: PeerID, name: String, port: Int, vector: VersionVector) {
+            self.version = version
+            self.peer = peer
+            self.name = name
+            self.port = port
+            self.vector = vector
+        }
+    }
+
+    /// The wire `type` of each message.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .ops: "ops"
+        case .ping: "ping"
+        case .pong: "pong"
+        case .error: "error"
+        }
+    }
+}
+
+extension PeerMessage: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type, ops
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
+        case "hello":
+            // The version is read on its own first, so an unknown version is reported as such even if
+            // the rest of its hello has a shape this version doesn't know.
+            let version = try VersionProbe(from: decoder).version
+            guard version == ProtocolVersion.peer else {
+                throw WireError(
+                    .unsupportedVersion,
+                    "peer protocol version \(version) is not supported; this peerd speaks version \(ProtocolVersion.peer)"
+                )
+            }
+            self = .hello(try Hello(from: decoder))
+        case "ops": self = .ops(try c.decode([Operation].self, forKey: .ops))
+        case "ping": self = .ping
+        case "pong": self = .pong
+        case "error": self = .error(try WireError(from: decoder))
+        default: throw WireError(.unknownType, "unknown peer message type '\(type)'")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type, forKey: .type)
+        switch self {
+        case .hello(let hello): try hello.encode(to: encoder)
+        case .ops(let ops): try c.encode(ops, forKey: .ops)
+        case .ping, .pong: break
+        case .error(let error): try error.encode(to: encoder)
+        }
+    }
+}
+
+struct VersionProbe: Decodable {
+    var version: Int
+}

@@ -54,9 +54,19 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
+        .target(name: "PeerdTestSupport", dependencies: ["PeerControl", "PeerdWire"], swiftSettings: strict),
+        .executableTarget(
+            name: "peerd-bench",
+            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore"],
+            path: "bench/Sources/peerd-bench",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "peerd",
-            dependencies: ["PeerdDaemon", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "PeerdDaemon", "PeerControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -85,7 +95,7 @@ let package = Package(
         .testTarget(name: "PeerdStoreTests", dependencies: ["PeerdStore", "PeerdModel"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PeerControl", "PeerdWire", "PeerdModel"],
+            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel"],
             swiftSettings: strict
         ),
     ],

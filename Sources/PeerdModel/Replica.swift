@@ -10,8 +10,10 @@ public struct Replica: Sendable {
     public private(set) var lamport: UInt64 = 0
     /// `log[origin][seq - 1]` is operation `(origin, seq)`.
     private var log: [PeerID: [Operation]] = [:]
-    /// Local operations made but not yet committed (waiting for fsync).
+    /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
     private var staged: [Operation] = []
+    /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
+    public private(set) var stagedVector = VersionVector()
 
     public init(id: PeerID, name: String) {
         self.id = id
@@ -49,7 +51,7 @@ public struct Replica: Sendable {
     /// Makes the local operation for a request without applying it. Call `commit` once it is durable,
     /// or `discardStaged` if persisting failed.
     public mutating func stage(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Operation {
-        let seq = vector[id] + UInt64(staged.count) + 1
+        let seq = stagedVector[id] + 1
         lamport += 1
         let opID = OperationID(origin: id, seq: seq)
         let operation: Operation
@@ -57,7 +59,7 @@ public struct Replica: Sendable {
         case .add(let movie):
             if let reason = movie.invalidReason { throw .invalid(reason) }
             if let row = list.row(for: movie.id), row.addedBy.contains(where: { $0.peer == id }),
-                !staged.contains(where: { $0.kind == .remove && $0.movie.id == movie.id })
+                !staged.contains(where: { $0.movie.id == movie.id })
             {
                 throw .alreadyListed(row)
             }
@@ -74,24 +76,33 @@ public struct Replica: Sendable {
             )
         }
         staged.append(operation)
+        stagedVector[id] = seq
         return operation
     }
 
-    /// Forgets staged local operations that could not be persisted; their seqs will be used again.
-    public mutating func discardStaged() { staged.removeAll() }
+    /// Stages operations `admit` returned, so they are written in the same batch as local ones.
+    public mutating func stage(admitted operations: [Operation]) {
+        for op in operations where op.id.seq == stagedVector[op.id.origin] + 1 {
+            staged.append(op)
+            stagedVector[op.id.origin] = op.id.seq
+        }
+    }
 
-    /// Checks operations from a peer and returns those that are new, in order. Duplicates are
-    /// dropped silently; a malformed, out-of-order or forged one stops the check.
+    /// Forgets staged operations that could not be persisted; local seqs will be used again.
+    public mutating func discardStaged() {
+        staged.removeAll()
+        stagedVector = vector
+    }
+
+    /// Checks operations from a peer and returns those that are new, in order, counting staged ones
+    /// as held. Duplicates are dropped silently; a malformed, out-of-order or forged one stops the check.
     public func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
         var next: [PeerID: UInt64] = [:]
         var fresh: [Operation] = []
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
-            let have = next[op.id.origin] ?? vector[op.id.origin]
+            let have = next[op.id.origin] ?? stagedVector[op.id.origin]
             if op.id.seq <= have {
-                if op.id.origin == id, !log[id, default: []].indices.contains(Int(op.id.seq - 1)) {
-                    throw .forgedOwnOrigin(op.id)
-                }
                 continue
             }
             if op.id.origin == id { throw .forgedOwnOrigin(op.id) }
@@ -111,10 +122,28 @@ public struct Replica: Sendable {
             vector[op.id.origin] = op.id.seq
             lamport = max(lamport, op.lamport)
             if let change = list.apply(op) { changes.append(change) }
-            if op.id.origin == id, let index = staged.firstIndex(where: { $0.id == op.id }) {
-                staged.remove(at: index)
-            }
+            if let index = staged.firstIndex(where: { $0.id == op.id }) { staged.remove(at: index) }
         }
+        stagedVector = staged.isEmpty ? vector : stagedVector.merged(with: vector)
         return changes
+    }
+
+    /// Rebuilds state from the durable log at start. Operations that don't continue their origin's
+    /// prefix are skipped and counted (the log never holds them unless it was edited by hand).
+    public mutating func replay(_ operations: [Operation]) -> (applied: Int, skipped: Int) {
+        var skipped = 0
+        var applied: [Operation] = []
+        applied.reserveCapacity(operations.count)
+        var next = vector
+        for op in operations {
+            guard op.id.seq == next[op.id.origin] + 1, op.invalidReason == nil else {
+                skipped += 1
+                continue
+            }
+            next[op.id.origin] = op.id.seq
+            applied.append(op)
+        }
+        _ = commit(applied)
+        return (applied.count, skipped)
     }
 }

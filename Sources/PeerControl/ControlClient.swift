@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PeerdWire
+
+/// A blocking client for the control socket: what `peerctl`, the tests and the benchmarks use.
+///
+/// Plain POSIX sockets rather than SwiftNIO: `peerctl` makes one request and exits, so starting an
+/// event loop would only add to its start-up time.
+public final class ControlClient {
+    public enum Failure: Error, CustomStringConvertible {
+        /// Nothing is listening at the path (or it doesn't exist).
+        case noDaemon(path: String, reason: String)
+        /// The daemon closed the connection or sent something that isn't the control protocol.
+        case protocolError(String)
+
+        public var description: String {
+            switch self {
+            case .noDaemon(let path, let reason):
+                "no peerd is listening on \(path) (\(reason)).\n"
+                    + "Start it with `peerd` (or `systemctl --user start peerd`), "
+                    + "or point peerctl at its socket with --socket PATH or PEERD_SOCKET."
+            case .protocolError(let message): "peerd sent something unexpected: \(message)"
+            }
+        }
+    }
+
+    public let socketPath: String
+    private let fd: Int32
+
+    public init(socketPath: String) throws(Failure) {
+        self.socketPath = socketPath
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard socketPath.utf8.count < capacity else {
+            throw .noDaemon(path: socketPath, reason: "path is longer than \(capacity - 1) bytes")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.enumerated() { raw[i] = byte }
+        }
+        #if canImport(Glibc)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw .noDaemon(path: socketPath, reason: Self.errorText()) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = Self.errorText()
+            close(fd)
+            throw .noDaemon(path: socketPath, reason: reason)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request and reads its one response.
+    public func request(_ request: ControlRequest) throws(Failure) -> ControlResponse {
+        try send(request)
+        return try receive()
+    }
+
+    public func send(_ request: ControlRequest) throws(Failure) {
+        try writeAll(Frame.bytes(WireCoding.encode(request)))
+    }
+
+    /// Reads the next response; `follow` streams call this in a loop.
+    public func receive() throws(Failure) -> ControlResponse {
+        let header = try readExactly(Frame.headerLength)
+        let length = header.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let bodyLength: Int
+        do {
+            bodyLength = try Frame.checkedLength(length)
+        } catch {
+            throw .protocolError(error.description)
+        }
+        let body = try readExactly(bodyLength)
+        do {
+            return try WireCoding.decode(ControlResponse.self, from: body)
+        } catch {
+            throw .protocolError(error.description)
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) throws(Failure) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw .protocolError("connection lost while sending (\(Self.errorText()))") }
+            offset += n
+        }
+    }
+
+    private func readExactly(_ count: Int) throws(Failure) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let n = bytes[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                throw .protocolError(n == 0 ? "peerd closed the connection" : "read failed (\(Self.errorText()))")
+            }
+            offset += n
+        }
+        return bytes
+    }
+
+    private static func errorText() -> String { String(cString: strerror(errno)) }
+}

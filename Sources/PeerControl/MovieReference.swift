@@ -1,0 +1,34 @@
+import PeerdModel
+
+/// Turns what people paste into a TMDB movie id: `603`, `tmdb:603`,
+/// `https://www.themoviedb.org/movie/603-the-matrix` (any language path, query or fragment).
+public enum MovieReference {
+    public static let accepted = """
+        a TMDB movie id (603), tmdb:603, or a TMDB movie URL \
+        (https://www.themoviedb.org/movie/603-the-matrix)
+        """
+
+    public static func parse(_ text: String) -> MovieID? {
+        let trimmed = text.trimmingSpaces
+        if let id = Int(trimmed) { return MovieID(id) }
+        if trimmed.lowercased().hasPrefix("tmdb:") { return Int(trimmed.dropFirst(5)).flatMap(MovieID.init) }
+        var rest = Substring(trimmed)
+        for scheme in ["https://", "http://"] where rest.lowercased().hasPrefix(scheme) {
+            rest = rest.dropFirst(scheme.count)
+        }
+        let host = rest.prefix { $0 != "/" }.lowercased()
+        guard host == "themoviedb.org" || host.hasSuffix(".themoviedb.org") else { return nil }
+        let path = rest.dropFirst(host.count).prefix { $0 != "?" && $0 != "#" }
+        let segments = path.split(separator: "/")
+        guard let movieIndex = segments.firstIndex(of: "movie"), movieIndex + 1 < segments.count else { return nil }
+        let digits = segments[movieIndex + 1].prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty else { return nil }
+        return Int(digits).flatMap(MovieID.init)
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Defaults that come from the environment (XDG base directories, the host name), shared by
+/// peerd and peerctl so both agree on where the control socket is.
+public struct PeerdEnvironment: Sendable {
+    public var variables: [String: String]
+
+    public init(variables: [String: String]) {
+        self.variables = variables
+    }
+
+    public static var current: PeerdEnvironment {
+        var variables: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let pair = String(cString: pointer)
+            if let equals = pair.firstIndex(of: "=") {
+                variables[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return PeerdEnvironment(variables: variables)
+    }
+
+    public var home: String { variables["HOME"] ?? "/tmp" }
+
+    /// `$XDG_STATE_HOME/peerd`, else `~/.local/state/peerd`.
+    public var defaultStateDirectory: String {
+        let base = variables["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
+        return base + "/peerd"
+    }
+
+    /// `$PEERD_SOCKET`, else `$XDG_RUNTIME_DIR/peerd/control.sock`, else `/tmp/peerd-<uid>/control.sock`.
+    public var defaultSocketPath: String {
+        if let socket = variables["PEERD_SOCKET"], !socket.isEmpty { return socket }
+        if let runtime = variables["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/peerd/control.sock" }
+        return "/tmp/peerd-\(getuid())/control.sock"
+    }
+
+    public var hostName: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count) == 0 else { return "peerd" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "peerd" : String(name.prefix(64))
+    }
+}

@@ -1,0 +1,99 @@
+import PeerdModel
+import PeerdStore
+import PeerdWire
+
+/// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
+struct ControlResponder: Sendable {
+    let replica: ReplicaService
+    let directory: PeerDirectory
+    let staticPeers: StaticPeers
+    let state: StateDirectory
+    let info: DaemonInfo
+
+    static let maxPageSize = 10_000
+
+    func respond(to request: ControlRequest) async -> ControlResponse {
+        switch request {
+        case .add(let movie):
+            do {
+                let op = try await replica.submit(.add(movie), at: Wallclock.millis())
+                guard let row = await replica.row(for: movie.id) else {
+                    return .error(WireError(.internal, "movie \(movie.id) was saved but is not on the list"))
+                }
+                return .added(movie: MovieRecord(row), operation: op.id)
+            } catch ReplicaService.Failure.refused(.alreadyListed(let row)) {
+                return .added(movie: MovieRecord(row), operation: nil)
+            } catch {
+                return .error(Self.wireError(error))
+            }
+        case .remove(let movieID):
+            do {
+                let op = try await replica.submit(.remove(movieID), at: Wallclock.millis())
+                return .removed(movie: op.movie, operation: op.id)
+            } catch {
+                return .error(Self.wireError(error))
+            }
+        case .list(let limit, let after):
+            if let limit, !(1...Self.maxPageSize).contains(limit) {
+                return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
+            }
+            var cursor: OrderKey?
+            if let after {
+                guard let key = OrderKey(cursor: after) else {
+                    return .error(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
+                }
+                cursor = key
+            }
+            let pageSize = limit ?? Int.max
+            // One more than asked tells whether a next page exists.
+            let rows = await replica.page(after: cursor, limit: pageSize == Int.max ? pageSize : pageSize + 1)
+            let page = rows.prefix(pageSize)
+            let next = rows.count > page.count ? page.last?.key.cursor : nil
+            return .list(movies: page.map(MovieRecord.init), total: await replica.movieCount, next: next)
+        case .peers:
+            return .peers(await directory.records(now: .now))
+        case .status:
+            return .status(await status())
+        case .connect(let text):
+            guard let address = PeerAddress(text) else {
+                return .error(WireError(.badRequest, "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601"))
+            }
+            if await staticPeers.add(address) {
+                do {
+                    try state.addStaticPeer(address.description)
+                } catch {
+                    return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
+                }
+            }
+            return .connecting(address: address.description)
+        case .follow:
+            return .error(WireError(.internal, "follow is streamed by the control server"))
+        }
+    }
+
+    func status() async -> StatusRecord {
+        StatusRecord(
+            peer: info.identity, name: info.name, port: info.port, movies: await replica.movieCount,
+            operations: await replica.operationCount, peersConnected: await directory.connectedCount,
+            peersKnown: await directory.knownCount, uptimeSeconds: info.uptimeSeconds,
+            stateDir: info.stateDir, socket: info.socketPath, mdns: info.mdns, version: DaemonInfo.version
+        )
+    }
+
+    static func wireError(_ error: any Error) -> WireError {
+        switch error {
+        case ReplicaService.Failure.refused(.notListed(let id)):
+            WireError(.notListed, "movie \(id) is not on the list")
+        case ReplicaService.Failure.refused(.invalid(let reason)):
+            WireError(.badRequest, reason)
+        case ReplicaService.Failure.refused(.alreadyListed(let row)):
+            WireError(.badRequest, "movie \(row.movie.id) is already on the list")
+        case ReplicaService.Failure.storage(let error):
+            WireError(.storageFailed, "\(error)")
+        case ReplicaService.Failure.shuttingDown:
+            WireError(.shuttingDown, "peerd is shutting down; nothing was changed")
+        default:
+            WireError(.internal, "\(error)")
+        }
+    }
+}

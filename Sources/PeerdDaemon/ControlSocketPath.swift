@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import PeerdWire
+
+/// The control socket's path and the checks around creating it.
+struct ControlSocketPath: Sendable {
+    enum Failure: Error, CustomStringConvertible {
+        case inUse(String)
+        case cannotCreate(String, errno: Int32)
+        case tooLong(String)
+
+        var description: String {
+            switch self {
+            case .inUse(let path):
+                "another peerd is already serving \(path); stop it first, or give this one --socket PATH"
+            case .cannotCreate(let path, let code):
+                "cannot create \(path): \(String(cString: strerror(code)))"
+            case .tooLong(let path):
+                "socket path \(path) is longer than the 107 bytes Unix sockets allow; pick a shorter --socket"
+            }
+        }
+    }
+
+    let path: String
+    /// True for the default `$XDG_RUNTIME_DIR/peerd/control.sock`, whose directory is ours to make private.
+    let ownsDirectory: Bool
+
+    var directory: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Creates the directory (0700) if missing, and removes a stale socket left by a crashed daemon.
+    func prepare() throws {
+        guard path.utf8.count <= 107 else { throw Failure.tooLong(path) }
+        try Self.makeDirectories(directory)
+        if ownsDirectory { chmod(directory, 0o700) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        if Self.answers(path) { throw Failure.inUse(path) }
+        unlink(path)
+    }
+
+    func restrictPermissions() throws {
+        guard chmod(path, 0o600) == 0 else { throw Failure.cannotCreate(path, errno: errno) }
+    }
+
+    /// Whether something accepts connections at `path`.
+    static func answers(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    /// `mkdir -p`, new directories mode 0700.
+    static func makeDirectories(_ path: String) throws {
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0, errno != EEXIST { throw Failure.cannotCreate(current, errno: errno) }
+        }
+    }
+}

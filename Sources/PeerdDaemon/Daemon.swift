@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Logging
+import NIOCore
+import NIOPosix
+import PeerdModel
+import PeerdStore
+import PeerdWire
+import ServiceLifecycle
+import SystemPackage
+
+/// Opens the state, binds both sockets, and runs every part as a service until SIGTERM or SIGINT.
+public enum Daemon {
+    public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
+        let started = ContinuousClock.now
+        let state = try StateDirectory(path: FilePath(configuration.stateDirectory), logger: logger)
+        let (log, operations, _) = try OperationLog.open(at: state.logPath, logger: logger)
+        var replica = Replica(id: state.identity, name: configuration.name)
+        let replayed = replica.replay(operations)
+        if replayed.skipped > 0 {
+            logger.warning("skipped operations that break their origin's sequence", metadata: ["count": "\(replayed.skipped)"])
+        }
+        let threadPool = NIOThreadPool(numberOfThreads: 1)
+        threadPool.start()
+        defer { try? threadPool.syncShutdownGracefully() }
+        let group = MultiThreadedEventLoopGroup.singleton
+
+        let server = try await bindListener(configuration, group: group)
+        let port = server.channel.localAddress?.port ?? configuration.port
+        let replicaService = ReplicaService(replica: replica, log: log, threadPool: threadPool, logger: logger)
+        let directory = PeerDirectory(localID: state.identity)
+        let sessions = PeerSessionFactory(
+            replica: replicaService, directory: directory, identity: state.identity, name: configuration.name,
+            advertisedPort: port, configuration: configuration.session, logger: logger
+        )
+        let listener = PeerListener(server: server, sessions: sessions, logger: logger)
+        let remembered = (try? state.staticPeers().compactMap { PeerAddress($0) }) ?? []
+        let targets = uniqued(configuration.staticPeers + remembered)
+        let staticPeers = StaticPeers(initial: targets, group: group, sessions: sessions, logger: logger)
+        let info = DaemonInfo(
+            identity: state.identity, name: configuration.name, port: port,
+            stateDir: configuration.stateDirectory, socketPath: configuration.socketPath, mdns: configuration.mdns
+        )
+        let responder = ControlResponder(
+            replica: replicaService, directory: directory, staticPeers: staticPeers, state: state, info: info
+        )
+        let control = try await ControlServer(
+            socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
+            group: group, responder: responder, logger: logger
+        )
+        if configuration.mdns {
+            logger.warning("mDNS discovery is not available in this build yet; using static peers only (--peer, peerctl connect)")
+        }
+        logger.notice(
+            "peerd serving",
+            metadata: [
+                "peer": "\(state.identity)", "name": "\(configuration.name)", "port": "\(port)",
+                "socket": "\(configuration.socketPath)", "movies": "\(replica.list.count)",
+                "operations": "\(replica.operationCount)", "peers": "\(targets.map(\.description))",
+                "startup": "\(started.duration(to: .now))",
+            ]
+        )
+        // Later services stop first: dialers and sockets close, then the replica flushes and stops.
+        let serviceGroup = ServiceGroup(
+            configuration: .init(
+                services: [replicaService, listener, control, staticPeers],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
+        try await serviceGroup.run()
+        unlink(configuration.socketPath)
+        log.close()
+        logger.notice("peerd stopped")
+    }
+
+    private static func bindListener(
+        _ configuration: DaemonConfiguration,
+        group: any EventLoopGroup
+    ) async throws -> PeerListener.Server {
+        do {
+            return try await PeerListener.bind(host: configuration.listenAddress, port: configuration.port, group: group)
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw DaemonError.portInUse(configuration.port)
+        }
+    }
+
+    private static func uniqued(_ addresses: [PeerAddress]) -> [PeerAddress] {
+        var seen = Set<PeerAddress>()
+        return addresses.filter { seen.insert($0).inserted }
+    }
+}
+
+/// Start-up failures, with what to do about them.
+public enum DaemonError: Error, CustomStringConvertible {
+    case portInUse(Int)
+
+    public var description: String {
+        switch self {
+        case .portInUse(let port): "TCP port \(port) is already in use; give peerd another one with --port"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PeerdSync
+import PeerdWire
+import ServiceLifecycle
+
+/// Accepts peer connections on the TCP port and runs a session on each.
+final class PeerListener: Service {
+    private let server: Server
+    private let sessions: PeerSessionFactory
+    private let logger: Logger
+
+    typealias Server = NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+
+    /// Binds the port; done before anything else starts so a port in use is reported at once.
+    static func bind(host: String, port: Int, group: any EventLoopGroup) async throws -> Server {
+        try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .bind(host: host, port: port) { channel in
+                channel.eventLoop.makeCompletedFuture { try PeerChannel.wrap(channel) }
+            }
+    }
+
+    init(server: Server, sessions: PeerSessionFactory, logger: Logger) {
+        self.server = server
+        self.sessions = sessions
+        self.logger = logger
+    }
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        let address = connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
+                        group.addTask {
+                            _ = await self.sessions.connection(connection, role: .acceptor, address: address, source: .inbound).run()
+                        }
+                    }
+                }
+                // The accept loop ends on shutdown: end the open connections too.
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.server.channel.close(promise: nil)
+        }
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+}

@@ -1,0 +1,181 @@
+import Logging
+import NIOPosix
+import PeerdModel
+import PeerdStore
+import ServiceLifecycle
+
+/// Owns the replica and its durable log. Every change to the list, local or from a peer, passes
+/// through one commit pipeline here: staged, written and fsynced in one batch with whatever else is
+/// waiting (group commit), and only then applied, published to sessions and acknowledged.
+public actor ReplicaService: Service {
+    public enum Failure: Error, Sendable {
+        case refused(Replica.LocalRefusal)
+        case rejected(Replica.Rejection)
+        case storage(StoreError)
+        case shuttingDown
+    }
+
+    enum Work {
+        case local(Replica.LocalRequest, at: Int64, CheckedContinuation<Operation, any Error>)
+        case remote([Operation], completion: @Sendable (Result<Int, Failure>) -> Void)
+    }
+
+    private var replica: Replica
+    private let log: OperationLog
+    private let threadPool: NIOThreadPool
+    private let logger: Logger
+    private var pending: [Work] = []
+    private var accepting = true
+    private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private var nextSubscriberID = 0
+    private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
+    private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
+
+    public init(replica: Replica, log: OperationLog, threadPool: NIOThreadPool, logger: Logger) {
+        self.replica = replica
+        self.log = log
+        self.threadPool = threadPool
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        for await _ in wakeups.stream.cancelOnGracefulShutdown() {
+            await flush()
+        }
+        // Shutting down: whatever is already queued is still made durable before the log closes.
+        accepting = false
+        await flush()
+        for continuation in vectorSubscribers.values { continuation.finish() }
+        for continuation in changeSubscribers.values { continuation.finish() }
+        logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
+    }
+
+    // MARK: Reading
+
+    public var id: PeerID { replica.id }
+    public var name: String { replica.name }
+    public var vector: VersionVector { replica.vector }
+    public var movieCount: Int { replica.list.count }
+    public var operationCount: Int { replica.operationCount }
+
+    public func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
+        replica.list.page(after: cursor, limit: limit)
+    }
+
+    public func operations(_ ranges: [(origin: PeerID, seqs: ClosedRange<UInt64>)]) -> [Operation] {
+        ranges.flatMap { replica.operations(from: $0.origin, seqs: $0.seqs) }
+    }
+
+    public func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
+
+    // MARK: Writing
+
+    /// Makes, persists and applies a local operation; returns once it is durable.
+    public func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Operation {
+        guard accepting else { throw Failure.shuttingDown }
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.append(.local(request, at: now, continuation))
+            wakeups.continuation.yield()
+        }
+    }
+
+    /// Queues operations from a peer, in arrival order; `completion` gets the number that were new
+    /// once they are durable and applied, or why they were refused.
+    public func enqueue(_ operations: [Operation], completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
+        guard accepting else { return completion(.failure(.shuttingDown)) }
+        pending.append(.remote(operations, completion: completion))
+        wakeups.continuation.yield()
+    }
+
+    // MARK: Subscriptions
+
+    /// The replica's vector after each commit; only the newest is kept for a slow reader.
+    public func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: VersionVector.self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriberID += 1
+        vectorSubscribers[nextSubscriberID] = continuation
+        continuation.yield(replica.vector)
+        return (nextSubscriberID, stream)
+    }
+
+    /// Every list change, in order.
+    public func changes() -> (id: Int, changes: AsyncStream<[WatchListChange]>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: [WatchListChange].self)
+        nextSubscriberID += 1
+        changeSubscribers[nextSubscriberID] = continuation
+        return (nextSubscriberID, stream)
+    }
+
+    public func unsubscribe(_ id: Int) {
+        vectorSubscribers.removeValue(forKey: id)?.finish()
+        changeSubscribers.removeValue(forKey: id)?.finish()
+    }
+
+    // MARK: The commit pipeline
+
+    private enum Waiter {
+        case local(Operation, CheckedContinuation<Operation, any Error>)
+        case remote(count: Int, completion: @Sendable (Result<Int, Failure>) -> Void)
+    }
+
+    private func flush() async {
+        while !pending.isEmpty {
+            let batch = pending
+            pending.removeAll()
+            var operations: [Operation] = []
+            var waiters: [Waiter] = []
+            for work in batch {
+                switch work {
+                case .local(let request, let at, let continuation):
+                    do {
+                        let op = try replica.stage(request, at: at)
+                        operations.append(op)
+                        waiters.append(.local(op, continuation))
+                    } catch {
+                        continuation.resume(throwing: Failure.refused(error))
+                    }
+                case .remote(let incoming, let completion):
+                    do {
+                        let fresh = try replica.admit(incoming)
+                        replica.stage(admitted: fresh)
+                        operations += fresh
+                        waiters.append(.remote(count: fresh.count, completion: completion))
+                    } catch {
+                        completion(.failure(.rejected(error)))
+                    }
+                }
+            }
+            if !operations.isEmpty {
+                do {
+                    let log = self.log
+                    try await threadPool.runIfActive { try log.append(operations) }
+                } catch {
+                    replica.discardStaged()
+                    let failure = (error as? StoreError).map(Failure.storage) ?? .shuttingDown
+                    logger.error("could not save operations", metadata: ["count": "\(operations.count)", "error": "\(error)"])
+                    for waiter in waiters {
+                        switch waiter {
+                        case .local(_, let continuation): continuation.resume(throwing: failure)
+                        case .remote(_, let completion): completion(.failure(failure))
+                        }
+                    }
+                    continue
+                }
+                let changes = replica.commit(operations)
+                publish(changes)
+            }
+            for waiter in waiters {
+                switch waiter {
+                case .local(let op, let continuation): continuation.resume(returning: op)
+                case .remote(let count, let completion): completion(.success(count))
+                }
+            }
+        }
+    }
+
+    private func publish(_ changes: [WatchListChange]) {
+        for continuation in vectorSubscribers.values { continuation.yield(replica.vector) }
+        guard !changes.isEmpty else { return }
+        for continuation in changeSubscribers.values { continuation.yield(changes) }
+    }
+}

@@ -1,0 +1,25 @@
+/// Reconnect delays: exponential from `initial` up to `maximum`, with ±20% jitter so peers that lost
+/// each other at the same moment don't redial in lockstep. A session that lasted `resetAfter`
+/// counts as healthy and starts the sequence over.
+public struct Backoff: Sendable {
+    public var initial: Duration = .milliseconds(500)
+    public var maximum: Duration = .seconds(30)
+    public var resetAfter: Duration = .seconds(10)
+    private var attempt = 0
+
+    public init() {}
+
+    /// The delay before the next dial, given how long the last session was established (nil if never).
+    public mutating func next(after established: Duration?, using generator: inout some RandomNumberGenerator) -> Duration {
+        if let established, established >= resetAfter { attempt = 0 }
+        let base = min(initial * (1 << min(attempt, 16)), maximum)
+        attempt += 1
+        let jitter = Double.random(in: 0.8...1.2, using: &generator)
+        return base * jitter
+    }
+
+    public mutating func next(after established: Duration?) -> Duration {
+        var generator = SystemRandomNumberGenerator()
+        return next(after: established, using: &generator)
+    }
+}

@@ -1,0 +1,164 @@
+import PeerdModel
+import PeerdWire
+
+/// The state of one peer connection, as a plain value: inputs go in, `Action`s come out, and the
+/// transport only carries the actions out. See proto/PEER.md for the rules it implements.
+///
+/// Catch-up and live push are one rule: `peerHas` is what the other side is known to hold (its hello
+/// vector, plus everything sent to it or received from it); whenever the local vector is ahead of it,
+/// the difference is sent. Relaying falls out of the same rule, and nothing is echoed to its sender.
+public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    public enum Role: String, Sendable {
+        /// We opened the TCP connection.
+        case dialer
+        /// The other side did.
+        case acceptor
+    }
+
+    public struct Configuration: Sendable {
+        public var handshakeTimeout: Duration = .seconds(5)
+        public var keepaliveInterval: Duration = .seconds(10)
+        /// Silence for this many keepalive intervals closes the session.
+        public var missedKeepalives = 3
+
+        public init() {}
+    }
+
+    public enum Action: Hashable, Sendable {
+        case send(PeerMessage)
+        /// Send these operations, per origin in ascending seq order, in `ops` frames.
+        case sendOperations([SendRange])
+        /// The handshake completed: register the session (and resolve duplicates).
+        case established(PeerMessage.Hello)
+        /// Persist, apply and relay these operations from the peer.
+        case deliver([Operation])
+        /// Close the connection, first sending `error` when one is given.
+        case close(WireError?)
+        /// The peer sent an error and is closing; log it.
+        case peerReported(WireError)
+    }
+
+    public struct SendRange: Hashable, Sendable {
+        public var origin: PeerID
+        public var seqs: ClosedRange<UInt64>
+    }
+
+    enum State: Sendable {
+        case awaitingHello(deadline: Instant)
+        case established(remote: PeerMessage.Hello, peerHas: VersionVector)
+        case closed
+    }
+
+    public let role: Role
+    public let localHello: PeerMessage.Hello
+    public let configuration: Configuration
+    private var state: State
+    private var localVector: VersionVector
+    private var lastReceived: Instant
+    private var lastSent: Instant
+
+    /// A new session; `start` gives the actions that open it.
+    public init(role: Role, localHello: PeerMessage.Hello, now: Instant, configuration: Configuration = .init()) {
+        self.role = role
+        self.localHello = localHello
+        self.configuration = configuration
+        localVector = localHello.vector
+        state = .awaitingHello(deadline: now.advanced(by: configuration.handshakeTimeout))
+        lastReceived = now
+        lastSent = now
+    }
+
+    /// The other side's hello, once the handshake is done.
+    public var remote: PeerMessage.Hello? {
+        if case .established(let remote, _) = state { remote } else { nil }
+    }
+
+    public var isClosed: Bool {
+        if case .closed = state { true } else { false }
+    }
+
+    /// Both sides speak first: send our hello.
+    public mutating func start(now: Instant) -> [Action] {
+        lastSent = now
+        return [.send(.hello(localHello))]
+    }
+
+    public mutating func received(_ message: PeerMessage, now: Instant) -> [Action] {
+        lastReceived = now
+        switch (state, message) {
+        case (.closed, _):
+            return []
+        case (_, .error(let error)):
+            state = .closed
+            return [.peerReported(error), .close(nil)]
+        case (.awaitingHello, .hello(let hello)):
+            if hello.peer == localHello.peer {
+                return close(WireError(.selfConnection, "this address is this peerd itself"))
+            }
+            state = .established(remote: hello, peerHas: hello.vector)
+            return [.established(hello)] + pushMissing(now: now)
+        case (.awaitingHello, _):
+            return close(WireError(.unexpectedMessage, "'\(message.type)' before 'hello'"))
+        case (.established, .hello):
+            return close(WireError(.unexpectedMessage, "a second 'hello'"))
+        case (.established(let remote, var peerHas), .ops(let operations)):
+            // The peer holds what it sends us, so it is never sent back (no echo when relaying).
+            for op in operations where op.id.seq > peerHas[op.id.origin] {
+                peerHas[op.id.origin] = op.id.seq
+            }
+            state = .established(remote: remote, peerHas: peerHas)
+            return operations.isEmpty ? [] : [.deliver(operations)]
+        case (.established, .ping):
+            lastSent = now
+            return [.send(.pong)]
+        case (.established, .pong):
+            return []
+        }
+    }
+
+    /// The local replica now holds `vector`: push what the peer lacks.
+    public mutating func localAdvanced(to vector: VersionVector, now: Instant) -> [Action] {
+        localVector = localVector.merged(with: vector)
+        return pushMissing(now: now)
+    }
+
+    /// Timers: the handshake deadline, keepalive pings and the silence timeout.
+    public mutating func tick(now: Instant) -> [Action] {
+        switch state {
+        case .closed:
+            return []
+        case .awaitingHello(let deadline):
+            guard now >= deadline else { return [] }
+            return close(WireError(.timeout, "no hello within \(configuration.handshakeTimeout)"))
+        case .established:
+            let silence = configuration.keepaliveInterval * configuration.missedKeepalives
+            if lastReceived.duration(to: now) >= silence {
+                return close(WireError(.timeout, "nothing received for \(silence)"))
+            }
+            guard lastSent.duration(to: now) >= configuration.keepaliveInterval else { return [] }
+            lastSent = now
+            return [.send(.ping)]
+        }
+    }
+
+    /// The transport or the replica found the peer's input unacceptable.
+    public mutating func failed(_ error: WireError) -> [Action] {
+        close(error)
+    }
+
+    private mutating func close(_ error: WireError?) -> [Action] {
+        if case .closed = state { return [] }
+        state = .closed
+        return [.close(error)]
+    }
+
+    private mutating func pushMissing(now: Instant) -> [Action] {
+        guard case .established(let remote, var peerHas) = state else { return [] }
+        let missing = localVector.missing(from: peerHas)
+        guard !missing.isEmpty else { return [] }
+        for range in missing { peerHas[range.origin] = range.seqs.upperBound }
+        state = .established(remote: remote, peerHas: peerHas)
+        lastSent = now
+        return [.sendOperations(missing.map { SendRange(origin: $0.origin, seqs: $0.seqs) })]
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// One finished run of the real `peerctl` binary.
+public struct PeerctlRun: CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+
+    /// Runs `peerctl` with `arguments` and waits for it.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> PeerctlRun {
+        let process = Process()
+        process.executableURL = Binaries.peerctl
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return PeerctlRun(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    /// The stdout decoded as JSON of type `T`.
+    public func json<T: Decodable>(_ type: T.Type) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(stdout.utf8))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import PeerControl
+import PeerdWire
+
+/// A real `peerd` process on loopback with its own state directory and control socket.
+public final class TestDaemon: @unchecked Sendable {
+    // @unchecked: `process` is replaced only by `start`/`restart`, which tests call from one task.
+    public let name: String
+    public let scratch: ScratchDirectory
+    public let extraArguments: [String]
+    public private(set) var process: Process?
+    public private(set) var port: Int = 0
+    private var requestedPort: Int
+
+    public var stateDir: String { scratch.path("state-\(name)") }
+    public var socket: String { scratch.path("\(name).sock") }
+    public var logPath: String { scratch.path("\(name).log") }
+    public var address: String { "127.0.0.1:\(port)" }
+
+    /// Starts `peerd --name NAME --port 0 --no-mdns …` and waits until its control socket answers.
+    public init(_ name: String, in scratch: ScratchDirectory, peers: [TestDaemon] = [], arguments: [String] = []) throws {
+        self.name = name
+        self.scratch = scratch
+        self.requestedPort = 0
+        self.extraArguments = peers.flatMap { ["--peer", $0.address] } + arguments
+        try start()
+    }
+
+    deinit { stop(signal: SIGKILL) }
+
+    /// (Re)starts on the same port, state directory and socket.
+    public func start() throws {
+        let process = Process()
+        process.executableURL = Binaries.peerd
+        process.arguments = [
+            "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
+            "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", "debug",
+        ] + extraArguments
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = log
+        try process.run()
+        self.process = process
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw Failure.exited(name, log: self.log) }
+            if let status = try? status() {
+                port = status.port
+                requestedPort = status.port
+                return
+            }
+            usleep(20_000)
+        }
+        throw Failure.notReady(name, log: self.log)
+    }
+
+    /// Sends `signal` and waits for the process to end.
+    public func stop(signal: Int32 = SIGTERM) {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+    }
+
+    public func status() throws -> StatusRecord {
+        guard case .status(let status) = try ControlClient(socketPath: socket).request(.status) else {
+            throw Failure.unexpected
+        }
+        return status
+    }
+
+    /// Runs the real `peerctl --socket <this daemon's socket> ARGS…`.
+    public func peerctl(_ arguments: String...) throws -> PeerctlRun {
+        try PeerctlRun.run(["--socket", socket] + arguments)
+    }
+
+    /// The list as `peerctl list --json` prints it.
+    public func list() throws -> [MovieRecord] {
+        let run = try peerctl("list", "--json")
+        guard run.status == 0 else { throw Failure.command(run) }
+        return try run.json([MovieRecord].self)
+    }
+
+    public func movieIDs() throws -> [Int] { try list().map(\.movieId) }
+
+    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case exited(String, log: String)
+        case notReady(String, log: String)
+        case command(PeerctlRun)
+        case unexpected
+
+        var description: String {
+            switch self {
+            case .exited(let name, let log): "peerd \(name) exited during start:\n\(log)"
+            case .notReady(let name, let log): "peerd \(name) did not answer within 20 s:\n\(log)"
+            case .command(let run): "peerctl failed: \(run)"
+            case .unexpected: "unexpected control response"
+            }
+        }
+    }
+}

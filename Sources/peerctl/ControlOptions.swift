@@ -1,0 +1,47 @@
+import ArgumentParser
+import PeerControl
+import PeerdWire
+
+/// Options every subcommand shares: where the daemon is, and how to print.
+struct ControlOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The daemon's control socket.",
+            discussion: "Default: $PEERD_SOCKET, else $XDG_RUNTIME_DIR/peerd/control.sock.",
+            valueName: "path"
+        )
+    )
+    var socket: String?
+
+    @Flag(help: "Print JSON instead of text, for scripts.")
+    var json = false
+
+    var socketPath: String { socket ?? PeerdEnvironment.current.defaultSocketPath }
+
+    /// Connects, or exits 69 (EX_UNAVAILABLE) with a message that says how to start the daemon.
+    func connect() throws -> ControlClient {
+        do {
+            return try ControlClient(socketPath: socketPath)
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(69)
+        }
+    }
+
+    /// Sends one request; a refusal from the daemon is printed and exits 1.
+    func request(_ request: ControlRequest) throws -> ControlResponse {
+        let client = try connect()
+        let response: ControlResponse
+        do {
+            response = try client.request(request)
+        } catch {
+            Output.error(error.description)
+            throw ExitCode(69)
+        }
+        if case .error(let error) = response {
+            if json { Output.json(response) } else { Output.error(error.message) }
+            throw ExitCode(1)
+        }
+        return response
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import PeerControl
+import PeerdWire
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show the shared list, the same on every peer that has the same changes.",
+        discussion: """
+            Big lists page with --limit and --after: each page ends with the command for the next one. \
+            Pages stay stable while movies are being added. --follow prints every change as it happens \
+            until you press Ctrl-C.
+            """
+    )
+
+    @Option(help: "Show at most this many movies (1-10000).")
+    var limit: Int?
+
+    @Option(help: ArgumentHelp("Show movies after this cursor, from a previous page.", valueName: "cursor"))
+    var after: String?
+
+    @Flag(help: "Keep running and print each change to the list as it happens.")
+    var follow = false
+
+    @OptionGroup var options: ControlOptions
+
+    func validate() throws {
+        if let limit, !(1...10_000).contains(limit) { throw ValidationError("--limit must be between 1 and 10000") }
+        if follow, limit != nil || after != nil { throw ValidationError("--follow doesn't page; drop --limit and --after") }
+    }
+
+    func run() throws {
+        if follow { return try runFollow() }
+        guard case .list(let movies, let total, let next) = try options.request(.list(limit: limit, after: after)) else {
+            throw Output.unexpected()
+        }
+        if options.json { return Output.json(movies) }
+        if movies.isEmpty {
+            print(after == nil ? "the list is empty; add a movie with `peerctl add 603`" : "no more movies")
+            return
+        }
+        var table = Output.Table(["MOVIE", "TITLE", "YEAR", "ADDED BY"])
+        for movie in movies {
+            table.add([
+                String(movie.movieId), movie.title ?? "-", movie.year.map(String.init) ?? "-",
+                movie.addedBy.joined(separator: ", "),
+            ])
+        }
+        table.print()
+        if let next {
+            Output.note("\(movies.count) of \(total) shown; next page: peerctl list --limit \(limit ?? movies.count) --after \(next)")
+        }
+    }
+
+    private func runFollow() throws {
+        let client = try options.connect()
+        do {
+            try client.send(.follow)
+            guard case .following = try client.receive() else { throw Output.unexpected() }
+            if !options.json { Output.note("following changes to the list; Ctrl-C to stop") }
+            while true {
+                guard case .change(let change) = try client.receive() else { throw Output.unexpected() }
+                if options.json {
+                    Output.jsonLine(change)
+                } else {
+                    print(Output.describe(change))
+                }
+                Output.flush()
+            }
+        } catch let error as ControlClient.Failure {
+            Output.error(error.description)
+            throw ExitCode(69)
+        }
+    }
+}

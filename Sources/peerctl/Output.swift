@@ -1,0 +1,127 @@
+import ArgumentParser
+import PeerdModel
+import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything peerctl prints goes through here: tables, JSON, notes on stderr.
+enum Output {
+    static func json(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try! encoder.encode(value), as: UTF8.self))
+    }
+
+    /// One compact JSON object per line, for streams.
+    static func jsonLine(_ value: some Encodable) {
+        print(String(decoding: WireCoding.encode(value), as: UTF8.self))
+    }
+
+    static func error(_ message: String) {
+        FileHandleless.standardError("peerctl: " + message + "\n")
+    }
+
+    static func note(_ message: String) {
+        FileHandleless.standardError(message + "\n")
+    }
+
+    static func flush() { fflush(nil) }
+
+    static func unexpected() -> ExitCode {
+        error("peerd answered with an unexpected message; are peerd and peerctl the same version?")
+        return ExitCode(1)
+    }
+
+    static func describe(_ movie: MovieRecord) -> String {
+        describe(id: movie.movieId, title: movie.title, year: movie.year)
+    }
+
+    static func describe(_ movie: Movie) -> String {
+        describe(id: movie.id.rawValue, title: movie.title, year: movie.year)
+    }
+
+    static func describe(id: Int, title: String?, year: Int?) -> String {
+        var text = String(id)
+        if let title { text += " \(title)" }
+        if let year { text += " (\(year))" }
+        return text
+    }
+
+    static func describe(_ change: ChangeRecord) -> String {
+        let movie = describe(id: change.movieId, title: change.title, year: change.year)
+        return switch change.change {
+        case .added: "+ \(movie)  added by \(change.by)"
+        case .updated: "~ \(movie)  also added by \(change.by)"
+        case .removed: "- \(movie)  removed by \(change.by)"
+        }
+    }
+
+    static func nowMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
+    /// `HH:MM:SS` today, else `YYYY-MM-DD HH:MM`, in local time.
+    static func clockTime(_ millis: Int64) -> String {
+        var seconds = time_t(millis / 1000)
+        var now = time(nil)
+        var local = tm()
+        var today = tm()
+        localtime_r(&seconds, &local)
+        localtime_r(&now, &today)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let clock = "\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec))"
+        guard local.tm_yday != today.tm_yday || local.tm_year != today.tm_year else { return clock }
+        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) \(clock.prefix(5))"
+    }
+
+    /// `42s`, `5m 3s`, `2h 10m`, `3d 4h`.
+    static func duration(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        switch s {
+        case ..<60: return "\(s)s"
+        case ..<3600: return "\(s / 60)m \(s % 60)s"
+        case ..<86400: return "\(s / 3600)h \(s % 3600 / 60)m"
+        default: return "\(s / 86400)d \(s % 86400 / 3600)h"
+        }
+    }
+
+    /// Left-aligned columns, two spaces apart.
+    struct Table {
+        private var rows: [[String]]
+
+        init(_ header: [String]) { rows = [header] }
+
+        mutating func add(_ row: [String]) { rows.append(row) }
+
+        func print() {
+            let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                let cells = row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(to: widths[$0.offset]) }
+                Swift.print(cells.joined(separator: "  "))
+            }
+        }
+    }
+}
+
+/// Writes to stderr without Foundation's FileHandle.
+enum FileHandleless {
+    static func standardError(_ text: String) {
+        var text = text
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

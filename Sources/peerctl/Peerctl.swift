@@ -1,0 +1,32 @@
+import ArgumentParser
+
+@main
+struct Peerctl: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "peerctl",
+        abstract: "Add, remove and list movies on the watch list you share with nearby peerd daemons.",
+        discussion: """
+            peerctl talks to the local peerd over its control socket. Changes are saved on disk before \
+            peerctl reports them, and reach every connected peer right away.
+
+            Examples:
+              peerctl add 603 --title "The Matrix" --year 1999
+              peerctl add https://www.themoviedb.org/movie/550-fight-club
+              peerctl list
+              peerctl list --follow
+              peerctl peers
+              peerctl remove 550
+
+            Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
+            69 when no peerd answers on the socket.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
+            ConnectCommand.self,
+        ]
+    )
+
+    /// Accepted before the subcommand too (`peerctl --socket /tmp/a.sock list`); shared with it.
+    @OptionGroup var options: ControlOptions
+}

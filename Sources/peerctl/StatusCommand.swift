@@ -1,0 +1,30 @@
+import ArgumentParser
+import PeerdWire
+
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show this daemon's identity, port, counts and uptime."
+    )
+
+    @OptionGroup var options: ControlOptions
+
+    func run() throws {
+        guard case .status(let status) = try options.request(.status) else { throw Output.unexpected() }
+        if options.json { return Output.json(status) }
+        let rows: [(String, String)] = [
+            ("peer", status.peer.rawValue),
+            ("name", status.name),
+            ("port", String(status.port)),
+            ("movies", String(status.movies)),
+            ("operations", String(status.operations)),
+            ("peers", "\(status.peersConnected) connected, \(status.peersKnown) known"),
+            ("uptime", Output.duration(status.uptimeSeconds)),
+            ("mdns", status.mdns ? "on" : "off"),
+            ("state", status.stateDir),
+            ("socket", status.socket),
+            ("version", "\(status.version) (protocol \(status.protocolVersion))"),
+        ]
+        for (key, value) in rows { print(key.padding(to: 12) + value) }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import PeerControl
+import PeerdModel
+import PeerdWire
+import Testing
+
+@Suite("Durability of a real peerd")
+struct DurabilityTests {
+    @Test func everyAcknowledgedAddSurvivesKillDashNine() async throws {
+        let scratch = try ScratchDirectory("kill9")
+        let alice = try TestDaemon("alice", in: scratch)
+        let socket = alice.socket
+
+        // Writers keep adding while the daemon is killed mid-stream; each records what was acknowledged.
+        let acknowledged = try await withThrowingTaskGroup(of: [Int].self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    var acked: [Int] = []
+                    for n in 0..<1_000 {
+                        let id = writer * 10_000 + n + 1
+                        guard let client = try? ControlClient(socketPath: socket),
+                            case .added = try? client.request(.add(Movie(id: MovieID(id)!)))
+                        else { break }
+                        acked.append(id)
+                    }
+                    return acked
+                }
+            }
+            #expect(try await eventually(every: .milliseconds(5)) { try alice.status().movies >= 200 })
+            alice.stop(signal: SIGKILL)
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(acknowledged.count >= 200)
+
+        try alice.start()
+        let listed = Set(try alice.movieIDs())
+        let lost = Set(acknowledged).subtracting(listed)
+        #expect(lost.isEmpty, "acknowledged but lost after kill -9: \(lost.sorted().prefix(20))")
+        #expect(try alice.peerctl("add", "999999").status == 0)
+    }
+
+    @Test func aTornLogTailIsCutOffAtStartAndTheRestIsKept() async throws {
+        let scratch = try ScratchDirectory("torn")
+        let alice = try TestDaemon("alice", in: scratch)
+        for id in [603, 550, 13] { #expect(try alice.peerctl("add", String(id)).status == 0) }
+        alice.stop()
+
+        let logFile = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: alice.stateDir).first { $0.hasSuffix(".log") }
+        )
+        let handle = try #require(FileHandle(forWritingAtPath: alice.stateDir + "/" + logFile))
+        handle.seekToEndOfFile()
+        // Half of a record: a length header promising more bytes than follow, as after a crash mid-write.
+        handle.write(Data([0, 0, 0, 90, 0xDE, 0xAD, 0xBE, 0xEF]) + Data("{\"origin\":".utf8))
+        try handle.close()
+
+        try alice.start()
+        #expect(try alice.movieIDs() == [603, 550, 13])
+        #expect(alice.log.lowercased().contains("corrupt") || alice.log.lowercased().contains("torn"))
+        let saved = try FileManager.default.contentsOfDirectory(atPath: alice.stateDir).filter { $0.contains("corrupt") }
+        #expect(saved.count == 1)
+        #expect(try alice.peerctl("add", "680").status == 0)
+        alice.stop()
+        try alice.start()
+        #expect(try alice.movieIDs() == [603, 550, 13, 680])
+    }
+
+    @Test func aRestartReloadsTheListAndKeepsTheIdentity() async throws {
+        let scratch = try ScratchDirectory("restart")
+        let alice = try TestDaemon("alice", in: scratch)
+        #expect(try alice.peerctl("add", "603", "--title", "The Matrix", "--year", "1999").status == 0)
+        let before = try alice.status()
+        alice.stop()
+        try alice.start()
+        let after = try alice.status()
+        #expect(after.peer == before.peer)
+        #expect(after.movies == 1)
+        #expect(try alice.list().first?.title == "The Matrix")
+    }
+}

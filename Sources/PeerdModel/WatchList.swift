@@ -26,12 +26,14 @@ public struct WatchList: Sendable {
     /// Rows in list order.
     public var rows: [WatchListRow] { order.map { rowsByMovie[$0.movie]! } }
 
-    /// Up to `limit` rows that come strictly after `cursor` in list order. Keyset pagination: rows
-    /// never move while adds arrive elsewhere, so paging never repeats or skips a row that existed
-    /// when paging began.
+    /// Up to `limit` rows that come strictly after `cursor` in list order; none when `limit` is not
+    /// positive. Keyset pagination: rows added while paging land before or after the cursor, so
+    /// paging never repeats or skips a row that keeps its position. A row moves only when its
+    /// earliest add changes (that add is removed, or an earlier concurrent add of the movie arrives);
+    /// a moved row may be seen twice or not at all.
     public func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
         let start = cursor.map { key in firstIndex { $0.key > key } } ?? 0
-        return order[start...].prefix(limit).map { rowsByMovie[$0.movie]! }
+        return order[start...].prefix(max(limit, 0)).map { rowsByMovie[$0.movie]! }
     }
 
     /// Applies one operation. Applying an operation twice changes nothing and reports no change.

@@ -1,0 +1,92 @@
+import PeerdModel
+
+/// Operations as a few replicas would make them, in the order they were made.
+///
+/// Each origin numbers its operations 1, 2, 3… and stamps them with its Lamport clock. Adds draw
+/// from a small pool of movies, so several origins add the same movie; a removal names the adds
+/// of one movie its origin has seen and not seen removed. Origins learn each other's operations by
+/// gossip at random moments, so many operations are concurrent and a removal often misses an add.
+struct History: Sendable, CustomStringConvertible {
+    static let moviePool = [11, 13, 550, 603, 680]
+
+    var operations: [Operation]
+
+    var description: String {
+        operations.map { op in
+            switch op.kind {
+            case .add:
+                "\(op.id) L\(op.lamport) add \(op.movie.id) \(op.movie.title ?? "-") \(op.movie.year.map(String.init) ?? "-")"
+            case .remove:
+                "\(op.id) L\(op.lamport) remove \(op.movie.id) \(op.removes)"
+            }
+        }.joined(separator: "\n")
+    }
+
+    /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add or a removal.
+    static func simulate(origins: Int, steps: Int, using rng: inout some RandomNumberGenerator) -> History {
+        let peers = Array(Peers.all.prefix(origins))
+        var made: [Operation] = []
+        var seen = [Set<Int>](repeating: [], count: peers.count)
+        var clock = [UInt64](repeating: 0, count: peers.count)
+        var seq = [UInt64](repeating: 0, count: peers.count)
+        var now = epoch
+
+        for _ in 0..<steps {
+            let p = Int.random(in: 0..<peers.count, using: &rng)
+            let roll = Int.random(in: 0..<10, using: &rng)
+            if roll < 3 {
+                let q = Int.random(in: 0..<peers.count, using: &rng)
+                seen[p].formUnion(seen[q])
+                clock[p] = max(clock[p], clock[q])
+                continue
+            }
+            let visible = visibleAdds(in: seen[p].sorted().map { made[$0] })
+            let removing = roll >= 7 && !visible.isEmpty
+            seq[p] += 1
+            clock[p] += 1
+            now += Int64.random(in: 0...5_000, using: &rng)
+            let operation: Operation
+            if removing {
+                let movie = visible.keys.randomElement(using: &rng)!
+                operation = Operation(
+                    id: OperationID(origin: peers[p], seq: seq[p]),
+                    lamport: clock[p],
+                    at: now,
+                    by: Peers.name(of: peers[p]),
+                    kind: .remove,
+                    movie: Movie(id: movie),
+                    removes: visible[movie]!.sorted()
+                )
+            } else {
+                let movie = movieID(moviePool.randomElement(using: &rng)!)
+                let variant = Int.random(in: 0..<6, using: &rng)
+                operation = Operation(
+                    id: OperationID(origin: peers[p], seq: seq[p]),
+                    lamport: clock[p],
+                    at: now,
+                    // An origin's name can change between its operations; rows must still agree.
+                    by: Peers.name(of: peers[p]) + (variant == 0 ? "-laptop" : ""),
+                    kind: .add,
+                    movie: Movie(
+                        id: movie,
+                        title: variant < 2 ? nil : "Movie \(movie) take \(variant)",
+                        year: variant % 3 == 0 ? nil : 1990 + variant
+                    )
+                )
+            }
+            seen[p].insert(made.count)
+            made.append(operation)
+        }
+        return History(operations: made)
+    }
+
+    /// Per movie, the adds among `operations` that no removal among them names.
+    static func visibleAdds(in operations: [Operation]) -> [MovieID: Set<OperationID>] {
+        let removed = Set(operations.flatMap(\.removes))
+        var visible: [MovieID: Set<OperationID>] = [:]
+        for op in operations where op.kind == .add && !removed.contains(op.id) {
+            visible[op.movie.id, default: []].insert(op.id)
+        }
+        return visible
+    }
+}

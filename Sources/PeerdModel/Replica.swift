@@ -101,11 +101,13 @@ public struct Replica: Sendable {
         var fresh: [Operation] = []
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
-            let have = next[op.id.origin] ?? stagedVector[op.id.origin]
-            if op.id.seq <= have {
+            if op.id.origin == id {
+                // Only what we committed can have reached a peer; anything else in our name is forged.
+                guard op.id.seq <= vector[id] else { throw .forgedOwnOrigin(op.id) }
                 continue
             }
-            if op.id.origin == id { throw .forgedOwnOrigin(op.id) }
+            let have = next[op.id.origin] ?? stagedVector[op.id.origin]
+            if op.id.seq <= have { continue }
             guard op.id.seq == have + 1 else { throw .gap(op.id, expected: have + 1) }
             next[op.id.origin] = op.id.seq
             fresh.append(op)

@@ -11,15 +11,32 @@ public final class TestDaemon: @unchecked Sendable {
     public private(set) var process: Process?
     public private(set) var port: Int = 0
     private var requestedPort: Int
+    private let logLevel: String
 
     public var stateDir: String { scratch.path("state-\(name)") }
     public var socket: String { scratch.path("\(name).sock") }
     public var logPath: String { scratch.path("\(name).log") }
     public var address: String { "127.0.0.1:\(port)" }
+    public var pid: Int32? { process?.processIdentifier }
+
+    /// Resident memory of the daemon process in bytes, from /proc.
+    public var residentBytes: Int? {
+        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
+    }
 
     /// Starts `peerd --name NAME --port 0 --no-mdns …` and waits until its control socket answers.
-    public init(_ name: String, in scratch: ScratchDirectory, peers: [TestDaemon] = [], arguments: [String] = []) throws {
+    public init(
+        _ name: String,
+        in scratch: ScratchDirectory,
+        peers: [TestDaemon] = [],
+        arguments: [String] = [],
+        logLevel: String = "debug"
+    ) throws {
         self.name = name
+        self.logLevel = logLevel
         self.scratch = scratch
         self.requestedPort = 0
         self.extraArguments = peers.flatMap { ["--peer", $0.address] } + arguments
@@ -34,7 +51,7 @@ public final class TestDaemon: @unchecked Sendable {
         process.executableURL = Binaries.peerd
         process.arguments = [
             "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
-            "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", "debug",
+            "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
         ] + extraArguments
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

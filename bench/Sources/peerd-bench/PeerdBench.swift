@@ -1,0 +1,66 @@
+import Foundation
+
+/// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
+@main
+struct PeerdBench {
+    static func main() throws {
+        var arguments = CommandLine.arguments.dropFirst()
+        var binDirectory = ".build/release"
+        var resultsPath = "bench/results.json"
+        var scenarios = Scenarios()
+        while let flag = arguments.popFirst() {
+            switch flag {
+            case "--bin-dir": binDirectory = arguments.popFirst() ?? binDirectory
+            case "--results": resultsPath = arguments.popFirst() ?? resultsPath
+            case "--quick":
+                scenarios.adds = 100
+                scenarios.catchUpMovies = 10_000
+                scenarios.cliRuns = 20
+                scenarios.coldStarts = 2
+            default:
+                FileHandle.standardError.write(Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick]\n".utf8))
+                exit(64)
+            }
+        }
+        binDirectory = URL(fileURLWithPath: binDirectory).standardizedFileURL.path
+        setenv("PEERD_BIN_DIR", binDirectory, 1)
+
+        var results: [Measurement] = []
+        for (name, run) in [
+            ("add → visible", { try scenarios.addToVisible() }),
+            ("catch-up, memory, cold start", { try scenarios.catchUpAndMemory() }),
+            ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
+        ] as [(String, () throws -> [Measurement])] {
+            FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
+            results += try run()
+        }
+        printTable(results)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let report = Report(machine: machine(), results: results)
+        try encoder.encode(report).write(to: URL(fileURLWithPath: resultsPath))
+        print("wrote \(resultsPath)")
+    }
+
+    struct Report: Codable {
+        var machine: String
+        var results: [Measurement]
+    }
+
+    static func printTable(_ results: [Measurement]) {
+        let header = ["measure", "result", "target", "met", "detail"]
+        let rows = results.map { m in
+            [m.measure, String(format: m.value >= 100 ? "%.0f %@" : "%.2f %@", m.value, m.unit), m.target, m.met ? "yes" : "NO", m.detail]
+        }
+        let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max()! }
+        for row in [header] + rows {
+            print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+        }
+    }
+
+    static func machine() -> String {
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
+        return "\(cpus) cores, \(memory) GiB, \(ProcessInfo.processInfo.operatingSystemVersionString)"
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import PeerControl
+import PeerdModel
+import PeerdStore
+import PeerdTestSupport
+import PeerdWire
+import SystemPackage
+
+/// The measurements `make bench` takes, each on real peerd processes over loopback.
+struct Scenarios {
+    var adds = 1_000
+    var catchUpMovies = 100_000
+    var cliRuns = 200
+    var coldStarts = 5
+
+    /// p50/p99 from an add on alice (acknowledged, so fsynced) until bob's follow stream shows it.
+    func addToVisible() throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-latency")
+        let alice = try TestDaemon("alice", in: scratch, logLevel: "warning")
+        let bob = try TestDaemon("bob", in: scratch, peers: [alice], logLevel: "warning")
+        try waitUntil { try alice.status().peersConnected == 1 && bob.status().peersConnected == 1 }
+        let follower = try ControlClient(socketPath: bob.socket)
+        try follower.send(.follow)
+        _ = try follower.receive()
+        let writer = try ControlClient(socketPath: alice.socket)
+        var sample = Sample()
+        let clock = ContinuousClock()
+        for n in 1...adds {
+            let started = clock.now
+            _ = try writer.request(.add(Movie(id: MovieID(n)!, title: "Movie \(n)")))
+            while true {
+                if case .change(let change) = try follower.receive(), change.movieId == n { break }
+            }
+            sample.add(started.duration(to: clock.now))
+        }
+        let p50 = sample.percentile(50)
+        let p99 = sample.percentile(99)
+        return [
+            Measurement(
+                measure: "add → visible on the peer, p50", value: p50, unit: "ms", target: "≤ 5 ms", met: p50 <= 5,
+                detail: "\(sample.count) adds, each fsynced on both peers"
+            ),
+            Measurement(
+                measure: "add → visible on the peer, p99", value: p99, unit: "ms", target: "≤ 20 ms", met: p99 <= 20,
+                detail: "\(sample.count) adds"
+            ),
+        ]
+    }
+
+    /// A fresh peer joins one that holds `catchUpMovies`; also cold start and memory at that size.
+    func catchUpAndMemory() throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-catchup")
+        let seeded = scratch.path("state-big")
+        try seedLog(in: seeded, movies: catchUpMovies)
+
+        var starts = Sample()
+        var big: TestDaemon?
+        for _ in 0..<coldStarts {
+            big?.stop()
+            let clock = ContinuousClock()
+            let started = clock.now
+            big = try TestDaemon("big", in: scratch, logLevel: "warning")
+            starts.add(started.duration(to: clock.now))
+            guard try big!.status().movies == catchUpMovies else { throw BenchError("seeded list did not load") }
+        }
+        let source = big!
+        let bigRSS = Double(source.residentBytes ?? 0) / 1_048_576
+
+        let clock = ContinuousClock()
+        let started = clock.now
+        let fresh = try TestDaemon("fresh", in: scratch, peers: [source], logLevel: "warning")
+        try waitUntil(timeout: .seconds(120), every: .milliseconds(5)) {
+            try fresh.status().operations == catchUpMovies
+        }
+        let elapsed = started.duration(to: clock.now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let rate = Double(catchUpMovies) / seconds
+        let freshRSS = Double(fresh.residentBytes ?? 0) / 1_048_576
+        let coldStart = starts.percentile(50)
+
+        let idleScratch = try ScratchDirectory("bench-idle")
+        let idle = try TestDaemon("idle", in: idleScratch, logLevel: "warning")
+        Thread.sleep(forTimeInterval: 1)
+        let idleRSS = Double(idle.residentBytes ?? 0) / 1_048_576
+
+        return [
+            Measurement(
+                measure: "catch-up", value: rate, unit: "ops/s", target: "≥ 100,000 ops/s", met: rate >= 100_000,
+                detail: "\(catchUpMovies) ops in \(String(format: "%.2f", seconds)) s, from the new peer's start"
+            ),
+            Measurement(
+                measure: "daemon RSS, idle", value: idleRSS, unit: "MB", target: "≤ 20 MB", met: idleRSS <= 20,
+                detail: "empty list, 1 s after start"
+            ),
+            Measurement(
+                measure: "daemon RSS, 100k movies", value: max(bigRSS, freshRSS), unit: "MB", target: "≤ 64 MB",
+                met: max(bigRSS, freshRSS) <= 64,
+                detail: String(format: "loaded from disk %.1f MB, after catch-up %.1f MB", bigRSS, freshRSS)
+            ),
+            Measurement(
+                measure: "cold start with 100k movies", value: coldStart / 1000, unit: "s", target: "≤ 0.5 s",
+                met: coldStart <= 500, detail: "median of \(starts.count): spawn until the control socket answers"
+            ),
+        ]
+    }
+
+    /// The real peerctl binary, process start included.
+    func peerctlAdd(binDirectory: String) throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-cli")
+        let alice = try TestDaemon("alice", in: scratch, logLevel: "warning")
+        var sample = Sample()
+        let clock = ContinuousClock()
+        for n in 1...cliRuns {
+            let started = clock.now
+            let status = Spawn.run(binDirectory + "/peerctl", ["--socket", alice.socket, "add", String(n)])
+            sample.add(started.duration(to: clock.now))
+            guard status == 0 else { throw BenchError("peerctl add exited with \(status)") }
+        }
+        let p50 = sample.percentile(50)
+        return [
+            Measurement(
+                measure: "peerctl add end to end, p50", value: p50, unit: "ms", target: "≤ 10 ms", met: p50 <= 10,
+                detail: String(format: "%d runs, p99 %.1f ms, process start and fsync included", sample.count, sample.percentile(99))
+            )
+        ]
+    }
+
+    /// Writes `movies` adds from one made-up origin straight into a state directory's log.
+    private func seedLog(in directory: String, movies: Int) throws {
+        let state = try StateDirectory(path: FilePath(directory), logger: Logger(label: "bench"))
+        let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
+        let origin = PeerID.random()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var batch: [Operation] = []
+        for n in 1...movies {
+            let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
+            batch.append(
+                Operation(
+                    id: OperationID(origin: origin, seq: UInt64(n)), lamport: UInt64(n), at: now, by: "seed",
+                    kind: .add, movie: movie
+                )
+            )
+            if batch.count == 1_000 || n == movies {
+                try log.append(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        log.close()
+        state.close()
+    }
+
+    private func waitUntil(
+        timeout: Duration = .seconds(30),
+        every interval: Duration = .milliseconds(20),
+        _ condition: () throws -> Bool
+    ) throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if (try? condition()) == true { return }
+            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18)
+        }
+        throw BenchError("timed out after \(timeout)")
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -24,6 +24,10 @@ public enum WireCoding {
     /// Decodes one message body. Every failure becomes a `WireError` a peer can be told about.
     public static func decode<T: Decodable>(_ type: T.Type, from body: some Collection<UInt8>) throws(WireError) -> T {
         let bytes = Array(body)
+        // JSONDecoder checks UTF-8 only in the strings it decodes; bytes in fields it skips must be checked here.
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw WireError(.malformedFrame, "frame body is not valid UTF-8")
+        }
         try checkNesting(bytes)
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))

@@ -1,0 +1,69 @@
+import Foundation
+import NIOCore
+import PeerdWire
+import Testing
+
+@Suite("Golden frames in proto/golden")
+struct GoldenFrameTests {
+    @Test("the golden folder holds valid and invalid frames")
+    func goldenFramesExist() {
+        #expect(GoldenFrames.valid.count >= 21, "no golden frames under \(GoldenFrames.directory.path)")
+        #expect(GoldenFrames.invalid.count >= 7)
+        #expect(Set(GoldenFrames.invalid.keys) == Set(GoldenFrames.allFiles.filter { $0.hasPrefix("invalid-") }))
+    }
+
+    @Test("a valid golden frame decodes and re-encodes to the same bytes", arguments: GoldenFrames.valid)
+    func validFrameRoundTrips(_ name: String) throws {
+        let stream = try #require(GoldenFrames.Stream(fileName: name), "\(name) names no socket")
+        let bytes = try GoldenFrames.bytes(name)
+        var buffer = ByteBuffer(bytes: bytes)
+        let body = try #require(try FrameDecoder.nextFrame(in: &buffer, limit: Frame.maxFrameLength))
+        #expect(buffer.readableBytes == 0, "\(name) holds more than one frame")
+
+        let decoded = try GoldenFrames.roundTrip(body, as: stream)
+        let expectedType = name.dropFirst(stream.rawValue.count).prefix { $0 != "-" && $0 != "." }
+        #expect(decoded.type == String(expectedType))
+        #expect(
+            Frame.bytes(decoded.body) == bytes,
+            "\(name) re-encodes as \(String(decoding: decoded.body, as: UTF8.self))"
+        )
+    }
+
+    @Test("every message type of both protocols has a golden frame")
+    func everyTypeHasAGoldenFrame() {
+        let types: [GoldenFrames.Stream: [String]] = [
+            .peer: ["hello", "ops", "ping", "pong", "error"],
+            .controlRequest: ["add", "remove", "list", "follow", "peers", "status", "connect"],
+            .controlResponse: [
+                "added", "removed", "list", "following", "change", "peers", "status", "connecting", "error",
+            ],
+        ]
+        for (stream, names) in types {
+            for type in names {
+                let prefix = stream.rawValue + type
+                let files = GoldenFrames.valid.filter { $0 == prefix + ".bin" || $0.hasPrefix(prefix + "-") }
+                #expect(!files.isEmpty, "no golden frame for \(stream) \(type)")
+            }
+        }
+    }
+
+    @Test(
+        "an invalid golden frame fails with the error code invalid.json names",
+        arguments: GoldenFrames.invalid.keys.sorted()
+    )
+    func invalidFrameFails(_ name: String) throws {
+        let expected = try #require(GoldenFrames.invalid[name].flatMap(ErrorCode.init(rawValue:)))
+        let stream = try #require(GoldenFrames.Stream(fileName: String(name.dropFirst("invalid-".count))))
+        let code = GoldenFrames.firstErrorCode(try GoldenFrames.bytes(name), as: stream)
+        #expect(code == expected, "\(name)")
+    }
+
+    @Test("every error code is documented in proto/ERRORS.md")
+    func everyErrorCodeIsDocumented() throws {
+        let url = GoldenFrames.protoDirectory.appendingPathComponent("ERRORS.md")
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        for code in ErrorCode.allCases {
+            #expect(text.contains("`\(code.rawValue)`"), "ERRORS.md does not mention \(code.rawValue)")
+        }
+    }
+}

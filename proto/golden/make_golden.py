@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Writes the golden frames in this folder: proto/golden/README.md lists them.
+
+Run from anywhere: `python3 proto/golden/make_golden.py`. It rewrites every `*.bin` file and
+`invalid.json`, and removes `*.bin` files it no longer makes, so the folder always matches this script.
+
+Bodies are canonical JSON, byte for byte what `WireCoding.encode` (Swift's JSONEncoder with
+`.sortedKeys` and `.withoutEscapingSlashes`) writes:
+- keys sorted by their UTF-8 bytes (the same order as Python's code point order), no whitespace;
+- strings as raw UTF-8; escaped are only `"` and `\\`, `\\b \\f \\n \\r \\t`, and the other control
+  characters below U+0020 as `\\u00xx` (lowercase hex). `/` and DEL are not escaped;
+- a floating-point number with no fraction is written without `.0` (Swift writes 3.0 as `3`).
+"""
+
+import json
+import pathlib
+import struct
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+ALICE = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
+BOB = "b7e4c2a19f0d3e5b6a7c8d9e0f1a2b3c"
+CAROL = "c0ffee0123456789abcdef0123456789"
+AT = 1763700000000  # 2025-11-21T04:40:00Z, milliseconds since 1970
+
+
+def canonical_value(value):
+    """Mirrors Swift's number formatting: integral floats are written as integers."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: canonical_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canonical_value(v) for v in value]
+    return value
+
+
+def canonical(obj) -> bytes:
+    """The body bytes `WireCoding.encode` writes for `obj`."""
+    text = json.dumps(canonical_value(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8")
+
+
+def frame(body: bytes) -> bytes:
+    """A frame: u32 big-endian length, then the body."""
+    return struct.pack(">I", len(body)) + body
+
+
+def cursor(lamport: int, origin: str, seq: int) -> str:
+    return f"{lamport}.{origin}.{seq}"
+
+
+# --- shared pieces -----------------------------------------------------------------------------
+
+MATRIX = {"id": 603, "title": "The Matrix", "year": 1999}
+FIGHT_CLUB = {"id": 550, "title": "Fight Club", "year": 1999}
+AMELIE = {"id": 194, "title": 'Le Fabuleux Destin d\'Amélie Poulain / "Amélie" \\ 🎬\t', "year": 2001}
+
+MATRIX_ROW = {
+    "movieId": 603,
+    "title": "The Matrix",
+    "year": 1999,
+    "addedBy": ["alice"],
+    "addedByPeers": [ALICE],
+    "addedAt": AT,
+    "cursor": cursor(9, ALICE, 4),
+}
+MATRIX_ROW_TWO_ADDERS = dict(MATRIX_ROW, addedBy=["alice", "bob"], addedByPeers=[ALICE, BOB])
+INCEPTION_ROW = {
+    "movieId": 27205,
+    "addedBy": ["bob"],
+    "addedByPeers": [BOB],
+    "addedAt": AT + 60_000,
+    "cursor": cursor(11, BOB, 6),
+}
+AMELIE_ROW = {
+    "movieId": 194,
+    "title": AMELIE["title"],
+    "year": 2001,
+    "addedBy": ["zoë"],
+    "addedByPeers": [CAROL],
+    "addedAt": AT + 120_000,
+    "cursor": cursor(12, CAROL, 1),
+}
+
+ADD_OP = {
+    "origin": ALICE, "seq": 4, "lamport": 9, "at": AT, "by": "alice", "op": "add", "movie": MATRIX,
+}
+REMOVE_OP = {
+    "origin": ALICE, "seq": 5, "lamport": 10, "at": AT + 5_000, "by": "alice", "op": "remove",
+    "movie": FIGHT_CLUB, "removes": [{"origin": ALICE, "seq": 1}, {"origin": BOB, "seq": 2}],
+}
+
+# --- valid frames: <socket>-<type>[-variant] -> body ---------------------------------------------
+
+VALID = {
+    # peer protocol
+    "peer-hello": {"type": "hello", "version": 1, "peer": ALICE, "name": "alice", "port": 7820,
+                   "vector": {ALICE: 5, BOB: 6}},
+    "peer-hello-empty-vector": {"type": "hello", "version": 1, "peer": CAROL, "name": "zoë", "port": 7821,
+                                "vector": {}},
+    "peer-ops": {"type": "ops", "ops": [ADD_OP, REMOVE_OP]},
+    "peer-ops-id-only": {"type": "ops", "ops": [
+        {"origin": BOB, "seq": 6, "lamport": 11, "at": AT + 60_000, "by": "bob", "op": "add",
+         "movie": {"id": 27205}},
+    ]},
+    "peer-ops-unicode": {"type": "ops", "ops": [
+        {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
+    ]},
+    "peer-ping": {"type": "ping"},
+    "peer-pong": {"type": "pong"},
+    "peer-error": {"type": "error", "code": "invalid-operation",
+                   "message": f"operation {BOB[:8]}/9 arrived before {BOB[:8]}/8; expected seq 8"},
+    "peer-error-duplicate-session": {"type": "error", "code": "duplicate-session",
+                                     "message": f"a session with peer {BOB[:8]} is already established"},
+    # control requests
+    "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
+    "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
+    "control-request-remove": {"type": "remove", "version": 1, "movie": 550},
+    "control-request-list": {"type": "list", "version": 1},
+    "control-request-list-page": {"type": "list", "version": 1, "limit": 2, "after": cursor(9, ALICE, 4)},
+    "control-request-follow": {"type": "follow", "version": 1},
+    "control-request-peers": {"type": "peers", "version": 1},
+    "control-request-status": {"type": "status", "version": 1},
+    "control-request-connect": {"type": "connect", "version": 1, "address": "bob-laptop.local:7820"},
+    "control-request-connect-ipv6": {"type": "connect", "version": 1, "address": "[fe80::1%eth0]:7820"},
+    # control responses
+    "control-response-added": {"type": "added", "movie": MATRIX_ROW, "operation": {"origin": ALICE, "seq": 4}},
+    "control-response-added-already-listed": {"type": "added", "movie": MATRIX_ROW_TWO_ADDERS},
+    "control-response-removed": {"type": "removed", "movie": FIGHT_CLUB, "operation": {"origin": ALICE, "seq": 5}},
+    "control-response-list": {"type": "list", "movies": [MATRIX_ROW, INCEPTION_ROW], "total": 3,
+                              "next": INCEPTION_ROW["cursor"]},
+    "control-response-list-last-page": {"type": "list", "movies": [AMELIE_ROW], "total": 3},
+    "control-response-list-empty": {"type": "list", "movies": [], "total": 0},
+    "control-response-following": {"type": "following"},
+    "control-response-change-added": {"type": "change", "change": "added", "movieId": 603, "title": "The Matrix",
+                                      "year": 1999, "by": "alice", "peer": ALICE, "at": AT, "row": MATRIX_ROW},
+    "control-response-change-updated": {"type": "change", "change": "updated", "movieId": 603, "title": "The Matrix",
+                                        "year": 1999, "by": "bob", "peer": BOB, "at": AT + 30_000,
+                                        "row": MATRIX_ROW_TWO_ADDERS},
+    "control-response-change-removed": {"type": "change", "change": "removed", "movieId": 550, "title": "Fight Club",
+                                        "year": 1999, "by": "alice", "peer": ALICE, "at": AT + 5_000},
+    "control-response-peers": {"type": "peers", "peers": [
+        {"peer": BOB, "name": "bob", "address": "192.168.1.20:7820", "source": "mdns", "state": "connected",
+         "connectedSince": AT - 3_600_000, "lastSeen": AT, "opsSent": 12, "opsReceived": 40},
+        {"address": "carol.example.net:7820", "source": "static", "state": "retrying", "opsSent": 0,
+         "opsReceived": 0, "lastError": "connection refused", "retryIn": 7.5},
+    ]},
+    "control-response-peers-empty": {"type": "peers", "peers": []},
+    "control-response-status": {"type": "status", "peer": ALICE, "name": "alice", "port": 7820, "movies": 3,
+                                "operations": 11, "peersConnected": 1, "peersKnown": 2, "uptimeSeconds": 3725.25,
+                                "stateDir": "/home/alice/.local/state/peerd",
+                                "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
+                                "protocolVersion": 1},
+    "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
+    "control-response-error": {"type": "error", "code": "not-listed", "message": "movie 550 is not on the list"},
+    "control-response-error-bad-request": {"type": "error", "code": "bad-request",
+                                           "message": "'9.nothex.4' is not a cursor from an earlier list page"},
+}
+
+# --- invalid frames: name -> (frame bytes, expected error code) ----------------------------------
+
+
+def nested(depth: int) -> bytes:
+    """A ping whose extra field nests arrays so the whole body is `depth` levels deep."""
+    inner = depth - 1
+    return b'{"type":"ping","deep":' + b"[" * inner + b"]" * inner + b"}"
+
+
+INVALID = {
+    "invalid-peer-zero-length": (struct.pack(">I", 0), "malformed-frame"),
+    # Only the 4 header bytes: a receiver must refuse it before any body arrives.
+    "invalid-peer-oversized-length": (b"\xff\xff\xff\xff", "frame-too-large"),
+    "invalid-peer-over-limit-by-one": (struct.pack(">I", (1 << 20) + 1), "frame-too-large"),
+    # The header promises 64 bytes; the stream ends after 15.
+    "invalid-peer-truncated": (struct.pack(">I", 64) + b'{"type":"ping"}', "malformed-frame"),
+    "invalid-peer-not-json": (frame(b"hello, peer"), "malformed-frame"),
+    "invalid-peer-top-level-array": (frame(b'[{"type":"ping"}]'), "malformed-frame"),
+    "invalid-peer-missing-type": (frame(b'{"version":1}'), "malformed-frame"),
+    "invalid-peer-unknown-type": (frame(canonical({"type": "gossip"})), "unknown-type"),
+    "invalid-peer-hello-version-99": (frame(canonical(
+        {"type": "hello", "version": 99, "peer": ALICE, "name": "alice", "port": 7820, "vector": {}})),
+        "unsupported-version"),
+    "invalid-peer-nested-17": (frame(nested(17)), "malformed-frame"),
+    # 0xFF never occurs in UTF-8; here it sits in a field the receiver does not know.
+    "invalid-peer-invalid-utf8": (frame(b'{"note":"\xff","type":"ping"}'), "malformed-frame"),
+    "invalid-peer-ops-bad-origin": (frame(canonical(
+        {"type": "ops", "ops": [dict(ADD_OP, origin="NOT-HEX")]})), "malformed-frame"),
+    "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
+    "invalid-control-request-oversized-length": (b"\xff\xff\xff\xff", "frame-too-large"),
+    "invalid-control-request-not-json": (frame(b"add 603"), "malformed-frame"),
+    "invalid-control-request-unknown-type": (frame(canonical({"type": "delete", "version": 1, "movie": 603})),
+                                             "unknown-type"),
+    "invalid-control-request-version-99": (frame(canonical({"type": "list", "version": 99})), "unsupported-version"),
+    "invalid-control-request-missing-version": (frame(canonical({"type": "list"})), "malformed-frame"),
+    "invalid-control-request-nested-17": (frame(nested(17).replace(b'"ping"', b'"status","version":1')),
+                                          "malformed-frame"),
+    "invalid-control-request-invalid-utf8": (frame(b'{"type":"status","version":1,"x":"\xc3\x28"}'),
+                                             "malformed-frame"),
+    "invalid-control-request-movie-id-zero": (frame(canonical({"type": "remove", "version": 1, "movie": 0})),
+                                              "malformed-frame"),
+    "invalid-control-response-unknown-type": (frame(canonical({"type": "welcome"})), "unknown-type"),
+}
+
+
+def main() -> None:
+    written = set()
+    for name, body in VALID.items():
+        (HERE / f"{name}.bin").write_bytes(frame(canonical(body)))
+        written.add(f"{name}.bin")
+    for name, (data, _) in INVALID.items():
+        (HERE / f"{name}.bin").write_bytes(data)
+        written.add(f"{name}.bin")
+    for stale in HERE.glob("*.bin"):
+        if stale.name not in written:
+            stale.unlink()
+    mapping = {f"{name}.bin": code for name, (_, code) in sorted(INVALID.items())}
+    (HERE / "invalid.json").write_text(json.dumps(mapping, indent=2) + "\n")
+    print(f"wrote {len(VALID)} valid and {len(INVALID)} invalid golden frames to {HERE}")
+
+
+if __name__ == "__main__":
+    main()

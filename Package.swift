@@ -58,14 +58,19 @@ let package = Package(
         .target(name: "PeerdTestSupport", dependencies: ["PeerControl", "PeerdWire"], swiftSettings: strict),
         .executableTarget(
             name: "peerd-bench",
-            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore"],
+            dependencies: [
+                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "bench/Sources/peerd-bench",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "PeerdDaemon", "PeerControl", "PeerdStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Defaults that come from the environment (XDG base directories, the host name), shared by
-/// peerd and peerctl so both agree on where the control socket is.
+/// Defaults that come from the environment (the control socket, the host name), shared by peerd
+/// and peerctl so both agree on where the control socket is. The state directory's default lives
+/// with the store (`StateDirectory.defaultPath`).
 public struct PeerdEnvironment: Sendable {
     public var variables: [String: String]
 
@@ -22,14 +23,6 @@ public struct PeerdEnvironment: Sendable {
             entry += 1
         }
         return PeerdEnvironment(variables: variables)
-    }
-
-    public var home: String { variables["HOME"] ?? "/tmp" }
-
-    /// `$XDG_STATE_HOME/peerd`, else `~/.local/state/peerd`.
-    public var defaultStateDirectory: String {
-        let base = variables["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.local/state"
-        return base + "/peerd"
     }
 
     /// `$PEERD_SOCKET`, else `$XDG_RUNTIME_DIR/peerd/control.sock`, else `/tmp/peerd-<uid>/control.sock`.

@@ -1,5 +1,4 @@
 import PeerdModel
-import PeerdStore
 import PeerdWire
 
 /// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
@@ -7,7 +6,6 @@ struct ControlResponder: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
     let staticPeers: StaticPeers
-    let state: StateDirectory
     let info: DaemonInfo
 
     static let maxPageSize = 10_000
@@ -44,12 +42,10 @@ struct ControlResponder: Sendable {
                 }
                 cursor = key
             }
-            let pageSize = limit ?? Int.max
-            // One more than asked tells whether a next page exists.
-            let rows = await replica.page(after: cursor, limit: pageSize == Int.max ? pageSize : pageSize + 1)
-            let page = rows.prefix(pageSize)
-            let next = rows.count > page.count ? page.last?.key.cursor : nil
-            return .list(movies: page.map(MovieRecord.init), total: await replica.movieCount, next: next)
+            let rows = await replica.page(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
+            let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize))
+            let next = rows.count > page.count ? page.last?.cursor : nil
+            return .list(movies: page, total: await replica.movieCount, next: next)
         case .peers:
             return .peers(await directory.records(now: .now))
         case .status:
@@ -58,12 +54,10 @@ struct ControlResponder: Sendable {
             guard let address = PeerAddress(text) else {
                 return .error(WireError(.badRequest, "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601"))
             }
-            if await staticPeers.add(address) {
-                do {
-                    try state.addStaticPeer(address.description)
-                } catch {
-                    return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
-                }
+            do {
+                try await staticPeers.add(address, remember: true)
+            } catch {
+                return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
             }
             return .connecting(address: address.description)
         case .follow:
@@ -78,6 +72,23 @@ struct ControlResponder: Sendable {
             peersKnown: await directory.knownCount, uptimeSeconds: info.uptimeSeconds,
             stateDir: info.stateDir, socket: info.socketPath, mdns: info.mdns, version: DaemonInfo.version
         )
+    }
+
+    /// The leading rows whose response fits one frame with room to spare: a page may be shorter than
+    /// asked (clients follow `next`), but a response never exceeds the frame limit.
+    static func fitToFrame(_ rows: ArraySlice<WatchListRow>) -> [MovieRecord] {
+        let budget = Frame.maxFrameLength * 3 / 4
+        var used = 100
+        var records: [MovieRecord] = []
+        for row in rows {
+            let record = MovieRecord(row)
+            // Worst case per field: JSON escaping can double a string's bytes; ids and keys are fixed.
+            used += 200 + 2 * (record.title?.utf8.count ?? 0)
+                + record.addedBy.reduce(0) { $0 + 2 * $1.utf8.count + 80 }
+            guard used <= budget || records.isEmpty else { break }
+            records.append(record)
+        }
+        return records
     }
 
     static func wireError(_ error: any Error) -> WireError {

@@ -55,7 +55,7 @@ final class ControlServer: Service {
                         return
                     }
                     let request: ControlRequest
-                    do {
+                    do throws(WireError) {
                         request = try WireCoding.decode(ControlRequest.self, from: frame)
                     } catch {
                         logger.notice("bad control request", metadata: ["error": "\(error)"])

@@ -14,37 +14,35 @@ import SystemPackage
 public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
         let started = ContinuousClock.now
-        let state = try StateDirectory(path: FilePath(configuration.stateDirectory), logger: logger)
+        let state = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
+        let identity = state.identity.peer
         let (log, operations, _) = try OperationLog.open(at: state.logPath, logger: logger)
-        var replica = Replica(id: state.identity, name: configuration.name)
+        var replica = Replica(id: identity, name: configuration.name)
         let replayed = replica.replay(operations)
         if replayed.skipped > 0 {
             logger.warning("skipped operations that break their origin's sequence", metadata: ["count": "\(replayed.skipped)"])
         }
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
-        defer { try? threadPool.syncShutdownGracefully() }
         let group = MultiThreadedEventLoopGroup.singleton
 
         let server = try await bindListener(configuration, group: group)
         let port = server.channel.localAddress?.port ?? configuration.port
         let replicaService = ReplicaService(replica: replica, log: log, threadPool: threadPool, logger: logger)
-        let directory = PeerDirectory(localID: state.identity)
+        let directory = PeerDirectory(localID: identity)
         let sessions = PeerSessionFactory(
-            replica: replicaService, directory: directory, identity: state.identity, name: configuration.name,
+            replica: replicaService, directory: directory, identity: identity, name: configuration.name,
             advertisedPort: port, configuration: configuration.session, logger: logger
         )
         let listener = PeerListener(server: server, sessions: sessions, logger: logger)
-        let remembered = (try? state.staticPeers().compactMap { PeerAddress($0) }) ?? []
+        let remembered = (try? state.loadPeers().compactMap { PeerAddress($0) }) ?? []
         let targets = uniqued(configuration.staticPeers + remembered)
-        let staticPeers = StaticPeers(initial: targets, group: group, sessions: sessions, logger: logger)
+        let staticPeers = StaticPeers(initial: targets, state: state, group: group, sessions: sessions, logger: logger)
         let info = DaemonInfo(
-            identity: state.identity, name: configuration.name, port: port,
+            identity: identity, name: configuration.name, port: port,
             stateDir: configuration.stateDirectory, socketPath: configuration.socketPath, mdns: configuration.mdns
         )
-        let responder = ControlResponder(
-            replica: replicaService, directory: directory, staticPeers: staticPeers, state: state, info: info
-        )
+        let responder = ControlResponder(replica: replicaService, directory: directory, staticPeers: staticPeers, info: info)
         let control = try await ControlServer(
             socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
             group: group, responder: responder, logger: logger
@@ -55,7 +53,7 @@ public enum Daemon {
         logger.notice(
             "peerd serving",
             metadata: [
-                "peer": "\(state.identity)", "name": "\(configuration.name)", "port": "\(port)",
+                "peer": "\(identity)", "name": "\(configuration.name)", "port": "\(port)",
                 "socket": "\(configuration.socketPath)", "movies": "\(replica.list.count)",
                 "operations": "\(replica.operationCount)", "peers": "\(targets.map(\.description))",
                 "startup": "\(started.duration(to: .now))",
@@ -70,8 +68,8 @@ public enum Daemon {
             )
         )
         try await serviceGroup.run()
+        try? await threadPool.shutdownGracefully()
         unlink(configuration.socketPath)
-        log.close()
         logger.notice("peerd stopped")
     }
 

@@ -24,6 +24,8 @@ struct PeerConnection {
         var peer: PeerID?
         var establishedFor: Duration?
         var error: String?
+        /// The code of the error either side closed with, if any.
+        var code: ErrorCode?
     }
 
     private enum Event: Sendable {
@@ -144,13 +146,20 @@ struct PeerConnection {
                             await replica.enqueue(operations) { result in sink.yield(.delivered(result, count: count)) }
                         case .close(let error):
                             if let error {
+                                outcome.code = outcome.code ?? error.code
                                 if error.code != .duplicateSession || outcome.error == nil { outcome.error = error.description }
-                                logger.notice("closing peer session", metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+                                logger.log(
+                                    level: error.code == .duplicateSession ? .debug : .notice,
+                                    "closing peer session",
+                                    metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
                                 try? await outbound.write(WireCoding.encodeBuffer(PeerMessage.error(error)))
                             }
                         case .peerReported(let error):
                             outcome.error = "peer said: \(error)"
-                            logger.notice("peer closed the session", metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+                            outcome.code = error.code
+                            logger.log(
+                                level: error.code == .duplicateSession ? .debug : .notice,
+                                "peer closed the session", metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
                         }
                     }
                 }

@@ -66,6 +66,9 @@ public actor PeerDirectory {
         }
         connection.peer = hello.peer
         connection.name = hello.name
+        if connection.role == .dialer, let target = targets.keys.first(where: { $0.description == connection.address }) {
+            targets[target]?.peer = hello.peer
+        }
         connection.established = true
         connection.connectedSince = now
         connection.lastSeen = now
@@ -96,6 +99,8 @@ public actor PeerDirectory {
     }
 
     func target(_ address: PeerAddress) -> DialTarget? { targets[address] }
+
+    func removeTarget(_ address: PeerAddress) { targets[address] = nil }
 
     func updateTarget(_ address: PeerAddress, _ update: (inout DialTarget) -> Void) {
         guard var target = targets[address] else { return }

@@ -48,8 +48,10 @@ final class PeerListener: Service {
         }
     }
 
+    /// `1.2.3.4:5678` or `[fe80::1]:5678`; IPv4 clients of the dual-stack socket show as IPv4.
     static func describe(_ address: SocketAddress) -> String {
-        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        guard var ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        if ip.hasPrefix("::ffff:"), !ip.dropFirst(7).contains(":") { ip.removeFirst(7) }
         return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 }

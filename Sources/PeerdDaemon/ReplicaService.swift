@@ -147,8 +147,8 @@ public actor ReplicaService: Service {
             }
             if !operations.isEmpty {
                 do {
-                    let log = self.log
-                    try await threadPool.runIfActive { try log.append(operations) }
+                    let (log, batch) = (self.log, operations)
+                    try await threadPool.runIfActive { try log.append(batch) }
                 } catch {
                     replica.discardStaged()
                     let failure = (error as? StoreError).map(Failure.storage) ?? .shuttingDown

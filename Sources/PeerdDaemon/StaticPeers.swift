@@ -1,9 +1,14 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Logging
 import NIOCore
 import NIOPosix
+import PeerdStore
 import PeerdSync
 import PeerdWire
 import ServiceLifecycle
+import Synchronization
 
 /// Dials every static peer (`--peer`, `peerctl connect`) and redials with backoff when a session
 /// ends. A target whose peer is already connected some other way is left alone until that ends.
@@ -12,19 +17,32 @@ final class StaticPeers: Service {
     private let sessions: PeerSessionFactory
     private let logger: Logger
     private let additions = AsyncStream.makeStream(of: PeerAddress.self)
+    private let state: StateDirectory
+    /// Serialises read-modify-write of the remembered peers file.
+    private let remembering = Mutex(())
 
-    init(initial: [PeerAddress], group: any EventLoopGroup, sessions: PeerSessionFactory, logger: Logger) {
+    init(
+        initial: [PeerAddress],
+        state: StateDirectory,
+        group: any EventLoopGroup,
+        sessions: PeerSessionFactory,
+        logger: Logger
+    ) {
+        self.state = state
         self.group = group
         self.sessions = sessions
         self.logger = logger
         for address in initial { additions.continuation.yield(address) }
     }
 
-    /// Adds a target at runtime; false if it was already one.
-    func add(_ address: PeerAddress) async -> Bool {
-        guard await sessions.directory.addTarget(address) else { return false }
-        additions.continuation.yield(address)
-        return true
+    /// Adds a target at runtime (`peerctl connect`) and, with `remember`, saves it for the next start.
+    func add(_ address: PeerAddress, remember: Bool) async throws(StoreError) {
+        if await sessions.directory.addTarget(address) { additions.continuation.yield(address) }
+        guard remember else { return }
+        try remembering.withLock { _ throws(StoreError) in
+            let saved = try state.loadPeers()
+            if !saved.contains(address.description) { try state.savePeers(saved + [address.description]) }
+        }
     }
 
     func run() async throws {
@@ -35,6 +53,14 @@ final class StaticPeers: Service {
             }
             tasks.cancelAll()
         }
+    }
+
+    /// "connection refused" rather than NIO's full error value.
+    static func describe(_ error: any Error) -> String {
+        let underlying = (error as? NIOConnectionError)?.connectionErrors.first?.error ?? error
+        if let io = underlying as? IOError { return "cannot connect: \(String(cString: strerror(io.errnoCode)).lowercased())" }
+        if underlying is ChannelError { return "cannot connect: timed out" }
+        return "cannot connect: \(underlying)"
     }
 
     private func dialLoop(_ address: PeerAddress) async {
@@ -62,8 +88,13 @@ final class StaticPeers: Service {
                     }
                 outcome = await sessions.connection(channel, role: .dialer, address: address.description, source: .static).run()
             } catch {
-                outcome.error = "\(error)"
+                outcome.error = Self.describe(error)
                 logger.debug("dial failed", metadata: ["error": "\(error)"])
+            }
+            if outcome.code == .selfConnection {
+                logger.warning("this peer address is this peerd itself; not dialing it again")
+                await directory.removeTarget(address)
+                return
             }
             let delay = backoff.next(after: outcome.establishedFor)
             await directory.updateTarget(address) {

@@ -1,5 +1,5 @@
-/// Reconnect delays: exponential from `initial` up to `maximum`, with ±20% jitter so peers that lost
-/// each other at the same moment don't redial in lockstep. A session that lasted `resetAfter`
+/// Reconnect delays: exponential from `initial` up to `maximum`, times a jitter factor in [0.75, 1]
+/// so peers that lost each other at the same moment don't redial in lockstep (proto/PEER.md). A session that lasted `resetAfter`
 /// counts as healthy and starts the sequence over.
 public struct Backoff: Sendable {
     public var initial: Duration = .milliseconds(500)
@@ -14,7 +14,7 @@ public struct Backoff: Sendable {
         if let established, established >= resetAfter { attempt = 0 }
         let base = min(initial * (1 << min(attempt, 16)), maximum)
         attempt += 1
-        let jitter = Double.random(in: 0.8...1.2, using: &generator)
+        let jitter = Double.random(in: 0.75...1.0, using: &generator)
         return base * jitter
     }
 

@@ -4,9 +4,10 @@ import Foundation
 public enum Binaries {
     public static let directory: URL = {
         if let dir = ProcessInfo.processInfo.environment["PEERD_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        // Sources/PeerdTestSupport/Binaries.swift → the package root.
         return URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug")
+            .appendingPathComponent(".build/debug")
     }()
 
     public static var peerd: URL { directory.appendingPathComponent("peerd") }

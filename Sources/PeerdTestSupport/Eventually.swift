@@ -7,7 +7,7 @@ public func eventually(
     every interval: Duration = .milliseconds(50),
     _ condition: () throws -> Bool
 ) async throws -> Bool {
-    public let deadline = ContinuousClock.now + timeout
+    let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return true }
         try await Task.sleep(for: interval)

@@ -109,7 +109,7 @@ public final class TestDaemon: @unchecked Sendable {
         case command(PeerctlRun)
         case unexpected
 
-        var description: String {
+        public var description: String {
             switch self {
             case .exited(let name, let log): "peerd \(name) exited during start:\n\(log)"
             case .notReady(let name, let log): "peerd \(name) did not answer within 20 s:\n\(log)"

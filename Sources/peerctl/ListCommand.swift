@@ -31,9 +31,19 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         if follow { return try runFollow() }
-        guard case .list(let movies, let total, let next) = try options.request(.list(limit: limit, after: after)) else {
-            throw Output.unexpected()
-        }
+        // Without --limit, every page is fetched: the daemon keeps each response under the frame limit.
+        var movies: [MovieRecord] = []
+        var cursor = after
+        var total = 0
+        var next: String?
+        repeat {
+            guard case .list(let page, let count, let more) = try options.request(.list(limit: limit, after: cursor))
+            else { throw Output.unexpected() }
+            movies += page
+            total = count
+            next = more
+            cursor = more
+        } while limit == nil && next != nil
         if options.json { return Output.json(movies) }
         if movies.isEmpty {
             print(after == nil ? "the list is empty; add a movie with `peerctl add 603`" : "no more movies")
@@ -53,6 +63,7 @@ struct ListCommand: ParsableCommand {
     }
 
     private func runFollow() throws {
+        Output.allowInterrupts()
         let client = try options.connect()
         do {
             try client.send(.follow)

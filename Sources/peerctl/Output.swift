@@ -34,6 +34,15 @@ enum Output {
 
     static func flush() { fflush(nil) }
 
+    /// Unblocks SIGINT, SIGTERM and SIGHUP, which a parent may have left blocked in the mask peerctl
+    /// inherited, so Ctrl-C and `kill` always end `list --follow`.
+    static func allowInterrupts() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
+    }
+
     static func unexpected() -> ExitCode {
         error("peerd answered with an unexpected message; are peerd and peerctl the same version?")
         return ExitCode(1)
@@ -122,6 +131,6 @@ enum FileHandleless {
 
 extension String {
     func padding(to width: Int) -> String {
-        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import PeerControl
 import PeerdDaemon
+import PeerdStore
 import PeerdWire
 
 #if canImport(Glibc)
@@ -91,7 +92,7 @@ struct PeerdCommand: AsyncParsableCommand {
             name: name ?? environment.hostName,
             port: port,
             listenAddress: listenAddress,
-            stateDirectory: stateDir ?? environment.defaultStateDirectory,
+            stateDirectory: try stateDir ?? StateDirectory.defaultPath(environment: environment.variables).string,
             socketPath: socketPath,
             socketIsDefault: socket == nil && environment.variables["PEERD_SOCKET"] == nil,
             mdns: !noMdns,

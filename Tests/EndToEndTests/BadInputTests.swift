@@ -1,4 +1,5 @@
 import Foundation
+import PeerdTestSupport
 import PeerdWire
 import Testing
 
@@ -46,7 +47,7 @@ struct BadInputTests {
             (#"{"type":"gossip"}"#, "unknown-type"),
             (#"{"type":"ops","ops":[]}"#, "unexpected-message"),
             (#"{"type":"hello"}"#, "malformed-frame"),
-            (String(repeating: "[", count: 5000), "malformed-frame"),
+            ("{\"a\":" + String(repeating: "[", count: 5000), "malformed-frame"),
         ]
     )
     func aBadFirstFrameOnThePeerPortGetsAnErrorFrameAndAClose(body: String, code: String) async throws {

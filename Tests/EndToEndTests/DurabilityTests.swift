@@ -1,6 +1,7 @@
 import Foundation
 import PeerControl
 import PeerdModel
+import PeerdTestSupport
 import PeerdWire
 import Testing
 
@@ -11,25 +12,27 @@ struct DurabilityTests {
         let alice = try TestDaemon("alice", in: scratch)
         let socket = alice.socket
 
-        // Writers keep adding while the daemon is killed mid-stream; each records what was acknowledged.
-        let acknowledged = try await withThrowingTaskGroup(of: [Int].self) { group in
-            for writer in 0..<4 {
-                group.addTask {
-                    var acked: [Int] = []
-                    for n in 0..<1_000 {
-                        let id = writer * 10_000 + n + 1
-                        guard let client = try? ControlClient(socketPath: socket),
-                            case .added = try? client.request(.add(Movie(id: MovieID(id)!)))
-                        else { break }
-                        acked.append(id)
-                    }
-                    return acked
+        // Writers keep adding, on their own threads (blocking I/O stays off the test's executor),
+        // while the daemon is killed mid-stream; each records what was acknowledged.
+        let acked = LockedIDs()
+        let writers = DispatchGroup()
+        for writer in 0..<4 {
+            writers.enter()
+            Thread.detachNewThread {
+                defer { writers.leave() }
+                for n in 0..<5_000 {
+                    let id = writer * 10_000 + n + 1
+                    guard let client = try? ControlClient(socketPath: socket),
+                        case .added = try? client.request(.add(Movie(id: MovieID(id)!)))
+                    else { return }
+                    acked.insert(id)
                 }
             }
-            #expect(try await eventually(every: .milliseconds(5)) { try alice.status().movies >= 200 })
-            alice.stop(signal: SIGKILL)
-            return try await group.reduce(into: []) { $0 += $1 }
         }
+        #expect(try await eventually(every: .milliseconds(5)) { try alice.status().movies >= 200 })
+        alice.stop(signal: SIGKILL)
+        writers.wait()
+        let acknowledged = acked.all
         #expect(acknowledged.count >= 200)
 
         try alice.start()
@@ -77,4 +80,13 @@ struct DurabilityTests {
         #expect(after.movies == 1)
         #expect(try alice.list().first?.title == "The Matrix")
     }
+}
+
+final class LockedIDs: @unchecked Sendable {
+    // @unchecked: `ids` is only touched under `lock`.
+    private let lock = NSLock()
+    private var ids: [Int] = []
+
+    func insert(_ id: Int) { lock.withLock { ids.append(id) } }
+    var all: [Int] { lock.withLock { ids } }
 }

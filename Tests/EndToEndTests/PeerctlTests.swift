@@ -1,6 +1,7 @@
 import Foundation
 import PeerControl
 import PeerdModel
+import PeerdTestSupport
 import PeerdWire
 import Testing
 
@@ -41,29 +42,37 @@ struct PeerctlTests {
         process.executableURL = Binaries.peerctl
         process.arguments = ["--socket", alice.socket, "list", "--follow", "--json"]
         let out = Pipe()
+        let lines = LockedLines()
+        out.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
         process.standardOutput = out
         process.standardError = Pipe()
         try process.run()
         defer {
-            process.terminate()
-            process.waitUntilExit()
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        // The follower is subscribed once a change reaches it; keep adding until one does.
-        let reader = out.fileHandleForReading
+        // The follower may subscribe after a first add; keep adding until one reaches it.
+        var probe = 1
+        #expect(
+            try await eventually(every: .milliseconds(200)) {
+                probe += 1
+                _ = try alice.peerctl("add", String(probe))
+                return !lines.all.isEmpty
+            }
+        )
         #expect(try alice.peerctl("add", "603", "--title", "The Matrix").status == 0)
         #expect(try alice.peerctl("remove", "603").status == 0)
-        var text = ""
-        while text.split(separator: "\n").count < 2 {
-            let data = reader.availableData
-            guard !data.isEmpty else { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let events = try text.split(separator: "\n").map {
-            try JSONDecoder().decode(ChangeRecord.self, from: Data($0.utf8))
-        }
-        #expect(events.map(\.change) == [.added, .removed])
-        #expect(events.first?.title == "The Matrix")
-        #expect(events.allSatisfy { $0.by == "alice" && $0.movieId == 603 })
+        #expect(try await eventually { lines.all.contains { $0.contains("\"removed\"") } })
+
+        let events = try lines.all.map { try JSONDecoder().decode(ChangeRecord.self, from: Data($0.utf8)) }
+        let matrix = events.filter { $0.movieId == 603 }
+        #expect(matrix.map(\.change) == [.added, .removed])
+        #expect(matrix.first?.title == "The Matrix")
+        #expect(matrix.allSatisfy { $0.by == "alice" })
+        #expect(events.first.map { $0.change == .added && $0.movieId > 1 } == true)
+
+        // Ctrl-C ends it.
+        process.interrupt()
+        #expect(try await eventually { !process.isRunning })
     }
 
     @Test func statusShowsIdentityNamePortAndCounts() async throws {
@@ -93,5 +102,21 @@ struct PeerctlTests {
         #expect(try alice.status().operations == 1)
         let json = try alice.peerctl("add", "603", "--json")
         #expect(json.stdout.contains("\"added\" : false"))
+    }
+}
+
+/// Lines a child process printed, collected from its pipe's handler thread.
+final class LockedLines: @unchecked Sendable {
+    // @unchecked: `buffer` is only touched under `lock`.
+    private let lock = NSLock()
+    private var buffer = ""
+
+    func append(_ data: Data) {
+        lock.withLock { buffer += String(decoding: data, as: UTF8.self) }
+    }
+
+    /// Complete lines so far.
+    var all: [String] {
+        lock.withLock { buffer.split(separator: "\n", omittingEmptySubsequences: true).dropLast(buffer.hasSuffix("\n") ? 0 : 1).map(String.init) }
     }
 }

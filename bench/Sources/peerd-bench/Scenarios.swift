@@ -128,15 +128,15 @@ struct Scenarios {
 
     /// Writes `movies` adds from one made-up origin straight into a state directory's log.
     private func seedLog(in directory: String, movies: Int) throws {
-        let state = try StateDirectory(path: FilePath(directory), logger: Logger(label: "bench"))
+        let state = try StateDirectory(at: FilePath(directory), logger: Logger(label: "bench"))
         let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
         let origin = PeerID.random()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var batch: [Operation] = []
+        var batch: [PeerdModel.Operation] = []
         for n in 1...movies {
             let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
             batch.append(
-                Operation(
+                PeerdModel.Operation(
                     id: OperationID(origin: origin, seq: UInt64(n)), lamport: UInt64(n), at: now, by: "seed",
                     kind: .add, movie: movie
                 )
@@ -146,8 +146,7 @@ struct Scenarios {
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        log.close()
-        state.close()
+        _ = (log, state)  // both close when released: the log file, then the directory lock
     }
 
     private func waitUntil(

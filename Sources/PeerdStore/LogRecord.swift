@@ -1,0 +1,115 @@
+import PeerdModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One record of the operation log: a header with the payload's length and checksum, then the
+/// payload, an `Operation` as JSON with sorted keys.
+///
+/// ```
+///  0                   4                   8
+///  +-------------------+-------------------+---------------------------+
+///  | length N (u32 BE) | CRC-32C (u32 BE)  | payload: N bytes of JSON  |
+///  +-------------------+-------------------+---------------------------+
+/// ```
+///
+/// `N` is 1 through `maxPayloadLength`; the CRC-32C covers the payload only. A length outside
+/// that range is rejected from the header alone, before anything is allocated for the payload.
+enum LogRecord {
+    static let headerLength = 8
+    /// 4 MiB: far above any valid operation (a removal names at most 10,000 adds).
+    static let maxPayloadLength = 4 << 20
+
+    /// Appends one record holding `payload` to `buffer`.
+    static func append(payload: UnsafeRawBufferPointer, to buffer: inout [UInt8]) {
+        appendBigEndian(UInt32(payload.count), to: &buffer)
+        appendBigEndian(CRC32C.checksum(payload), to: &buffer)
+        buffer.append(contentsOf: payload)
+    }
+
+    /// What reading a run of records found.
+    struct Scan {
+        /// The operations of every intact record, in file order.
+        var operations: [Operation] = []
+        /// Bytes from the start of the scanned run up to the end of the last intact record.
+        var intactLength = 0
+        /// Why the record at `intactLength` was refused, or nil if every record was intact.
+        var failure: Recovery.Reason?
+    }
+
+    /// Reads records from `bytes` until the end or the first damaged record. Never traps and
+    /// never allocates more than the input for any header content.
+    static func scan(_ bytes: UnsafeRawBufferPointer, decoder: JSONDecoder) -> Scan {
+        var scan = Scan()
+        var offset = 0
+        while offset < bytes.count {
+            let available = bytes.count - offset
+            guard available >= headerLength else {
+                scan.failure = .tornHeader(available: available)
+                break
+            }
+            let length = readBigEndian(bytes, at: offset)
+            let stored = readBigEndian(bytes, at: offset + 4)
+            guard length > 0, length <= maxPayloadLength else {
+                scan.failure = .badLength(length)
+                break
+            }
+            let payloadStart = offset + headerLength
+            guard available - headerLength >= Int(length) else {
+                scan.failure = .tornPayload(expected: Int(length), available: available - headerLength)
+                break
+            }
+            let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + Int(length)])
+            let computed = CRC32C.checksum(payload)
+            guard computed == stored else {
+                scan.failure = .checksumMismatch(stored: stored, computed: computed)
+                break
+            }
+            do {
+                let operation =
+                    try OperationPayloadParser.parse(payload)
+                    ?? decoder.decode(Operation.self, from: borrowedData(payload))
+                scan.operations.append(operation)
+            } catch {
+                scan.failure = .undecodable(summary(of: error))
+                break
+            }
+            offset = payloadStart + Int(length)
+            scan.intactLength = offset
+        }
+        return scan
+    }
+
+    /// A `Data` viewing `payload` without copying; valid only while `payload` is.
+    private static func borrowedData(_ payload: UnsafeRawBufferPointer) -> Data {
+        guard let base = payload.baseAddress else { return Data() }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: payload.count, deallocator: .none)
+    }
+
+    /// A one-line reason for a decoding failure, without the decoder's long context dump.
+    private static func summary(of error: any Error) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context), .keyNotFound(_, let context), .typeMismatch(_, let context),
+            .valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    static func appendBigEndian(_ value: UInt32, to buffer: inout [UInt8]) {
+        buffer.append(UInt8(truncatingIfNeeded: value >> 24))
+        buffer.append(UInt8(truncatingIfNeeded: value >> 16))
+        buffer.append(UInt8(truncatingIfNeeded: value >> 8))
+        buffer.append(UInt8(truncatingIfNeeded: value))
+    }
+}

@@ -1,0 +1,133 @@
+import Logging
+import PeerdModel
+import Synchronization
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The durable, append-only log of every operation this replica holds, in one file
+/// (`<state-dir>/operations.log`).
+///
+/// ```
+///  0          8                     8+8+N1
+///  +----------+---------------------+---------------------+-----
+///  | PEERDLG1 | record 1            | record 2            | …
+///  +----------+---------------------+---------------------+-----
+///
+///  record:  +-------------------+-------------------+----------------------------+
+///           | length N (u32 BE) | CRC-32C (u32 BE)  | N bytes: Operation as JSON |
+///           +-------------------+-------------------+----------------------------+
+/// ```
+///
+/// The magic header is the ASCII text `PEERDLG1`; each payload is an ``Operation`` encoded as JSON
+/// with sorted keys, `N` is 1 through ``maxRecordLength``, and the CRC-32C (Castagnoli) covers the
+/// payload (see `LogRecord`).
+///
+/// - Durability: ``append(_:)`` writes all its records with one write and one `fsync`, so a batch
+///   is on disk when it returns (group commit: the daemon gathers pending operations into one call).
+///   A failed append is cut back off, so a half-written batch never stays.
+/// - Recovery: a crash can leave a torn last record; ``open(at:logger:)`` keeps every record before
+///   the first damaged one and cuts the rest off after copying it aside.
+///
+/// `Sendable` without `@unchecked`: the descriptor, the file length and the encoder live in a
+/// `Mutex`, so appends from different tasks are serialized (the daemon uses it from one actor).
+public final class OperationLog: Sendable {
+    /// The first 8 bytes of every operation log.
+    public static let magic: [UInt8] = Array("PEERDLG1".utf8)
+    /// The largest payload a record may have: 4 MiB.
+    public static let maxRecordLength = LogRecord.maxPayloadLength
+
+    /// The log file.
+    public let path: FilePath
+    private let logger: Logger
+    private let state: Mutex<State>
+
+    struct State {
+        var descriptor: FileDescriptor
+        /// The file's length after the last successful append: where the next batch goes.
+        var length: Int64
+        /// Set when a failed append could not be cut back off; the file's end is then unknown.
+        var isUnusable = false
+        let encoder: JSONEncoder
+    }
+
+    init(path: FilePath, descriptor: FileDescriptor, length: Int64, logger: Logger) {
+        self.path = path
+        self.logger = logger
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        self.state = Mutex(State(descriptor: descriptor, length: length, encoder: encoder))
+    }
+
+    deinit {
+        state.withLock { try? $0.descriptor.close() }
+    }
+
+    /// The log's size in bytes, header included.
+    public var length: Int64 {
+        state.withLock { $0.length }
+    }
+
+    /// Appends `operations` in order and makes them durable: one write, then one `fsync`.
+    ///
+    /// All or nothing: if writing or flushing fails (no space, I/O error, a size limit), the file
+    /// is cut back to its length before this call and `StoreError.writeFailed` says why.
+    /// An empty array does nothing.
+    public func append(_ operations: [Operation]) throws(StoreError) {
+        guard !operations.isEmpty else { return }
+        try state.withLock { (state) throws(StoreError) in
+            guard !state.isUnusable else { throw .logUnusable(path) }
+            let records = try Self.records(for: operations, encoder: state.encoder)
+            let start = state.length
+            do throws(Errno) {
+                try state.descriptor.writeFully(records, at: start)
+                try state.descriptor.synchronize()
+            } catch {
+                rollBack(&state, to: start, after: error)
+                throw .writeFailed(path, error)
+            }
+            state.length = start + Int64(records.count)
+        }
+    }
+
+    /// Cuts the file back to `length` after a failed append. If even that fails, the file may hold
+    /// part of the batch, so the log refuses further appends until a restart recovers it.
+    func rollBack(_ state: inout State, to length: Int64, after failure: Errno) {
+        do throws(Errno) {
+            try state.descriptor.truncate(to: length)
+            try state.descriptor.synchronize()
+        } catch {
+            state.isUnusable = true
+            logger.error(
+                "could not undo a failed append to the operation log",
+                metadata: ["path": "\(path)", "length": "\(length)", "cause": "\(failure)", "error": "\(error)"]
+            )
+        }
+    }
+
+    /// The records for `operations`, back to back in one buffer.
+    static func records(for operations: [Operation], encoder: JSONEncoder) throws(StoreError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(operations.count * 200)
+        for operation in operations {
+            let payload: Data
+            do {
+                payload = try encoder.encode(operation)
+            } catch {
+                throw .invalidOperation(operation.id, reason: "it cannot be encoded: \(error)")
+            }
+            guard payload.count <= maxRecordLength else {
+                throw .invalidOperation(
+                    operation.id,
+                    reason: "its record would be \(payload.count) bytes; the limit is \(maxRecordLength)"
+                )
+            }
+            payload.withUnsafeBytes { LogRecord.append(payload: $0, to: &buffer) }
+        }
+        return buffer
+    }
+}

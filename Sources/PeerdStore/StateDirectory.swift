@@ -1,0 +1,166 @@
+import Logging
+import PeerdModel
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The daemon's state directory, locked for as long as this value lives.
+///
+/// ```
+/// <state-dir>/            mode 0700
+///     lock                flock(LOCK_EX) held by the running peerd
+///     identity.json       {"created":<unix ms>,"peer":"<hex>"}, mode 0600
+///     peers.json          ["host:port", …]: static peers added with `peerctl connect`
+///     operations.log      see OperationLog
+/// ```
+///
+/// Opening takes an exclusive `flock` on `lock`, so two daemons never share a log; the lock is
+/// released when the value is deinitialized (or the process exits).
+///
+/// `Sendable` without `@unchecked`: every stored property is an immutable `Sendable` value, and
+/// `peers.json` is only ever replaced whole, by rename.
+public final class StateDirectory: Sendable {
+    /// The directory itself.
+    public let path: FilePath
+    /// This replica's identity, loaded from `identity.json` or made on first use.
+    public let identity: LocalIdentity
+    /// The open `lock` file; closing it releases the lock.
+    private let lockDescriptor: FileDescriptor
+
+    /// Where the operation log lives: `<state-dir>/operations.log`.
+    public var logPath: FilePath { path.appending("operations.log") }
+    /// `<state-dir>/identity.json`.
+    public var identityPath: FilePath { path.appending("identity.json") }
+    /// `<state-dir>/peers.json`.
+    public var peersPath: FilePath { path.appending("peers.json") }
+
+    /// The default state directory: `$XDG_STATE_HOME/peerd`, else `$HOME/.local/state/peerd`.
+    /// A relative `XDG_STATE_HOME` is ignored, as the XDG Base Directory spec requires.
+    public static func defaultPath(environment: [String: String]) throws(StoreError) -> FilePath {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return FilePath(state).appending("peerd")
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return FilePath(home).appending(".local/state/peerd")
+        }
+        throw .noStateDirectory
+    }
+
+    /// Creates the directory (and missing parents) with mode 0700, locks it, and loads or makes
+    /// `identity.json`.
+    ///
+    /// - Throws: `StoreError.locked` if another process holds the lock; `.cannotAccess` if the
+    ///   directory cannot be made or used; `.corruptFile` if `identity.json` cannot be read.
+    public init(at path: FilePath, logger: Logger) throws(StoreError) {
+        try Self.makeDirectories(path, logger: logger)
+        let lockPath = path.appending("lock")
+        let lock: FileDescriptor
+        do {
+            lock = try FileDescriptor.open(
+                lockPath,
+                .readWrite,
+                options: [.create, .closeOnExec],
+                permissions: [.ownerReadWrite]
+            )
+        } catch {
+            throw .cannotAccess(lockPath, error as? Errno ?? .ioError)
+        }
+        do throws(StoreError) {
+            let locked: Bool
+            do throws(Errno) {
+                locked = try lock.tryLockExclusively()
+            } catch {
+                throw .cannotAccess(lockPath, error)
+            }
+            guard locked else { throw .locked(path) }
+            self.identity = try Self.loadOrCreateIdentity(at: path.appending("identity.json"), logger: logger)
+        } catch {
+            try? lock.close()
+            throw error
+        }
+        self.path = path
+        self.lockDescriptor = lock
+    }
+
+    deinit {
+        try? lockDescriptor.close()
+    }
+
+    /// The static peers saved with ``savePeers(_:)``, in order; empty if there are none yet.
+    public func loadPeers() throws(StoreError) -> [String] {
+        guard let bytes = try AtomicFile.read(peersPath) else { return [] }
+        do {
+            return try JSONDecoder().decode([String].self, from: Data(bytes))
+        } catch {
+            throw .corruptFile(peersPath, reason: "it is not a JSON array of \"host:port\" strings")
+        }
+    }
+
+    /// Replaces the saved static peers with `addresses` ("host:port"), atomically and durably.
+    public func savePeers(_ addresses: [String]) throws(StoreError) {
+        try AtomicFile.write(Self.json(addresses), to: peersPath)
+    }
+
+    private static func loadOrCreateIdentity(at path: FilePath, logger: Logger) throws(StoreError) -> LocalIdentity {
+        if let bytes = try AtomicFile.read(path) {
+            do {
+                return try JSONDecoder().decode(LocalIdentity.self, from: Data(bytes))
+            } catch {
+                throw .corruptFile(path, reason: "it is not {\"peer\": \"<hex id>\", \"created\": <unix ms>}")
+            }
+        }
+        let identity = LocalIdentity(peer: .random(), created: Int64(Date().timeIntervalSince1970 * 1000))
+        try AtomicFile.write(json(identity), to: path)
+        logger.info("created a new peer identity", metadata: ["peer": "\(identity.peer)", "path": "\(path)"])
+        return identity
+    }
+
+    /// `mkdir -p` with mode 0700 for every directory it makes. An existing directory keeps its
+    /// mode; a warning says so if others can read it.
+    private static func makeDirectories(_ path: FilePath, logger: Logger) throws(StoreError) {
+        var current = FilePath(root: path.root)
+        for component in path.components {
+            current.append(component)
+            let made = current.withPlatformString { mkdir($0, 0o700) } == 0
+            if made {
+                // mkdir's mode passes through the umask; make it exactly 0700.
+                _ = current.withPlatformString { chmod($0, 0o700) }
+                continue
+            }
+            let error = Errno(rawValue: errno)
+            guard error == .fileExists else { throw .cannotAccess(current, error) }
+        }
+        let status: Stat
+        do throws(Errno) {
+            status = try path.stat()
+        } catch {
+            throw .cannotAccess(path, error)
+        }
+        guard status.type == .directory else { throw .cannotAccess(path, .notDirectory) }
+        if !status.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute]) {
+            logger.warning(
+                "state directory is open to other users; chmod 700 it",
+                metadata: ["path": "\(path)", "mode": "\(String(status.permissions.rawValue, radix: 8))"]
+            )
+        }
+    }
+
+    private static func json(_ value: some Encodable) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding a [String] or a LocalIdentity cannot fail.
+        return Array(try! encoder.encode(value)) + Array("\n".utf8)
+    }
+}

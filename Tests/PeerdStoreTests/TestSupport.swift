@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import PeerdModel
+import Synchronization
+import SystemPackage
+
+/// The watch list's operation, not Foundation's `Operation` (NSOperation).
+typealias Operation = PeerdModel.Operation
+
+/// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
+func withTemporaryDirectory<Result>(_ body: (FilePath) async throws -> Result) async throws -> Result {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-store-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: url) }
+    return try await body(FilePath(url.path))
+}
+
+/// `count` well-formed operations from one origin, seqs `firstSeq...`: mostly adds (some with
+/// non-ASCII titles), every fifth a removal of the add before it.
+func makeOperations(count: Int, firstSeq: UInt64 = 1) -> [Operation] {
+    let origin = PeerID("0123456789abcdef0123456789abcdef")!
+    let titles = ["The Matrix", "Amélie", "千と千尋の神隠し", "Fight Club", "Stalker"]
+    return (0..<UInt64(count)).map { index in
+        let seq = firstSeq + index
+        let id = OperationID(origin: origin, seq: seq)
+        let movieID = MovieID(Int(seq % 9_000) + 1)!
+        if seq % 5 == 0 {
+            return Operation(
+                id: id,
+                lamport: seq,
+                at: 1_763_700_000_000 + Int64(seq),
+                by: "alice",
+                kind: .remove,
+                movie: Movie(id: MovieID(Int((seq - 1) % 9_000) + 1)!),
+                removes: [OperationID(origin: origin, seq: seq - 1)]
+            )
+        }
+        let movie = Movie(id: movieID, title: titles[Int(seq) % titles.count], year: 1999)
+        return Operation(
+            id: id,
+            lamport: seq,
+            at: 1_763_700_000_000 + Int64(seq),
+            by: "alice",
+            kind: .add,
+            movie: movie
+        )
+    }
+}
+
+/// The whole content of a file.
+func contents(of path: FilePath) throws -> [UInt8] {
+    Array(try Data(contentsOf: URL(fileURLWithPath: path.string)))
+}
+
+func write(_ bytes: [UInt8], to path: FilePath) throws {
+    try Data(bytes).write(to: URL(fileURLWithPath: path.string))
+}
+
+/// Permission bits of a file, e.g. `0o600`.
+func mode(of path: FilePath) throws -> UInt16 {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path.string)
+    return UInt16((attributes[.posixPermissions] as! NSNumber).intValue)
+}
+
+func names(in directory: FilePath) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.string).sorted()
+}
+
+/// A logger whose messages are kept for the test to inspect instead of printed.
+final class LogRecorder: Sendable {
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: [String: String]
+    }
+
+    private let storage = Mutex<[Entry]>([])
+
+    var entries: [Entry] { storage.withLock { $0 } }
+
+    var logger: Logger {
+        Logger(label: "peerd.store.test") { _ in Handler(recorder: self) }
+    }
+
+    fileprivate func record(_ entry: Entry) {
+        storage.withLock { $0.append(entry) }
+    }
+
+    private struct Handler: LogHandler {
+        let recorder: LogRecorder
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
+            recorder.record(Entry(level: event.level, message: "\(event.message)", metadata: fields))
+        }
+    }
+}
+
+/// A logger that drops everything.
+let quietLogger = Logger(label: "peerd.store.test") { _ in SwiftLogNoOpLogHandler() }
+
+/// A small deterministic random number generator (SplitMix64), so fuzz-style tests repeat exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -4,11 +4,13 @@ PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
 ARGS ?=
 # System packages peerd needs to build and test (Debian/Ubuntu names).
-APT_PACKAGES := python3 python3-pip python3-jsonschema
+APT_PACKAGES := python3 python3-pip
+# Python packages the schema tests need (jsonschema >= 4.18 brings `referencing`).
+PIP_PACKAGES := jsonschema>=4.18
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help deps build release run test unit e2e schema lint bench clean
+.PHONY: help deps test-deps build release run test unit e2e schema lint bench clean
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -26,6 +28,12 @@ deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+# Only `make test` needs these; `make run` does not.
+test-deps: deps
+	@python3 -c "import jsonschema, referencing" 2>/dev/null || \
+		python3 -m pip install --quiet --break-system-packages "$(PIP_PACKAGES)" 2>/dev/null || \
+		python3 -m pip install --quiet "$(PIP_PACKAGES)"
+
 build: deps
 	$(SWIFT) build
 
@@ -36,7 +44,7 @@ release: deps
 run: release
 	$(RELEASE_BIN)/peerd $(ARGS)
 
-test: deps lint
+test: test-deps lint
 	$(SWIFT) build --build-tests
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/schema/test_schema_capture.py

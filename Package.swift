@@ -96,7 +96,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "PeerdSyncTests", dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"], swiftSettings: strict),
+        .testTarget(
+            name: "PeerdSyncTests",
+            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "PeerdStoreTests", dependencies: ["PeerdStore", "PeerdModel"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",

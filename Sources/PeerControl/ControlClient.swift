@@ -1,9 +1,10 @@
+import PeerdWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PeerdWire
 
 /// A blocking client for the control socket: what `peerctl`, the tests and the benchmarks use.
 ///

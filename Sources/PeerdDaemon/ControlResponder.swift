@@ -38,7 +38,9 @@ struct ControlResponder: Sendable {
             var cursor: OrderKey?
             if let after {
                 guard let key = OrderKey(cursor: after) else {
-                    return .error(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
+                    return .error(
+                        WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie")
+                    )
                 }
                 cursor = key
             }
@@ -52,7 +54,9 @@ struct ControlResponder: Sendable {
             return .status(await status())
         case .connect(let text):
             guard let address = PeerAddress(text) else {
-                return .error(WireError(.badRequest, "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601"))
+                return .error(
+                    WireError(.badRequest, "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601")
+                )
             }
             do {
                 try await staticPeers.add(address, remember: true)
@@ -67,10 +71,18 @@ struct ControlResponder: Sendable {
 
     func status() async -> StatusRecord {
         StatusRecord(
-            peer: info.identity, name: info.name, port: info.port, movies: await replica.movieCount,
-            operations: await replica.operationCount, peersConnected: await directory.connectedCount,
-            peersKnown: await directory.knownCount, uptimeSeconds: info.uptimeSeconds,
-            stateDir: info.stateDir, socket: info.socketPath, mdns: info.mdns, version: DaemonInfo.version
+            peer: info.identity,
+            name: info.name,
+            port: info.port,
+            movies: await replica.movieCount,
+            operations: await replica.operationCount,
+            peersConnected: await directory.connectedCount,
+            peersKnown: await directory.knownCount,
+            uptimeSeconds: info.uptimeSeconds,
+            stateDir: info.stateDir,
+            socket: info.socketPath,
+            mdns: info.mdns,
+            version: DaemonInfo.version
         )
     }
 
@@ -83,7 +95,8 @@ struct ControlResponder: Sendable {
         for row in rows {
             let record = MovieRecord(row)
             // Worst case per field: JSON escaping can double a string's bytes; ids and keys are fixed.
-            used += 200 + 2 * (record.title?.utf8.count ?? 0)
+            used +=
+                200 + 2 * (record.title?.utf8.count ?? 0)
                 + record.addedBy.reduce(0) { $0 + 2 * $1.utf8.count + 80 }
             guard used <= budget || records.isEmpty else { break }
             records.append(record)

@@ -13,7 +13,8 @@ final class ControlServer: Service {
     private let logger: Logger
 
     /// Binds now: the socket exists (mode 0600, in a directory only we can enter) once this returns.
-    init(socket: ControlSocketPath, group: any EventLoopGroup, responder: ControlResponder, logger: Logger) async throws {
+    init(socket: ControlSocketPath, group: any EventLoopGroup, responder: ControlResponder, logger: Logger) async throws
+    {
         try socket.prepare()
         server = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: socket.path, cleanupExistingSocketFile: false) { channel in

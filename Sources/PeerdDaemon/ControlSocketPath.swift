@@ -1,9 +1,10 @@
+import PeerdWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import PeerdWire
 
 /// The control socket's path and the checks around creating it.
 struct ControlSocketPath: Sendable {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -9,6 +6,10 @@ import PeerdStore
 import PeerdWire
 import ServiceLifecycle
 import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Opens the state, binds both sockets, and runs every part as a service until SIGTERM or SIGINT.
 public enum Daemon {
@@ -20,7 +21,10 @@ public enum Daemon {
         var replica = Replica(id: identity, name: configuration.name)
         let replayed = replica.replay(operations)
         if replayed.skipped > 0 {
-            logger.warning("skipped operations that break their origin's sequence", metadata: ["count": "\(replayed.skipped)"])
+            logger.warning(
+                "skipped operations that break their origin's sequence",
+                metadata: ["count": "\(replayed.skipped)"]
+            )
         }
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
@@ -31,24 +35,42 @@ public enum Daemon {
         let replicaService = ReplicaService(replica: replica, log: log, threadPool: threadPool, logger: logger)
         let directory = PeerDirectory(localID: identity)
         let sessions = PeerSessionFactory(
-            replica: replicaService, directory: directory, identity: identity, name: configuration.name,
-            advertisedPort: port, configuration: configuration.session, logger: logger
+            replica: replicaService,
+            directory: directory,
+            identity: identity,
+            name: configuration.name,
+            advertisedPort: port,
+            configuration: configuration.session,
+            logger: logger
         )
         let listener = PeerListener(server: server, sessions: sessions, logger: logger)
         let remembered = (try? state.loadPeers().compactMap { PeerAddress($0) }) ?? []
         let targets = uniqued(configuration.staticPeers + remembered)
         let staticPeers = StaticPeers(initial: targets, state: state, group: group, sessions: sessions, logger: logger)
         let info = DaemonInfo(
-            identity: identity, name: configuration.name, port: port,
-            stateDir: configuration.stateDirectory, socketPath: configuration.socketPath, mdns: configuration.mdns
+            identity: identity,
+            name: configuration.name,
+            port: port,
+            stateDir: configuration.stateDirectory,
+            socketPath: configuration.socketPath,
+            mdns: configuration.mdns
         )
-        let responder = ControlResponder(replica: replicaService, directory: directory, staticPeers: staticPeers, info: info)
+        let responder = ControlResponder(
+            replica: replicaService,
+            directory: directory,
+            staticPeers: staticPeers,
+            info: info
+        )
         let control = try await ControlServer(
             socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
-            group: group, responder: responder, logger: logger
+            group: group,
+            responder: responder,
+            logger: logger
         )
         if configuration.mdns {
-            logger.warning("mDNS discovery is not available in this build yet; using static peers only (--peer, peerctl connect)")
+            logger.warning(
+                "mDNS discovery is not available in this build yet; using static peers only (--peer, peerctl connect)"
+            )
         }
         logger.notice(
             "peerd serving",
@@ -78,7 +100,11 @@ public enum Daemon {
         group: any EventLoopGroup
     ) async throws -> PeerListener.Server {
         do {
-            return try await PeerListener.bind(host: configuration.listenAddress, port: configuration.port, group: group)
+            return try await PeerListener.bind(
+                host: configuration.listenAddress,
+                port: configuration.port,
+                group: group
+            )
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw DaemonError.portInUse(configuration.port)
         }

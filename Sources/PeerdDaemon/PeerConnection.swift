@@ -68,7 +68,9 @@ struct PeerConnection {
                         while (try? await clock.sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
                     }
                     var session = Session(
-                        role: role, localHello: localHello(await replica.vector), now: clock.now,
+                        role: role,
+                        localHello: localHello(await replica.vector),
+                        now: clock.now,
                         configuration: configuration
                     )
                     var queue = session.start(now: clock.now)
@@ -138,7 +140,9 @@ struct PeerConnection {
                                 logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(role)"])
                             } else {
                                 outcome.error = "already connected to this peer"
-                                sink.yield(.closeRequested(WireError(.duplicateSession, "already connected to this peer")))
+                                sink.yield(
+                                    .closeRequested(WireError(.duplicateSession, "already connected to this peer"))
+                                )
                             }
                         case .deliver(let operations):
                             await directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
@@ -147,11 +151,14 @@ struct PeerConnection {
                         case .close(let error):
                             if let error {
                                 outcome.code = outcome.code ?? error.code
-                                if error.code != .duplicateSession || outcome.error == nil { outcome.error = error.description }
+                                if error.code != .duplicateSession || outcome.error == nil {
+                                    outcome.error = error.description
+                                }
                                 logger.log(
                                     level: error.code == .duplicateSession ? .debug : .notice,
                                     "closing peer session",
-                                    metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+                                    metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
+                                )
                                 try? await outbound.write(WireCoding.encodeBuffer(PeerMessage.error(error)))
                             }
                         case .peerReported(let error):
@@ -159,7 +166,9 @@ struct PeerConnection {
                             outcome.code = error.code
                             logger.log(
                                 level: error.code == .duplicateSession ? .debug : .notice,
-                                "peer closed the session", metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+                                "peer closed the session",
+                                metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
+                            )
                         }
                     }
                 }
@@ -182,7 +191,8 @@ struct PeerConnection {
         case .rejected(.invalid(let id, let reason)): WireError(.invalidOperation, "operation \(id): \(reason)")
         case .rejected(.gap(let id, let expected)):
             WireError(.invalidOperation, "operation \(id) arrived before seq \(expected) of its origin")
-        case .rejected(.forgedOwnOrigin(let id)): WireError(.invalidOperation, "operation \(id) is in my name but I never made it")
+        case .rejected(.forgedOwnOrigin(let id)):
+            WireError(.invalidOperation, "operation \(id) is in my name but I never made it")
         case .storage(let error): WireError(.storageFailed, "\(error)")
         case .shuttingDown: WireError(.shuttingDown, "peerd is shutting down")
         case .refused(let refusal): WireError(.internal, "\(refusal)")

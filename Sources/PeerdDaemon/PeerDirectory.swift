@@ -48,7 +48,11 @@ public actor PeerDirectory {
     ) -> Int {
         nextConnectionID += 1
         connections[nextConnectionID] = Connection(
-            address: address, source: source, role: role, established: false, close: close
+            address: address,
+            source: source,
+            role: role,
+            established: false,
+            close: close
         )
         return nextConnectionID
     }
@@ -58,7 +62,9 @@ public actor PeerDirectory {
     func established(_ id: Int, hello: PeerMessage.Hello, now: Int64) -> Bool {
         guard var connection = connections[id] else { return false }
         let candidate = SessionArbiter.Candidate(dialer: connection.role == .dialer ? localID : hello.peer)
-        if let (otherID, other) = connections.first(where: { $0.key != id && $0.value.established && $0.value.peer == hello.peer }) {
+        if let (otherID, other) = connections.first(where: {
+            $0.key != id && $0.value.established && $0.value.peer == hello.peer
+        }) {
             let existing = SessionArbiter.Candidate(dialer: other.role == .dialer ? localID : hello.peer)
             guard SessionArbiter.prefers(candidate, over: existing) else { return false }
             connections[otherID]?.established = false
@@ -66,7 +72,8 @@ public actor PeerDirectory {
         }
         connection.peer = hello.peer
         connection.name = hello.name
-        if connection.role == .dialer, let target = targets.keys.first(where: { $0.description == connection.address }) {
+        if connection.role == .dialer, let target = targets.keys.first(where: { $0.description == connection.address })
+        {
             targets[target]?.peer = hello.peer
         }
         connection.established = true
@@ -119,10 +126,17 @@ public actor PeerDirectory {
             let target = targets.values.first { $0.peer == peer }
             rows.append(
                 PeerRecord(
-                    peer: peer, name: c.name, address: target?.address.description ?? c.address,
-                    source: target == nil ? c.source : .static, state: .connected,
-                    connectedSince: c.connectedSince, lastSeen: c.lastSeen,
-                    opsSent: c.opsSent, opsReceived: c.opsReceived, lastError: nil, retryIn: nil
+                    peer: peer,
+                    name: c.name,
+                    address: target?.address.description ?? c.address,
+                    source: target == nil ? c.source : .static,
+                    state: .connected,
+                    connectedSince: c.connectedSince,
+                    lastSeen: c.lastSeen,
+                    opsSent: c.opsSent,
+                    opsReceived: c.opsReceived,
+                    lastError: nil,
+                    retryIn: nil
                 )
             )
         }
@@ -132,9 +146,17 @@ public actor PeerDirectory {
             let retryIn = target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
             rows.append(
                 PeerRecord(
-                    peer: target.peer, name: nil, address: target.address.description, source: .static,
-                    state: pending != nil ? .handshaking : target.state, connectedSince: nil, lastSeen: nil,
-                    opsSent: 0, opsReceived: 0, lastError: target.lastError, retryIn: retryIn
+                    peer: target.peer,
+                    name: nil,
+                    address: target.address.description,
+                    source: .static,
+                    state: pending != nil ? .handshaking : target.state,
+                    connectedSince: nil,
+                    lastSeen: nil,
+                    opsSent: 0,
+                    opsReceived: 0,
+                    lastError: target.lastError,
+                    retryIn: retryIn
                 )
             )
         }

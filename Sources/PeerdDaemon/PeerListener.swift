@@ -36,7 +36,12 @@ final class PeerListener: Service {
                     for try await connection in inbound {
                         let address = connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
                         group.addTask {
-                            _ = await self.sessions.connection(connection, role: .acceptor, address: address, source: .inbound).run()
+                            _ = await self.sessions.connection(
+                                connection,
+                                role: .acceptor,
+                                address: address,
+                                source: .inbound
+                            ).run()
                         }
                     }
                 }

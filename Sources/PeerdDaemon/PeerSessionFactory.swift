@@ -22,10 +22,15 @@ struct PeerSessionFactory: Sendable {
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
         return PeerConnection(
-            channel: channel, role: role, address: address, source: source, replica: replica,
+            channel: channel,
+            role: role,
+            address: address,
+            source: source,
+            replica: replica,
             directory: directory,
             localHello: { vector in PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector) },
-            configuration: configuration, logger: logger
+            configuration: configuration,
+            logger: logger
         )
     }
 }

@@ -91,7 +91,10 @@ public actor ReplicaService: Service {
 
     /// The replica's vector after each commit; only the newest is kept for a slow reader.
     public func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: VersionVector.self, bufferingPolicy: .bufferingNewest(1))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: VersionVector.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
         nextSubscriberID += 1
         vectorSubscribers[nextSubscriberID] = continuation
         continuation.yield(replica.vector)
@@ -152,7 +155,10 @@ public actor ReplicaService: Service {
                 } catch {
                     replica.discardStaged()
                     let failure = (error as? StoreError).map(Failure.storage) ?? .shuttingDown
-                    logger.error("could not save operations", metadata: ["count": "\(operations.count)", "error": "\(error)"])
+                    logger.error(
+                        "could not save operations",
+                        metadata: ["count": "\(operations.count)", "error": "\(error)"]
+                    )
                     for waiter in waiters {
                         switch waiter {
                         case .local(_, let continuation): continuation.resume(throwing: failure)

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import NIOCore
 import NIOPosix
@@ -9,6 +6,10 @@ import PeerdSync
 import PeerdWire
 import ServiceLifecycle
 import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Dials every static peer (`--peer`, `peerctl connect`) and redials with backoff when a session
 /// ends. A target whose peer is already connected some other way is left alone until that ends.
@@ -58,7 +59,9 @@ final class StaticPeers: Service {
     /// "connection refused" rather than NIO's full error value.
     static func describe(_ error: any Error) -> String {
         let underlying = (error as? NIOConnectionError)?.connectionErrors.first?.error ?? error
-        if let io = underlying as? IOError { return "cannot connect: \(String(cString: strerror(io.errnoCode)).lowercased())" }
+        if let io = underlying as? IOError {
+            return "cannot connect: \(String(cString: strerror(io.errnoCode)).lowercased())"
+        }
         if underlying is ChannelError { return "cannot connect: timed out" }
         return "cannot connect: \(underlying)"
     }
@@ -86,7 +89,12 @@ final class StaticPeers: Service {
                     .connect(host: address.host, port: address.port) { channel in
                         channel.eventLoop.makeCompletedFuture { try PeerChannel.wrap(channel) }
                     }
-                outcome = await sessions.connection(channel, role: .dialer, address: address.description, source: .static).run()
+                outcome = await sessions.connection(
+                    channel,
+                    role: .dialer,
+                    address: address.description,
+                    source: .static
+                ).run()
             } catch {
                 outcome.error = Self.describe(error)
                 logger.debug("dial failed", metadata: ["error": "\(error)"])

@@ -68,7 +68,10 @@ public struct Operation: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = OperationID(origin: try c.decode(PeerID.self, forKey: .origin), seq: try c.decode(UInt64.self, forKey: .seq))
+        id = OperationID(
+            origin: try c.decode(PeerID.self, forKey: .origin),
+            seq: try c.decode(UInt64.self, forKey: .seq)
+        )
         lamport = try c.decode(UInt64.self, forKey: .lamport)
         at = try c.decode(Int64.self, forKey: .at)
         by = try c.decode(String.self, forKey: .by)

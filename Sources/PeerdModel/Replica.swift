@@ -72,7 +72,13 @@ public struct Replica: Sendable {
             guard !names.isEmpty else { throw .notListed(movieID) }
             let movie = list.row(for: movieID)?.movie ?? Movie(id: movieID)
             operation = Operation(
-                id: opID, lamport: lamport, at: now, by: name, kind: .remove, movie: movie, removes: names.sorted()
+                id: opID,
+                lamport: lamport,
+                at: now,
+                by: name,
+                kind: .remove,
+                movie: movie,
+                removes: names.sorted()
             )
         }
         staged.append(operation)

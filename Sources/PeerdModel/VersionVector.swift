@@ -43,7 +43,10 @@ public struct VersionVector: Hashable, Sendable, Codable, CustomStringConvertibl
         for (key, value) in raw {
             guard let id = PeerID(key) else {
                 throw DecodingError.dataCorrupted(
-                    .init(codingPath: decoder.codingPath, debugDescription: "version vector key '\(key)' is not a peer id")
+                    .init(
+                        codingPath: decoder.codingPath,
+                        debugDescription: "version vector key '\(key)' is not a peer id"
+                    )
                 )
             }
             entries[id] = value

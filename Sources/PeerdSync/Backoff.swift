@@ -10,7 +10,9 @@ public struct Backoff: Sendable {
     public init() {}
 
     /// The delay before the next dial, given how long the last session was established (nil if never).
-    public mutating func next(after established: Duration?, using generator: inout some RandomNumberGenerator) -> Duration {
+    public mutating func next(after established: Duration?, using generator: inout some RandomNumberGenerator)
+        -> Duration
+    {
         if let established, established >= resetAfter { attempt = 0 }
         let base = min(initial * (1 << min(attempt, 16)), maximum)
         attempt += 1

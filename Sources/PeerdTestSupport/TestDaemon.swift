@@ -13,7 +13,7 @@ public final class TestDaemon: @unchecked Sendable {
     private var requestedPort: Int
     private let logLevel: String
 
-    public var stateDir: String { scratch.path("state-\(name)") }
+    public let stateDir: String
     public var socket: String { scratch.path("\(name).sock") }
     public var logPath: String { scratch.path("\(name).log") }
     public var address: String { "127.0.0.1:\(port)" }
@@ -33,9 +33,11 @@ public final class TestDaemon: @unchecked Sendable {
         in scratch: ScratchDirectory,
         peers: [TestDaemon] = [],
         arguments: [String] = [],
+        stateDir: String? = nil,
         logLevel: String = "debug"
     ) throws {
         self.name = name
+        self.stateDir = stateDir ?? scratch.path("state-\(name)")
         self.logLevel = logLevel
         self.scratch = scratch
         self.requestedPort = 0
@@ -49,10 +51,11 @@ public final class TestDaemon: @unchecked Sendable {
     public func start() throws {
         let process = Process()
         process.executableURL = Binaries.peerd
-        process.arguments = [
-            "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
-            "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
-        ] + extraArguments
+        process.arguments =
+            [
+                "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
+                "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
+            ] + extraArguments
         FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()

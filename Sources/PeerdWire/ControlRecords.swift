@@ -97,9 +97,17 @@ public struct PeerRecord: Hashable, Sendable, Codable {
     public var retryIn: Double?
 
     public init(
-        peer: PeerID?, name: String?, address: String, source: Source, state: State,
-        connectedSince: Int64?, lastSeen: Int64?, opsSent: Int, opsReceived: Int,
-        lastError: String?, retryIn: Double?
+        peer: PeerID?,
+        name: String?,
+        address: String,
+        source: Source,
+        state: State,
+        connectedSince: Int64?,
+        lastSeen: Int64?,
+        opsSent: Int,
+        opsReceived: Int,
+        lastError: String?,
+        retryIn: Double?
     ) {
         self.peer = peer
         self.name = name
@@ -132,8 +140,18 @@ public struct StatusRecord: Hashable, Sendable, Codable {
     public var protocolVersion: Int
 
     public init(
-        peer: PeerID, name: String, port: Int, movies: Int, operations: Int, peersConnected: Int,
-        peersKnown: Int, uptimeSeconds: Double, stateDir: String, socket: String, mdns: Bool, version: String
+        peer: PeerID,
+        name: String,
+        port: Int,
+        movies: Int,
+        operations: Int,
+        peersConnected: Int,
+        peersKnown: Int,
+        uptimeSeconds: Double,
+        stateDir: String,
+        socket: String,
+        mdns: Bool,
+        version: String
     ) {
         self.peer = peer
         self.name = name

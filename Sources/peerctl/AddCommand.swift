@@ -38,7 +38,9 @@ struct AddCommand: ParsableCommand {
         if options.json {
             Output.json(AddResult(added: operation != nil, movie: record))
         } else if operation == nil {
-            print("\(Output.describe(record)) is already on the list (added by \(record.addedBy.joined(separator: ", ")))")
+            print(
+                "\(Output.describe(record)) is already on the list (added by \(record.addedBy.joined(separator: ", ")))"
+            )
         } else {
             print("added \(Output.describe(record))")
         }

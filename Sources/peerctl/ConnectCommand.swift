@@ -5,7 +5,8 @@ struct ConnectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "connect",
         abstract: "Dial a peer by address and keep dialing it, also after restarts.",
-        discussion: "For peers mDNS can't find, e.g. on another subnet. The address is remembered in the state directory."
+        discussion:
+            "For peers mDNS can't find, e.g. on another subnet. The address is remembered in the state directory."
     )
 
     @Argument(help: ArgumentHelp("The peer's address.", valueName: "host:port"))
@@ -15,7 +16,9 @@ struct ConnectCommand: ParsableCommand {
 
     func validate() throws {
         guard PeerAddress(address) != nil else {
-            throw ValidationError("'\(address)' is not an address; use host:port, e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601")
+            throw ValidationError(
+                "'\(address)' is not an address; use host:port, e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601"
+            )
         }
     }
 

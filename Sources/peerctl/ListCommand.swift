@@ -26,7 +26,9 @@ struct ListCommand: ParsableCommand {
 
     func validate() throws {
         if let limit, !(1...10_000).contains(limit) { throw ValidationError("--limit must be between 1 and 10000") }
-        if follow, limit != nil || after != nil { throw ValidationError("--follow doesn't page; drop --limit and --after") }
+        if follow, limit != nil || after != nil {
+            throw ValidationError("--follow doesn't page; drop --limit and --after")
+        }
     }
 
     func run() throws {
@@ -58,7 +60,9 @@ struct ListCommand: ParsableCommand {
         }
         table.print()
         if let next {
-            Output.note("\(movies.count) of \(total) shown; next page: peerctl list --limit \(limit ?? movies.count) --after \(next)")
+            Output.note(
+                "\(movies.count) of \(total) shown; next page: peerctl list --limit \(limit ?? movies.count) --after \(next)"
+            )
         }
     }
 

@@ -114,7 +114,9 @@ enum Output {
         func print() {
             let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
-                let cells = row.enumerated().map { $0.offset == row.count - 1 ? $0.element : $0.element.padding(to: widths[$0.offset]) }
+                let cells = row.enumerated().map {
+                    $0.offset == row.count - 1 ? $0.element : $0.element.padding(to: widths[$0.offset])
+                }
                 Swift.print(cells.joined(separator: "  "))
             }
         }

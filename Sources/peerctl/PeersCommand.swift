@@ -17,7 +17,9 @@ struct PeersCommand: ParsableCommand {
             return
         }
         let now = Output.nowMillis()
-        var table = Output.Table(["NAME", "PEER", "ADDRESS", "FOUND", "STATE", "CONNECTED SINCE", "LAST SEEN", "SENT", "RECEIVED"])
+        var table = Output.Table([
+            "NAME", "PEER", "ADDRESS", "FOUND", "STATE", "CONNECTED SINCE", "LAST SEEN", "SENT", "RECEIVED",
+        ])
         for peer in peers {
             var state = peer.state.rawValue
             if peer.state == .retrying, let retry = peer.retryIn { state += " in \(Output.duration(retry))" }

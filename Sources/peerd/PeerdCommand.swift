@@ -57,7 +57,10 @@ struct PeerdCommand: AsyncParsableCommand {
     @Flag(help: "Don't publish or browse for peers over mDNS; use --peer and `peerctl connect` only.")
     var noMdns = false
 
-    @Option(name: .customLong("peer"), help: ArgumentHelp("A peer to dial and keep dialing: host:port. Repeatable.", valueName: "host:port"))
+    @Option(
+        name: .customLong("peer"),
+        help: ArgumentHelp("A peer to dial and keep dialing: host:port. Repeatable.", valueName: "host:port")
+    )
     var peers: [String] = []
 
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))

@@ -43,7 +43,10 @@ struct BadInputTests {
     @Test(
         arguments: [
             ("not json at all", "malformed-frame"),
-            (#"{"type":"hello","version":99,"peer":"0123456789abcdef","name":"x","port":1,"vector":{}}"#, "unsupported-version"),
+            (
+                #"{"type":"hello","version":99,"peer":"0123456789abcdef","name":"x","port":1,"vector":{}}"#,
+                "unsupported-version"
+            ),
             (#"{"type":"gossip"}"#, "unknown-type"),
             (#"{"type":"ops","ops":[]}"#, "unexpected-message"),
             (#"{"type":"hello"}"#, "malformed-frame"),
@@ -73,7 +76,9 @@ struct BadInputTests {
     @Test func aForgedOperationAfterAValidHelloIsRefusedAndNotMerged() async throws {
         let pair = try await Pair("forged")
         let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.sendFrame(#"{"type":"hello","version":1,"peer":"00000000deadbeef","name":"mallory","port":1,"vector":{}}"#)
+        attacker.sendFrame(
+            #"{"type":"hello","version":1,"peer":"00000000deadbeef","name":"mallory","port":1,"vector":{}}"#
+        )
         // seq 5 with nothing before it: a gap the receiver must refuse.
         attacker.sendFrame(
             #"{"type":"ops","ops":[{"origin":"00000000deadbeef","seq":5,"lamport":9,"at":0,"by":"mallory","op":"add","movie":{"id":666}}]}"#

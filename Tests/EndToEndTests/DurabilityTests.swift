@@ -60,7 +60,9 @@ struct DurabilityTests {
         try alice.start()
         #expect(try alice.movieIDs() == [603, 550, 13])
         #expect(alice.log.lowercased().contains("corrupt") || alice.log.lowercased().contains("torn"))
-        let saved = try FileManager.default.contentsOfDirectory(atPath: alice.stateDir).filter { $0.contains("corrupt") }
+        let saved = try FileManager.default.contentsOfDirectory(atPath: alice.stateDir).filter {
+            $0.contains("corrupt")
+        }
         #expect(saved.count == 1)
         #expect(try alice.peerctl("add", "680").status == 0)
         alice.stop()

@@ -117,6 +117,10 @@ final class LockedLines: @unchecked Sendable {
 
     /// Complete lines so far.
     var all: [String] {
-        lock.withLock { buffer.split(separator: "\n", omittingEmptySubsequences: true).dropLast(buffer.hasSuffix("\n") ? 0 : 1).map(String.init) }
+        lock.withLock {
+            buffer.split(separator: "\n", omittingEmptySubsequences: true).dropLast(buffer.hasSuffix("\n") ? 0 : 1).map(
+                String.init
+            )
+        }
     }
 }

@@ -108,9 +108,11 @@ struct ReplicationTests {
 
         alice.stop()
         #expect(try bob.peerctl("add", "2").status == 0)
-        #expect(try await eventually {
-            try bob.peerctl("peers", "--json").json([PeerRecord].self).first?.state == .retrying
-        })
+        #expect(
+            try await eventually {
+                try bob.peerctl("peers", "--json").json([PeerRecord].self).first?.state == .retrying
+            }
+        )
         try alice.start()
         #expect(try await eventually(timeout: .seconds(40)) { try alice.movieIDs() == [1, 2] })
     }

@@ -18,7 +18,9 @@ struct PeerdBench {
                 scenarios.cliRuns = 20
                 scenarios.coldStarts = 2
             default:
-                FileHandle.standardError.write(Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick]\n".utf8)
+                )
                 exit(64)
             }
         }
@@ -50,11 +52,17 @@ struct PeerdBench {
     static func printTable(_ results: [Measurement]) {
         let header = ["measure", "result", "target", "met", "detail"]
         let rows = results.map { m in
-            [m.measure, String(format: m.value >= 100 ? "%.0f %@" : "%.2f %@", m.value, m.unit), m.target, m.met ? "yes" : "NO", m.detail]
+            [
+                m.measure, String(format: m.value >= 100 ? "%.0f %@" : "%.2f %@", m.value, m.unit), m.target,
+                m.met ? "yes" : "NO", m.detail,
+            ]
         }
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max()! }
         for row in [header] + rows {
-            print(row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }.joined(separator: "  "))
+            print(
+                row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+                    .joined(separator: "  ")
+            )
         }
     }
 

@@ -38,11 +38,19 @@ struct Scenarios {
         let p99 = sample.percentile(99)
         return [
             Measurement(
-                measure: "add → visible on the peer, p50", value: p50, unit: "ms", target: "≤ 5 ms", met: p50 <= 5,
+                measure: "add → visible on the peer, p50",
+                value: p50,
+                unit: "ms",
+                target: "≤ 5 ms",
+                met: p50 <= 5,
                 detail: "\(sample.count) adds, each fsynced on both peers"
             ),
             Measurement(
-                measure: "add → visible on the peer, p99", value: p99, unit: "ms", target: "≤ 20 ms", met: p99 <= 20,
+                measure: "add → visible on the peer, p99",
+                value: p99,
+                unit: "ms",
+                target: "≤ 20 ms",
+                met: p99 <= 20,
                 detail: "\(sample.count) adds"
             ),
         ]
@@ -86,21 +94,36 @@ struct Scenarios {
 
         return [
             Measurement(
-                measure: "catch-up", value: rate, unit: "ops/s", target: "≥ 100,000 ops/s", met: rate >= 100_000,
+                measure: "catch-up",
+                value: rate,
+                unit: "ops/s",
+                target: "≥ 100,000 ops/s",
+                met: rate >= 100_000,
                 detail: "\(catchUpMovies) ops in \(String(format: "%.2f", seconds)) s, from the new peer's start"
             ),
             Measurement(
-                measure: "daemon RSS, idle", value: idleRSS, unit: "MB", target: "≤ 20 MB", met: idleRSS <= 20,
+                measure: "daemon RSS, idle",
+                value: idleRSS,
+                unit: "MB",
+                target: "≤ 20 MB",
+                met: idleRSS <= 20,
                 detail: "empty list, 1 s after start"
             ),
             Measurement(
-                measure: "daemon RSS, 100k movies", value: max(bigRSS, freshRSS), unit: "MB", target: "≤ 64 MB",
+                measure: "daemon RSS, 100k movies",
+                value: max(bigRSS, freshRSS),
+                unit: "MB",
+                target: "≤ 64 MB",
                 met: max(bigRSS, freshRSS) <= 64,
                 detail: String(format: "loaded from disk %.1f MB, after catch-up %.1f MB", bigRSS, freshRSS)
             ),
             Measurement(
-                measure: "cold start with 100k movies", value: coldStart / 1000, unit: "s", target: "≤ 0.5 s",
-                met: coldStart <= 500, detail: "median of \(starts.count): spawn until the control socket answers"
+                measure: "cold start with 100k movies",
+                value: coldStart / 1000,
+                unit: "s",
+                target: "≤ 0.5 s",
+                met: coldStart <= 500,
+                detail: "median of \(starts.count): spawn until the control socket answers"
             ),
         ]
     }
@@ -120,8 +143,16 @@ struct Scenarios {
         let p50 = sample.percentile(50)
         return [
             Measurement(
-                measure: "peerctl add end to end, p50", value: p50, unit: "ms", target: "≤ 10 ms", met: p50 <= 10,
-                detail: String(format: "%d runs, p99 %.1f ms, process start and fsync included", sample.count, sample.percentile(99))
+                measure: "peerctl add end to end, p50",
+                value: p50,
+                unit: "ms",
+                target: "≤ 10 ms",
+                met: p50 <= 10,
+                detail: String(
+                    format: "%d runs, p99 %.1f ms, process start and fsync included",
+                    sample.count,
+                    sample.percentile(99)
+                )
             )
         ]
     }
@@ -137,8 +168,12 @@ struct Scenarios {
             let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
             batch.append(
                 PeerdModel.Operation(
-                    id: OperationID(origin: origin, seq: UInt64(n)), lamport: UInt64(n), at: now, by: "seed",
-                    kind: .add, movie: movie
+                    id: OperationID(origin: origin, seq: UInt64(n)),
+                    lamport: UInt64(n),
+                    at: now,
+                    by: "seed",
+                    kind: .add,
+                    movie: movie
                 )
             )
             if batch.count == 1_000 || n == movies {

@@ -1,0 +1,45 @@
+import Foundation
+import PeerdTestSupport
+import Testing
+
+@Suite("A full disk")
+struct FullDiskTests {
+    @Test(.enabled(if: getuid() == 0, "needs root to mount a small tmpfs as the state directory's disk"))
+    func aFullDiskRefusesAnAddClearlyKeepsServingAndLosesNothing() async throws {
+        let scratch = try ScratchDirectory("fulldisk")
+        let disk = scratch.path("disk")
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        #expect(Self.shell("mount -t tmpfs -o size=512k peerd-test \(disk)") == 0)
+        defer { _ = Self.shell("umount -l \(disk)") }
+
+        let alice = try TestDaemon("alice", in: scratch, stateDir: disk + "/state")
+        defer { alice.stop(signal: SIGKILL) }
+        #expect(try alice.peerctl("add", "603").status == 0)
+
+        // Fill the disk to the last byte.
+        _ = Self.shell(
+            "dd if=/dev/zero of=\(disk)/filler bs=4k 2>/dev/null; dd if=/dev/zero of=\(disk)/filler2 bs=1 2>/dev/null"
+        )
+        let refused = try alice.peerctl("add", "550")
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("No space left on device"))
+        #expect(refused.stderr.contains("nothing was saved"))
+        // Still serving, and the refused add is not on the list.
+        #expect(try alice.movieIDs() == [603])
+
+        _ = Self.shell("rm -f \(disk)/filler \(disk)/filler2")
+        #expect(try alice.peerctl("add", "550").status == 0)
+        alice.stop()
+        try alice.start()
+        #expect(try alice.movieIDs() == [603, 550])
+    }
+
+    static func shell(_ command: String) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try? process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

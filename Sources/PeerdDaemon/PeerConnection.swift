@@ -37,8 +37,6 @@ struct PeerConnection {
         case closeRequested(WireError)
     }
 
-    private static let opsPerFrame = 500
-
     func run() async -> Outcome {
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         let clock = ContinuousClock()
@@ -125,11 +123,8 @@ struct PeerConnection {
                             try await outbound.write(WireCoding.encodeBuffer(message))
                         case .sendOperations(let ranges):
                             let operations = await replica.operations(ranges.map { ($0.origin, $0.seqs) })
-                            var start = 0
-                            while start < operations.count {
-                                let chunk = Array(operations[start..<min(start + Self.opsPerFrame, operations.count)])
-                                try await outbound.write(WireCoding.encodeBuffer(PeerMessage.ops(chunk)))
-                                start += chunk.count
+                            for batch in OperationBatches.split(operations) {
+                                try await outbound.write(WireCoding.encodeBuffer(PeerMessage.ops(Array(batch))))
                             }
                             await directory.touched(connectionID, now: Wallclock.millis(), sent: operations.count)
                         case .established(let hello):

@@ -62,13 +62,18 @@ public actor PeerDirectory {
     func established(_ id: Int, hello: PeerMessage.Hello, now: Int64) -> Bool {
         guard var connection = connections[id] else { return false }
         let candidate = SessionArbiter.Candidate(dialer: connection.role == .dialer ? localID : hello.peer)
-        if let (otherID, other) = connections.first(where: {
-            $0.key != id && $0.value.established && $0.value.peer == hello.peer
-        }) {
+        let others = connections.filter { $0.key != id && $0.value.established && $0.value.peer == hello.peer }
+        if let (otherID, other) = others.first {
             let existing = SessionArbiter.Candidate(dialer: other.role == .dialer ? localID : hello.peer)
-            guard SessionArbiter.prefers(candidate, over: existing) else { return false }
-            connections[otherID]?.established = false
-            other.close(WireError(.duplicateSession, "a preferred session with this peer was established"))
+            switch SessionArbiter.decide(new: candidate, existing: existing, local: localID) {
+            case .keepExisting:
+                return false
+            case .keepNew:
+                connections[otherID]?.established = false
+                other.close(WireError(.duplicateSession, "a preferred session with this peer was established"))
+            case .keepBoth:
+                break
+            }
         }
         connection.peer = hello.peer
         connection.name = hello.name

@@ -41,6 +41,11 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
     public struct SendRange: Hashable, Sendable {
         public var origin: PeerID
         public var seqs: ClosedRange<UInt64>
+
+        public init(origin: PeerID, seqs: ClosedRange<UInt64>) {
+            self.origin = origin
+            self.seqs = seqs
+        }
     }
 
     enum State: Sendable {

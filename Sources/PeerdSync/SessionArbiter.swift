@@ -4,7 +4,9 @@ import PeerdModel
 ///
 /// Both sides may dial each other at once (each has the other as a static peer, or both found each
 /// other over mDNS). Each keeps the connection dialed by the peer with the smaller id, so both
-/// close the same one. Two connections dialed by the same side keep the older one.
+/// close the same one. When one side dialed both, only that dialer decides (it keeps the older);
+/// the side that accepted both keeps both until the dialer closes one, so the two ends never
+/// disagree and close both (proto/PEER.md, "Duplicate sessions").
 public enum SessionArbiter {
     public struct Candidate: Hashable, Sendable {
         public var dialer: PeerID
@@ -14,8 +16,13 @@ public enum SessionArbiter {
         }
     }
 
-    /// True when `new` should replace `existing`.
-    public static func prefers(_ new: Candidate, over existing: Candidate) -> Bool {
-        new.dialer < existing.dialer
+    public enum Decision: Hashable, Sendable {
+        case keepExisting, keepNew, keepBoth
+    }
+
+    /// What the side `local` does when `new` is established while `existing` already is.
+    public static func decide(new: Candidate, existing: Candidate, local: PeerID) -> Decision {
+        if new.dialer == existing.dialer { return new.dialer == local ? .keepExisting : .keepBoth }
+        return new.dialer < existing.dialer ? .keepNew : .keepExisting
     }
 }

@@ -17,7 +17,8 @@ struct FullDiskTests {
         #expect(try alice.peerctl("add", "603").status == 0)
 
         // Fill the disk to the last byte; the log's last page may still have room for a few adds.
-        _ = Self.shell("dd if=/dev/zero of=\(disk)/filler bs=4k 2>/dev/null; dd if=/dev/zero of=\(disk)/filler2 bs=1 2>/dev/null")
+        _ = Self.shell("dd if=/dev/zero of=\(disk)/filler bs=4k 2>/dev/null")
+        _ = Self.shell("dd if=/dev/zero of=\(disk)/filler2 bs=1 2>/dev/null")
         var acknowledged = [603]
         var refused: PeerctlRun?
         for id in 1000..<1400 {

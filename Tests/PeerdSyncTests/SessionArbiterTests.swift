@@ -1,0 +1,54 @@
+import PeerdModel
+import PeerdSync
+import Testing
+
+@Suite("Duplicate sessions")
+struct SessionArbiterTests {
+    let small = PeerID("1111111111111111")!
+    let large = PeerID("9999999999999999")!
+
+    @Test func bothEndsKeepTheConnectionDialedByTheSmallerID() {
+        let bySmall = SessionArbiter.Candidate(dialer: small)
+        let byLarge = SessionArbiter.Candidate(dialer: large)
+        // Whichever order each end saw them established in, both keep the one `small` dialed.
+        for local in [small, large] {
+            #expect(SessionArbiter.decide(new: bySmall, existing: byLarge, local: local) == .keepNew)
+            #expect(SessionArbiter.decide(new: byLarge, existing: bySmall, local: local) == .keepExisting)
+        }
+    }
+
+    @Test func whenOneSideDialedBothOnlyThatDialerDecides() {
+        let twice = SessionArbiter.Candidate(dialer: small)
+        #expect(SessionArbiter.decide(new: twice, existing: twice, local: small) == .keepExisting)
+        #expect(SessionArbiter.decide(new: twice, existing: twice, local: large) == .keepBoth)
+    }
+}
+
+@Suite("Reconnect backoff")
+struct BackoffTests {
+    /// SplitMix64: deterministic, and varied enough for `Double.random(in:using:)`.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_B64D
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func delaysDoubleUpToTheMaximumWithJitterAndResetAfterAHealthySession() {
+        var backoff = Backoff()
+        var random = Seeded(state: 42)
+        let bases: [Duration] =
+            [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)]
+            + Array(repeating: .seconds(30), count: 4)
+        for base in bases {
+            let delay = backoff.next(after: .seconds(3), using: &random)
+            #expect(delay >= base * 0.75 && delay <= base, "delay \(delay) outside [0.75, 1] × \(base)")
+        }
+        let afterHealthy = backoff.next(after: .seconds(10), using: &random)
+        #expect(afterHealthy >= .milliseconds(375) && afterHealthy <= .milliseconds(500))
+    }
+}

@@ -84,7 +84,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdModelTests",
-            dependencies: ["PeerdModel", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "PeerdModel", "PeerdTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -101,7 +103,11 @@ let package = Package(
             dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PeerdStoreTests", dependencies: ["PeerdStore", "PeerdModel"], swiftSettings: strict),
+        .testTarget(
+            name: "PeerdStoreTests",
+            dependencies: ["PeerdStore", "PeerdModel", "PeerdTestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel"],

@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// Serves `peerctl` on the Unix control socket. A connection may carry several requests in order;
 /// `follow` turns it into a stream of changes until the client hangs up.
 final class ControlServer: Service {
-    private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    private let server: FramedChannel.Server
     private let responder: ControlResponder
     private let logger: Logger
 
@@ -18,7 +18,7 @@ final class ControlServer: Service {
         try socket.prepare()
         server = try await ServerBootstrap(group: group)
             .bind(unixDomainSocketPath: socket.path, cleanupExistingSocketFile: false) { channel in
-                channel.eventLoop.makeCompletedFuture { try PeerChannel.wrap(channel) }
+                channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
             }
         try socket.restrictPermissions()
         self.responder = responder
@@ -26,22 +26,10 @@ final class ControlServer: Service {
     }
 
     func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection) }
-                    }
-                }
-                // The accept loop ends on shutdown: end the open connections too.
-                group.cancelAll()
-            }
-        } onGracefulShutdown: {
-            self.server.channel.close(promise: nil)
-        }
+        try await FramedChannel.serve(server) { connection in await self.serve(connection) }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
+    private func serve(_ connection: FramedChannel.Connection) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
                 var frames = inbound.makeAsyncIterator()

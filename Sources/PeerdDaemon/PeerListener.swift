@@ -11,7 +11,7 @@ final class PeerListener: Service {
     private let sessions: PeerSessionFactory
     private let logger: Logger
 
-    typealias Server = NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    typealias Server = FramedChannel.Server
 
     /// Binds the port; done before anything else starts so a port in use is reported at once.
     static func bind(host: String, port: Int, group: any EventLoopGroup) async throws -> Server {
@@ -19,7 +19,7 @@ final class PeerListener: Service {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try PeerChannel.wrap(channel) }
+                channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
             }
     }
 
@@ -30,26 +30,9 @@ final class PeerListener: Service {
     }
 
     func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await server.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        let address = connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
-                        group.addTask {
-                            _ = await self.sessions.connection(
-                                connection,
-                                role: .acceptor,
-                                address: address,
-                                source: .inbound
-                            ).run()
-                        }
-                    }
-                }
-                // The accept loop ends on shutdown: end the open connections too.
-                group.cancelAll()
-            }
-        } onGracefulShutdown: {
-            self.server.channel.close(promise: nil)
+        try await FramedChannel.serve(server) { connection in
+            let address = connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
+            _ = await self.sessions.connection(connection, role: .acceptor, address: address, source: .inbound).run()
         }
     }
 

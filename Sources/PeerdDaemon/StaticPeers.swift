@@ -87,7 +87,7 @@ final class StaticPeers: Service {
                     .connectTimeout(.seconds(5))
                     .channelOption(.socketOption(.tcp_nodelay), value: 1)
                     .connect(host: address.host, port: address.port) { channel in
-                        channel.eventLoop.makeCompletedFuture { try PeerChannel.wrap(channel) }
+                        channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
                     }
                 outcome = await sessions.connection(
                     channel,

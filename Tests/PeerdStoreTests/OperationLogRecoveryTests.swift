@@ -1,5 +1,6 @@
 import Foundation
 import PeerdModel
+import PeerdTestSupport
 import SystemPackage
 import Testing
 
@@ -113,7 +114,7 @@ struct OperationLogRecoveryTests {
     }
 
     @Test func randomGarbageAfterTheLastRecordNeverLosesGoodRecords() async throws {
-        var generator = SeededGenerator(state: 603)
+        var generator = SplitMix64(seed: 603)
         for round in 0..<200 {
             let count = Int.random(in: 1...300, using: &generator)
             let garbage = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }

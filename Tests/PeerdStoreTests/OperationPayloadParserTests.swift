@@ -1,5 +1,6 @@
 import Foundation
 import PeerdModel
+import PeerdTestSupport
 import Testing
 
 @testable import PeerdStore
@@ -29,7 +30,7 @@ struct OperationPayloadParserTests {
     }
 
     @Test func itReadsEveryKindOfCharacterInNamesAndTitles() throws {
-        var generator = SeededGenerator(state: 550)
+        var generator = SplitMix64(seed: 550)
         let pool: [Unicode.Scalar] = [
             "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "🎬", "a", " ",
         ]
@@ -73,7 +74,7 @@ struct OperationPayloadParserTests {
     }
 
     @Test func whenItAcceptsADamagedPayloadJSONDecoderAcceptsTheSame() throws {
-        var generator = SeededGenerator(state: 1999)
+        var generator = SplitMix64(seed: 1999)
         let payloads = try makeOperations(count: 10).map(encode)
         var accepted = 0
         for _ in 0..<20_000 {

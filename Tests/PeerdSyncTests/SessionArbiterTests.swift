@@ -1,5 +1,6 @@
 import PeerdModel
 import PeerdSync
+import PeerdTestSupport
 import Testing
 
 @Suite("Duplicate sessions")
@@ -26,21 +27,9 @@ struct SessionArbiterTests {
 
 @Suite("Reconnect backoff")
 struct BackoffTests {
-    /// SplitMix64: deterministic, and varied enough for `Double.random(in:using:)`.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_B64D
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test func delaysDoubleUpToTheMaximumWithJitterAndResetAfterAHealthySession() {
         var backoff = Backoff()
-        var random = Seeded(state: 42)
+        var random = SplitMix64(seed: 42)
         let bases: [Duration] =
             [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(16)]
             + Array(repeating: .seconds(30), count: 4)

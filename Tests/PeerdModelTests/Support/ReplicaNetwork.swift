@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdTestSupport
 import PropertyBased
 
 /// What happens to a few replicas, one step at a time.

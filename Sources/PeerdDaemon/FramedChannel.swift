@@ -1,0 +1,33 @@
+import NIOCore
+import PeerdWire
+import ServiceLifecycle
+
+/// What peer and control connections share: the framing pipeline and the accept loop.
+enum FramedChannel {
+    typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    typealias Server = NIOAsyncChannel<Connection, Never>
+
+    /// Frames in, frames out (`FrameDecoder` refuses oversized lengths from the header).
+    static func wrap(_ channel: any Channel) throws -> Connection {
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+        return try NIOAsyncChannel(wrappingChannelSynchronously: channel)
+    }
+
+    /// Runs `handle` on each accepted connection in its own child task until graceful shutdown,
+    /// which closes the listening socket and then ends the open connections too.
+    static func serve(_ server: Server, handle: @escaping @Sendable (Connection) async -> Void) async throws {
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await server.executeThenClose { inbound in
+                    for try await connection in inbound {
+                        group.addTask { await handle(connection) }
+                    }
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            server.channel.close(promise: nil)
+        }
+    }
+}

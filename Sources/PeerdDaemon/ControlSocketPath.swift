@@ -12,6 +12,7 @@ struct ControlSocketPath: Sendable {
         case inUse(String)
         case cannotCreate(String, errno: Int32)
         case tooLong(String)
+        case foreignDirectory(String)
 
         var description: String {
             switch self {
@@ -19,6 +20,9 @@ struct ControlSocketPath: Sendable {
                 "another peerd is already serving \(path); stop it first, or give this one --socket PATH"
             case .cannotCreate(let path, let code):
                 "cannot create \(path): \(String(cString: strerror(code)))"
+            case .foreignDirectory(let path):
+                "\(path) belongs to another user, so the control socket can't be private there; "
+                    + "remove it or give peerd --socket PATH"
             case .tooLong(let path):
                 "socket path \(path) is longer than the 107 bytes Unix sockets allow; pick a shorter --socket"
             }
@@ -38,7 +42,14 @@ struct ControlSocketPath: Sendable {
     func prepare() throws {
         guard path.utf8.count <= 107 else { throw Failure.tooLong(path) }
         try Self.makeDirectories(directory)
-        if ownsDirectory { chmod(directory, 0o700) }
+        if ownsDirectory {
+            // The default directory may be under /tmp (no XDG_RUNTIME_DIR): never adopt someone else's.
+            var owner = stat()
+            guard lstat(directory, &owner) == 0, owner.st_uid == getuid(), owner.st_mode & S_IFMT == S_IFDIR else {
+                throw Failure.foreignDirectory(directory)
+            }
+            chmod(directory, 0o700)
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         if Self.answers(path) { throw Failure.inUse(path) }

@@ -44,7 +44,12 @@ public enum Daemon {
             logger: logger
         )
         let listener = PeerListener(server: server, sessions: sessions, logger: logger)
-        let remembered = (try? state.loadPeers().compactMap { PeerAddress($0) }) ?? []
+        var remembered: [PeerAddress] = []
+        do {
+            remembered = try state.loadPeers().compactMap { PeerAddress($0) }
+        } catch {
+            logger.warning("ignoring remembered peers", metadata: ["error": "\(error)"])
+        }
         let targets = uniqued(configuration.staticPeers + remembered)
         let staticPeers = StaticPeers(initial: targets, state: state, group: group, sessions: sessions, logger: logger)
         let info = DaemonInfo(

@@ -39,13 +39,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // discovery: Avahi publish + browse + resolve. The C interop stays in AvahiBridge.swift.
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
+        .target(
+            name: "PeerdDiscovery",
+            dependencies: ["CAvahi", "PeerdModel", "PeerdWire"],
+            swiftSettings: strict
+        ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdWire"], swiftSettings: strict),
         // transport, control server, replica and services: everything the daemon wires together.
         .target(
             name: "PeerdDaemon",
             dependencies: [
-                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore",
+                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -103,6 +110,7 @@ let package = Package(
             dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PeerdDiscoveryTests", dependencies: ["PeerdDiscovery", "PeerdModel", "PeerdWire"]),
         .testTarget(
             name: "PeerdStoreTests",
             dependencies: ["PeerdStore", "PeerdModel", "PeerdTestSupport"],

@@ -5,7 +5,7 @@ import PeerdWire
 struct ControlResponder: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
-    let staticPeers: StaticPeers
+    let dialer: PeerDialer
     let info: DaemonInfo
 
     static let maxPageSize = 10_000
@@ -49,7 +49,7 @@ struct ControlResponder: Sendable {
             let next = rows.count > page.count ? page.last?.cursor : nil
             return .list(movies: page, total: await replica.movieCount, next: next)
         case .peers:
-            return .peers(await directory.records(now: .now))
+            return .peers(await directory.records(now: .now, relayed: await replica.origins()))
         case .status:
             return .status(await status())
         case .connect(let text):
@@ -59,7 +59,7 @@ struct ControlResponder: Sendable {
                 )
             }
             do {
-                try await staticPeers.add(address, remember: true)
+                try await dialer.add(address, remember: true)
             } catch {
                 return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
             }

@@ -51,7 +51,7 @@ public enum Daemon {
             logger.warning("ignoring remembered peers", metadata: ["error": "\(error)"])
         }
         let targets = uniqued(configuration.staticPeers + remembered)
-        let staticPeers = StaticPeers(initial: targets, state: state, group: group, sessions: sessions, logger: logger)
+        let dialer = PeerDialer(initial: targets, state: state, group: group, sessions: sessions, logger: logger)
         let info = DaemonInfo(
             identity: identity,
             name: configuration.name,
@@ -63,7 +63,7 @@ public enum Daemon {
         let responder = ControlResponder(
             replica: replicaService,
             directory: directory,
-            staticPeers: staticPeers,
+            dialer: dialer,
             info: info
         )
         let control = try await ControlServer(
@@ -72,11 +72,11 @@ public enum Daemon {
             responder: responder,
             logger: logger
         )
-        if configuration.mdns {
-            logger.warning(
-                "mDNS discovery is not available in this build yet; using static peers only (--peer, peerctl connect)"
-            )
-        }
+        // Last in the group, so first to stop: the LAN hears our goodbye before sockets close.
+        let discovery: [any Service] =
+            configuration.mdns
+            ? [MDNSDiscovery(identity: identity, name: configuration.name, port: port, dialer: dialer, logger: logger)]
+            : []
         logger.notice(
             "peerd serving",
             metadata: [
@@ -89,7 +89,7 @@ public enum Daemon {
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [replicaService, listener, control, staticPeers],
+                services: [replicaService, listener, control, dialer] + discovery,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

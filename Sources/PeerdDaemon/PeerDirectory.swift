@@ -21,17 +21,29 @@ public actor PeerDirectory {
     }
 
     /// A static peer we dial, between attempts too.
+    /// A peer we dial, between attempts too: named by address (`--peer`, `peerctl connect`) or
+    /// found by mDNS (keyed by its announced id; its addresses change as Avahi reports them).
     struct DialTarget {
-        var address: PeerAddress
+        enum Key: Hashable, Sendable {
+            case address(PeerAddress)
+            case discovered(PeerID)
+        }
+
+        var key: Key
+        var addresses: [PeerAddress]
+        var source: PeerRecord.Source
         var peer: PeerID?
+        var name: String?
         var state: PeerRecord.State = .connecting
         var lastError: String?
         var retryAt: ContinuousClock.Instant?
+        /// mDNS no longer announces it; dialing stops once no session is up.
+        var lost = false
     }
 
     private let localID: PeerID
     private var connections: [Int: Connection] = [:]
-    private var targets: [PeerAddress: DialTarget] = [:]
+    private var targets: [DialTarget.Key: DialTarget] = [:]
     private var nextConnectionID = 0
 
     public init(localID: PeerID) {
@@ -77,9 +89,11 @@ public actor PeerDirectory {
         }
         connection.peer = hello.peer
         connection.name = hello.name
-        if connection.role == .dialer, let target = targets.keys.first(where: { $0.description == connection.address })
+        if connection.role == .dialer,
+            let key = targets.first(where: { $0.value.addresses.contains { $0.description == connection.address } })?
+                .key
         {
-            targets[target]?.peer = hello.peer
+            targets[key]?.peer = hello.peer
         }
         connection.established = true
         connection.connectedSince = now
@@ -104,65 +118,82 @@ public actor PeerDirectory {
 
     // MARK: Dial targets
 
-    func addTarget(_ address: PeerAddress) -> Bool {
-        guard targets[address] == nil else { return false }
-        targets[address] = DialTarget(address: address)
+    /// Adds a target, or refreshes a known one (addresses, name, no longer lost). True if it is new.
+    func upsertTarget(
+        _ key: DialTarget.Key,
+        addresses: [PeerAddress],
+        source: PeerRecord.Source,
+        peer: PeerID? = nil,
+        name: String? = nil
+    ) -> Bool {
+        if var target = targets[key] {
+            target.addresses = addresses
+            target.lost = false
+            target.name = name ?? target.name
+            targets[key] = target
+            return false
+        }
+        targets[key] = DialTarget(key: key, addresses: addresses, source: source, peer: peer, name: name)
         return true
     }
 
-    func target(_ address: PeerAddress) -> DialTarget? { targets[address] }
+    func target(_ key: DialTarget.Key) -> DialTarget? { targets[key] }
 
-    func removeTarget(_ address: PeerAddress) { targets[address] = nil }
+    func removeTarget(_ key: DialTarget.Key) { targets[key] = nil }
 
-    func updateTarget(_ address: PeerAddress, _ update: (inout DialTarget) -> Void) {
-        guard var target = targets[address] else { return }
+    func updateTarget(_ key: DialTarget.Key, _ update: (inout DialTarget) -> Void) {
+        guard var target = targets[key] else { return }
         update(&target)
-        targets[address] = target
+        targets[key] = target
     }
 
     // MARK: Reporting
 
-    /// One row per established peer, then one per dial target or pending connection not (yet) matched to one.
-    func records(now: ContinuousClock.Instant) -> [PeerRecord] {
+    /// One row per established peer, then one per dial target not (yet) matched to one, then one per
+    /// origin known only from relayed operations (`relayed`: id and latest name, from the replica).
+    func records(now: ContinuousClock.Instant, relayed: [(peer: PeerID, name: String)]) -> [PeerRecord] {
         var rows: [PeerRecord] = []
-        var shownPeers = Set<PeerID>()
+        var shown = Set<PeerID>([localID])
         for (_, c) in connections.sorted(by: { $0.key < $1.key }) where c.established {
-            guard let peer = c.peer, shownPeers.insert(peer).inserted else { continue }
+            guard let peer = c.peer, shown.insert(peer).inserted else { continue }
             let target = targets.values.first { $0.peer == peer }
+            let known = (target?.addresses ?? []).map(\.description)
             rows.append(
                 PeerRecord(
                     peer: peer,
                     name: c.name,
-                    address: target?.address.description ?? c.address,
-                    source: target == nil ? c.source : .static,
+                    address: c.address,
+                    // An inbound connection's address has the peer's ephemeral port: not one to dial.
+                    addresses: known.isEmpty ? [c.address] : known,
+                    source: target?.source ?? c.source,
                     state: .connected,
                     connectedSince: c.connectedSince,
                     lastSeen: c.lastSeen,
                     opsSent: c.opsSent,
-                    opsReceived: c.opsReceived,
-                    lastError: nil,
-                    retryIn: nil
+                    opsReceived: c.opsReceived
                 )
             )
         }
-        for target in targets.values.sorted(by: { $0.address.description < $1.address.description }) {
-            if let peer = target.peer, shownPeers.contains(peer) { continue }
-            let pending = connections.values.first { !$0.established && $0.address == target.address.description }
-            let retryIn = target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
+        for target in targets.values.sorted(by: { "\($0.key)" < "\($1.key)" }) {
+            if let peer = target.peer, !shown.insert(peer).inserted { continue }
+            let addresses = target.addresses.map(\.description)
+            let pending = connections.values.contains { !$0.established && addresses.contains($0.address) }
             rows.append(
                 PeerRecord(
                     peer: target.peer,
-                    name: nil,
-                    address: target.address.description,
-                    source: .static,
-                    state: pending != nil ? .handshaking : target.state,
-                    connectedSince: nil,
-                    lastSeen: nil,
-                    opsSent: 0,
-                    opsReceived: 0,
+                    name: target.name,
+                    address: addresses.first,
+                    addresses: addresses,
+                    source: target.source,
+                    state: pending ? .handshaking : target.state,
                     lastError: target.lastError,
-                    retryIn: retryIn
+                    retryIn: target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
                 )
+            )
+        }
+        for (peer, name) in relayed where shown.insert(peer).inserted {
+            rows.append(
+                PeerRecord(peer: peer, name: name, address: nil, addresses: [], source: .relay, state: .relayed)
             )
         }
         return rows

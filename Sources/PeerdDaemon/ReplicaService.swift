@@ -68,6 +68,15 @@ public actor ReplicaService: Service {
 
     public func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
 
+    /// Every other origin we hold operations from, with the name on its latest one.
+    public func origins() -> [(peer: PeerID, name: String)] {
+        replica.vector.entries.keys.sorted().compactMap { origin in
+            guard origin != replica.id else { return nil }
+            let last = replica.vector[origin]
+            return replica.operations(from: origin, seqs: last...last).first.map { (origin, $0.by) }
+        }
+    }
+
     // MARK: Writing
 
     /// Makes, persists and applies a local operation; returns once it is durable.

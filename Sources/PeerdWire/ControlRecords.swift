@@ -75,16 +75,23 @@ public struct PeerRecord: Hashable, Sendable, Codable {
         case inbound
         /// Found on the LAN through mDNS.
         case mdns
+        /// Known only because its operations reached us through other peers.
+        case relay
     }
 
     public enum State: String, Hashable, Sendable, Codable {
         case connecting, handshaking, connected, retrying
+        /// No direct session; its changes arrive through other peers.
+        case relayed
     }
 
     /// Nil until the first hello from it.
     public var peer: PeerID?
     public var name: String?
-    public var address: String
+    /// The connection's address, or the first one to dial; nil for a relay-only peer.
+    public var address: String?
+    /// Every address known for it, best first.
+    public var addresses: [String]
     public var source: Source
     public var state: State
     /// Milliseconds since 1970.
@@ -99,19 +106,21 @@ public struct PeerRecord: Hashable, Sendable, Codable {
     public init(
         peer: PeerID?,
         name: String?,
-        address: String,
+        address: String?,
+        addresses: [String],
         source: Source,
         state: State,
-        connectedSince: Int64?,
-        lastSeen: Int64?,
-        opsSent: Int,
-        opsReceived: Int,
-        lastError: String?,
-        retryIn: Double?
+        connectedSince: Int64? = nil,
+        lastSeen: Int64? = nil,
+        opsSent: Int = 0,
+        opsReceived: Int = 0,
+        lastError: String? = nil,
+        retryIn: Double? = nil
     ) {
         self.peer = peer
         self.name = name
         self.address = address
+        self.addresses = addresses
         self.source = source
         self.state = state
         self.connectedSince = connectedSince

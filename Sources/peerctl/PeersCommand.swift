@@ -13,18 +13,19 @@ struct PeersCommand: ParsableCommand {
         guard case .peers(let peers) = try options.request(.peers) else { throw Output.unexpected() }
         if options.json { return Output.json(peers) }
         guard !peers.isEmpty else {
-            print("no peers yet; add one with `peerctl connect HOST:PORT` or start peerd with --peer")
+            print("no peers yet; peers on the LAN are found by mDNS, others with `peerctl connect HOST:PORT`")
             return
         }
         let now = Output.nowMillis()
         var table = Output.Table([
-            "NAME", "PEER", "ADDRESS", "FOUND", "STATE", "CONNECTED SINCE", "LAST SEEN", "SENT", "RECEIVED",
+            "NAME", "PEER", "FOUND", "STATE", "ADDRESSES", "CONNECTED SINCE", "LAST SEEN", "SENT", "RECEIVED",
         ])
         for peer in peers {
-            var state = peer.state.rawValue
+            var state = peer.state == .relayed ? "via peers" : peer.state.rawValue
             if peer.state == .retrying, let retry = peer.retryIn { state += " in \(Output.duration(retry))" }
             table.add([
-                peer.name ?? "-", peer.peer?.short ?? "-", peer.address, peer.source.rawValue, state,
+                peer.name ?? "-", peer.peer?.short ?? "-", peer.source.rawValue, state,
+                peer.addresses.isEmpty ? "-" : peer.addresses.joined(separator: " "),
                 peer.connectedSince.map(Output.clockTime) ?? "-",
                 peer.lastSeen.map { Output.duration(Double(now - $0) / 1000) + " ago" } ?? "-",
                 String(peer.opsSent), String(peer.opsReceived),
@@ -32,7 +33,7 @@ struct PeersCommand: ParsableCommand {
         }
         table.print()
         for peer in peers where peer.state != .connected {
-            if let error = peer.lastError { print("\(peer.address): \(error)") }
+            if let error = peer.lastError { print("\(peer.address ?? peer.name ?? "?"): \(error)") }
         }
     }
 }

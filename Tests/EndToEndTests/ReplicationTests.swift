@@ -81,7 +81,12 @@ struct ReplicationTests {
         #expect(try b.list() == c.list())
         // c never connected to a: everything came through b.
         let cPeers = try c.peerctl("peers", "--json").json([PeerRecord].self)
-        #expect(cPeers.map(\.name) == ["b"])
+        #expect(cPeers.filter { $0.state == .connected }.map(\.name) == ["b"])
+        let relayed = try #require(cPeers.first { $0.source == .relay })
+        #expect(relayed.name == "a")
+        #expect(relayed.state == .relayed)
+        #expect(relayed.addresses.isEmpty)
+        #expect(try c.peerctl("peers").stdout.contains("via peers"))
         #expect(try c.list().first { $0.movieId == 603 }?.addedBy == ["a"])
     }
 

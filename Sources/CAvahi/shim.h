@@ -1,0 +1,12 @@
+// The parts of libavahi-client that peerd's discovery uses (Avahi's native API, not the
+// Bonjour compatibility layer).
+#include <avahi-client/client.h>
+#include <avahi-client/lookup.h>
+#include <avahi-client/publish.h>
+#include <avahi-common/address.h>
+#include <avahi-common/alternative.h>
+#include <avahi-common/error.h>
+#include <avahi-common/malloc.h>
+#include <avahi-common/strlst.h>
+#include <avahi-common/thread-watch.h>
+#include <net/if.h>

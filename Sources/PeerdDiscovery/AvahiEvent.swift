@@ -1,0 +1,49 @@
+/// What the Avahi bridge reports, in the order it happened on Avahi's thread.
+public enum AvahiEvent: Hashable, Sendable {
+    /// The Avahi daemon (or the D-Bus system bus) is not reachable; the bridge keeps waiting for it.
+    case unavailable(String)
+    /// Connected to the daemon; publishing and browsing start (again).
+    case running
+    /// Our service is announced under `name`.
+    case published(name: String)
+    /// Another service had our name; we now announce as `to`. The peer id is unchanged.
+    case renamed(from: String, to: String)
+    /// Publishing failed for a reason other than a name collision.
+    case publishFailed(String)
+    /// One address of a service of our type, with its TXT record.
+    case resolved(ResolvedService)
+    /// Avahi no longer sees the service on this interface and protocol. Only a hint: the session's
+    /// own keepalive decides whether the peer is alive.
+    case removed(name: String, interface: Int32, ipv6: Bool)
+    case browseFailed(String)
+}
+
+/// One resolution of a `_watchlist._tcp` service: one address on one interface.
+public struct ResolvedService: Hashable, Sendable {
+    public var name: String
+    public var interface: Int32
+    /// The interface's name, needed as the scope of an IPv6 link-local address.
+    public var interfaceName: String?
+    public var ipv6: Bool
+    public var address: String
+    public var port: Int
+    public var txt: [String: String]
+
+    public init(
+        name: String,
+        interface: Int32,
+        interfaceName: String?,
+        ipv6: Bool,
+        address: String,
+        port: Int,
+        txt: [String: String]
+    ) {
+        self.name = name
+        self.interface = interface
+        self.interfaceName = interfaceName
+        self.ipv6 = ipv6
+        self.address = address
+        self.port = port
+        self.txt = txt
+    }
+}

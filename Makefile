@@ -3,36 +3,50 @@ SHELL := /bin/bash
 PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
 ARGS ?=
-# System packages peerd needs to build and test (Debian/Ubuntu names).
-APT_PACKAGES := python3 python3-pip
-# Python packages the schema tests need (jsonschema >= 4.18 brings `referencing`).
-PIP_PACKAGES := jsonschema>=4.18
+# System packages (Debian/Ubuntu names): to build peerd, and in addition to test it.
+BUILD_PACKAGES := pkg-config libavahi-client-dev
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2
+# Python packages the tests need: the schema validator and an independent mDNS implementation.
+PIP_PACKAGES := 'jsonschema>=4.18' zeroconf
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help deps test-deps build release run test unit e2e schema lint bench clean
+.PHONY: help deps test-deps build release run test lint lab demo bench clean
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
-	@echo "make test    everything CI runs: unit, property, end-to-end and schema tests, format lint"
+	@echo "make test    everything CI runs: unit, property, end-to-end, schema and LAN-lab tests, format lint"
+	@echo "make demo    three hosts on a virtual LAN find each other and share a list (needs root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json"
 	@echo "make build   debug build      make release   release build"
 
-# Installs only what is missing, so repeated runs are quick and need no network.
-deps:
-	@command -v $(SWIFT) >/dev/null || { echo "Swift 6.1 or newer is needed on PATH: https://www.swift.org/install/linux/"; exit 1; }
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs only what is missing (apt-get runs only then). Installing a package never starts its
+# service here: a policy-rc.d guard keeps avahi-daemon from running in this machine's namespace
+# (the tests run their own, inside network namespaces).
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); guard=""; \
+		if [ "$(2)" = guard ] && [ ! -e /usr/sbin/policy-rc.d ]; then \
+			printf '#!/bin/sh\nexit 101\n' | $$SUDO tee /usr/sbin/policy-rc.d >/dev/null; \
+			$$SUDO chmod +x /usr/sbin/policy-rc.d; guard=1; \
+		fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; rc=$$?; \
+		[ -z "$$guard" ] || $$SUDO rm -f /usr/sbin/policy-rc.d; \
+		exit $$rc; \
 	fi
+endef
 
-# Only `make test` needs these; `make run` does not.
+deps:
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6.1 or newer is needed on PATH: https://www.swift.org/install/linux/"; exit 1; }
+	$(call apt_install,$(BUILD_PACKAGES),noguard)
+
 test-deps: deps
-	@python3 -c "import jsonschema, referencing" 2>/dev/null || \
-		python3 -m pip install --quiet --break-system-packages "$(PIP_PACKAGES)" 2>/dev/null || \
-		python3 -m pip install --quiet "$(PIP_PACKAGES)"
+	$(call apt_install,$(TEST_PACKAGES),guard)
+	@python3 -c "import jsonschema, referencing, zeroconf" 2>/dev/null || \
+		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
+		python3 -m pip install --quiet $(PIP_PACKAGES)
 
 build: deps
 	$(SWIFT) build

@@ -1,13 +1,7 @@
 import PeerdModel
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One record of the operation log: a header with the payload's length and checksum, then the
-/// payload, an `Operation` as JSON with sorted keys.
+/// payload, an `Operation` as JSON.
 ///
 /// ```
 ///  0                   4                   8
@@ -42,8 +36,9 @@ enum LogRecord {
 
     /// Reads records from `bytes` until the end or the first damaged record. Never traps and
     /// never allocates more than the input for any header content.
-    static func scan(_ bytes: UnsafeRawBufferPointer, decoder: JSONDecoder) -> Scan {
+    static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
         var scan = Scan()
+        var reader = OperationJSONReader()
         var offset = 0
         while offset < bytes.count {
             let available = bytes.count - offset
@@ -69,10 +64,7 @@ enum LogRecord {
                 break
             }
             do {
-                let operation =
-                    try OperationPayloadParser.parse(payload)
-                    ?? decoder.decode(Operation.self, from: borrowedData(payload))
-                scan.operations.append(operation)
+                scan.operations.append(try reader.decode(payload))
             } catch {
                 scan.failure = .undecodable(summary(of: error))
                 break
@@ -81,12 +73,6 @@ enum LogRecord {
             scan.intactLength = offset
         }
         return scan
-    }
-
-    /// A `Data` viewing `payload` without copying; valid only while `payload` is.
-    private static func borrowedData(_ payload: UnsafeRawBufferPointer) -> Data {
-        guard let base = payload.baseAddress else { return Data() }
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: payload.count, deallocator: .none)
     }
 
     /// A one-line reason for a decoding failure, without the decoder's long context dump.
@@ -100,6 +86,19 @@ enum LogRecord {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// Fills in the header of the record whose payload follows it at `start` and runs to the end
+    /// of `buffer`.
+    static func writeHeader(in buffer: inout [UInt8], at start: Int) {
+        let payloadStart = start + headerLength
+        let checksum = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) }
+        storeBigEndian(UInt32(buffer.count - payloadStart), in: &buffer, at: start)
+        storeBigEndian(checksum, in: &buffer, at: start + 4)
+    }
+
+    private static func storeBigEndian(_ value: UInt32, in buffer: inout [UInt8], at offset: Int) {
+        for index in 0..<4 { buffer[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
     }
 
     static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {

@@ -11,8 +11,8 @@ import Foundation
 extension OperationLog {
     /// Opens the log at `path`, creating it (mode 0600) if missing, and reads every operation in it.
     ///
-    /// The file is read in one piece, without a system call per record, and each payload is parsed by
-    /// `OperationPayloadParser` (or one shared `JSONDecoder` for unusual JSON). At the first damaged
+    /// The file is read in one piece, without a system call per record, and each payload is read by
+    /// one `OperationJSONReader` (its fast parser, or `JSONDecoder` for unusual JSON). At the first damaged
     /// record (cut short, impossible length, checksum mismatch, not an operation), the rest of the
     /// file is copied to `<path>.corrupt-<unix-seconds>`, the log is cut there and flushed, one
     /// warning is logged, and `recovery` describes what was dropped. Any content is handled
@@ -38,7 +38,7 @@ extension OperationLog {
         }
         do throws(StoreError) {
             let body = try readBody(of: descriptor, at: path, logger: logger)
-            let scan = body.withUnsafeBytes { LogRecord.scan($0, decoder: JSONDecoder()) }
+            let scan = body.withUnsafeBytes { LogRecord.scan($0) }
             let length = Int64(magic.count + scan.intactLength)
             var recovery: Recovery?
             if let failure = scan.failure {

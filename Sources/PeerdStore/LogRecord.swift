@@ -26,24 +26,34 @@ enum LogRecord {
 
     /// What reading a run of records found.
     struct Scan {
-        /// The operations of every intact record, in file order.
-        var operations: [Operation] = []
+        /// How many intact records were read.
+        var count = 0
         /// Bytes from the start of the scanned run up to the end of the last intact record.
         var intactLength = 0
-        /// Why the record at `intactLength` was refused, or nil if every record was intact.
+        /// Why the record at `intactLength` was refused, or nil if every record was intact (or
+        /// the rest is the start of a record whose end is not in the run yet, see `isEnd`).
         var failure: Recovery.Reason?
+        /// When the run stopped inside a record that is not damaged so far: the bytes it needs,
+        /// counted from `intactLength`.
+        var needs: Int?
     }
 
-    /// Reads records from `bytes` until the end or the first damaged record. Never traps and
-    /// never allocates more than the input for any header content.
-    static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
+    /// Reads records from `bytes`, handing each operation to `read`, until the end or the first
+    /// damaged record. When `isEnd` is false the bytes are a window on a longer file, and a record
+    /// cut off by the window's end is left for the next window (`needs`) instead of being torn.
+    /// Never traps and never allocates more than the input for any header content.
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer,
+        isEnd: Bool = true,
+        reader: inout OperationJSONReader,
+        _ read: (Operation) -> Void
+    ) -> Scan {
         var scan = Scan()
-        var reader = OperationJSONReader()
         var offset = 0
         while offset < bytes.count {
             let available = bytes.count - offset
             guard available >= headerLength else {
-                scan.failure = .tornHeader(available: available)
+                if isEnd { scan.failure = .tornHeader(available: available) } else { scan.needs = headerLength }
                 break
             }
             let length = readBigEndian(bytes, at: offset)
@@ -54,7 +64,11 @@ enum LogRecord {
             }
             let payloadStart = offset + headerLength
             guard available - headerLength >= Int(length) else {
-                scan.failure = .tornPayload(expected: Int(length), available: available - headerLength)
+                if isEnd {
+                    scan.failure = .tornPayload(expected: Int(length), available: available - headerLength)
+                } else {
+                    scan.needs = headerLength + Int(length)
+                }
                 break
             }
             let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + Int(length)])
@@ -64,11 +78,12 @@ enum LogRecord {
                 break
             }
             do {
-                scan.operations.append(try reader.decode(payload))
+                read(try reader.decode(payload))
             } catch {
                 scan.failure = .undecodable(summary(of: error))
                 break
             }
+            scan.count += 1
             offset = payloadStart + Int(length)
             scan.intactLength = offset
         }

@@ -15,6 +15,7 @@ import Glibc
 public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
         let started = ContinuousClock.now
+        HeapTuning.apply()
         let state = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
         let identity = state.identity.peer
         var replica = Replica(id: identity, name: configuration.name)

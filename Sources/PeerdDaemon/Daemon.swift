@@ -15,16 +15,17 @@ import Glibc
 public enum Daemon {
     public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
         let started = ContinuousClock.now
+        HeapTuning.apply()
         let state = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
         let identity = state.identity.peer
-        let (log, operations, _) = try OperationLog.open(at: state.logPath, logger: logger)
         var replica = Replica(id: identity, name: configuration.name)
-        let replayed = replica.replay(operations)
-        if replayed.skipped > 0 {
-            logger.warning(
-                "skipped operations that break their origin's sequence",
-                metadata: ["count": "\(replayed.skipped)"]
-            )
+        var skipped = 0
+        // Each operation goes into the replica as it is read: no array of all of them in between.
+        let (log, _, _) = try OperationLog.open(at: state.logPath, logger: logger) { operation in
+            if !replica.replay(operation) { skipped += 1 }
+        }
+        if skipped > 0 {
+            logger.warning("skipped operations that break their origin's sequence", metadata: ["count": "\(skipped)"])
         }
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()

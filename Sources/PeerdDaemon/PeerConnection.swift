@@ -37,6 +37,10 @@ struct PeerConnection {
         case closeRequested(WireError)
     }
 
+    /// How many operations one read from the replica fetches while catching a peer up: enough to
+    /// make the actor hops negligible, few enough that the copy stays small (about 200 KB).
+    private static let opsPerFetch = 2_000
+
     func run() async -> Outcome {
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         let clock = ContinuousClock()
@@ -122,11 +126,8 @@ struct PeerConnection {
                         case .send(let message):
                             try await outbound.write(WireCoding.encodeBuffer(message))
                         case .sendOperations(let ranges):
-                            let operations = await replica.operations(ranges.map { ($0.origin, $0.seqs) })
-                            for batch in OperationBatches.split(operations) {
-                                try await outbound.write(WireCoding.encodeBuffer(PeerMessage.ops(Array(batch))))
-                            }
-                            await directory.touched(connectionID, now: Wallclock.millis(), sent: operations.count)
+                            let sent = try await sendOperations(ranges, to: outbound)
+                            await directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
                         case .established(let hello):
                             logger[metadataKey: "peer"] = "\(hello.peer.short)"
                             outcome.peer = hello.peer
@@ -179,6 +180,31 @@ struct PeerConnection {
             logger.info("peer disconnected", metadata: ["reason": "\(outcome.error ?? "closed")"])
         }
         return outcome
+    }
+
+    /// Sends the operations in `ranges` in `ops` frames packed by size, fetching them from the
+    /// replica a slice at a time; returns how many were sent.
+    private func sendOperations(
+        _ ranges: [Session.SendRange],
+        to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+    ) async throws -> Int {
+        var builder = OpsFrameBuilder()
+        var sent = 0
+        for range in ranges {
+            var next = range.seqs.lowerBound
+            while next <= range.seqs.upperBound {
+                let last = min(range.seqs.upperBound, next + UInt64(Self.opsPerFetch - 1))
+                let operations = await replica.operations([(range.origin, next...last)])
+                guard !operations.isEmpty else { break }
+                for operation in operations {
+                    if let body = builder.append(operation) { try await outbound.write(ByteBuffer(bytes: body)) }
+                }
+                sent += operations.count
+                next = last + 1
+            }
+        }
+        if let body = builder.finish() { try await outbound.write(ByteBuffer(bytes: body)) }
+        return sent
     }
 
     static func wireError(for failure: ReplicaService.Failure) -> WireError {

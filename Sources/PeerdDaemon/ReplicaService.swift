@@ -176,7 +176,7 @@ public actor ReplicaService: Service {
                     }
                     continue
                 }
-                let changes = replica.commit(operations)
+                let changes = replica.commit(operations, reportingChanges: !changeSubscribers.isEmpty)
                 publish(changes)
             }
             for waiter in waiters {

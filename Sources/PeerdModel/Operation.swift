@@ -28,6 +28,8 @@ public struct Operation: Hashable, Sendable, Codable {
         case remove
     }
 
+    // Stored properties in this order pack into 104 bytes rather than 112 (`kind` fills the gap
+    // after `movie`): the replica holds every operation, and the list every surviving add.
     public var id: OperationID
     /// Lamport timestamp: larger than every timestamp its origin had seen when it was made.
     public var lamport: UInt64
@@ -35,8 +37,8 @@ public struct Operation: Hashable, Sendable, Codable {
     public var at: Int64
     /// The origin's human-readable name at the time, e.g. "alice".
     public var by: String
-    public var kind: Kind
     public var movie: Movie
+    public var kind: Kind
     /// For a removal: the adds it observed and so cancels. An add not listed here survives,
     /// which is what makes a later (or concurrent) re-add show the movie again.
     public var removes: [OperationID]

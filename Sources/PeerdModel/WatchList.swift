@@ -5,9 +5,14 @@
 /// associative and idempotent, and applying the same operations in any order gives the same list.
 /// A removal cancels only the adds it names; a re-add (a new operation) survives it.
 public struct WatchList: Sendable {
-    private var adds: [MovieID: [OperationID: Operation]] = [:]
+    /// Each listed movie's surviving adds, in no particular order: a movie's place is `slots[movie]`,
+    /// and a movie that leaves the list gives its place to the last one. Dense, so 100,000 movies
+    /// take 100,000 × 112 bytes here and a table of 4-byte places in `slots` (a dictionary's table
+    /// is sparse: holding the values themselves there would take more than twice the room).
+    /// Rows are made when asked for, not stored.
+    private var movies: [MovieAdds] = []
+    private var slots: [MovieID: Int32] = [:]
     private var tombstones: Set<OperationID> = []
-    private var rowsByMovie: [MovieID: WatchListRow] = [:]
     /// Row positions, kept sorted: `(key, movie)`. New local adds carry the largest Lamport
     /// time, so most inserts land at the end.
     private var order: [(key: OrderKey, movie: MovieID)] = []
@@ -16,15 +21,15 @@ public struct WatchList: Sendable {
 
     public var count: Int { order.count }
 
-    public func row(for movie: MovieID) -> WatchListRow? { rowsByMovie[movie] }
+    public func row(for movie: MovieID) -> WatchListRow? { adds(of: movie)?.row }
 
     /// The ids of the adds of `movie` that survive: what a removal of it must name.
     public func survivingAdds(of movie: MovieID) -> [OperationID] {
-        (adds[movie]?.keys).map { $0.sorted() } ?? []
+        adds(of: movie)?.ids.sorted() ?? []
     }
 
     /// Rows in list order.
-    public var rows: [WatchListRow] { order.map { rowsByMovie[$0.movie]! } }
+    public var rows: [WatchListRow] { order.map { adds(of: $0.movie)!.row } }
 
     /// Up to `limit` rows that come strictly after `cursor` in list order; none when `limit` is not
     /// positive. Keyset pagination: rows added while paging land before or after the cursor, so
@@ -33,75 +38,124 @@ public struct WatchList: Sendable {
     /// a moved row may be seen twice or not at all.
     public func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
         let start = cursor.map { key in firstIndex { $0.key > key } } ?? 0
-        return order[start...].prefix(max(limit, 0)).map { rowsByMovie[$0.movie]! }
+        return order[start...].prefix(max(limit, 0)).map { adds(of: $0.movie)!.row }
     }
 
     /// Applies one operation. Applying an operation twice changes nothing and reports no change.
     @discardableResult
     public mutating func apply(_ operation: Operation) -> WatchListChange? {
-        let movie = operation.movie.id
+        apply(operation, reporting: true)
+    }
+
+    /// The add named `id` of `movie`, if the list holds it.
+    func add(_ id: OperationID, of movie: MovieID) -> Operation? {
+        adds(of: movie)?.add(id)
+    }
+
+    /// Applies one operation; says what changed only when `reporting` (making the rows a change
+    /// carries costs as much as the rest of applying an add, for a report nobody may read), and
+    /// hands each add a removal drops to `retiring`. Returns nil when nothing changed or `reporting`
+    /// is false.
+    mutating func apply(
+        _ operation: Operation,
+        reporting: Bool,
+        retiring: (Operation) -> Void = { _ in }
+    ) -> WatchListChange? {
         switch operation.kind {
         case .add:
-            guard !tombstones.contains(operation.id), adds[movie]?[operation.id] == nil else { return nil }
-            adds[movie, default: [:]][operation.id] = operation
+            guard tombstones.isEmpty || !tombstones.contains(operation.id) else { return nil }
+            guard let existed = insert(operation), reporting else { return nil }
+            let row = adds(of: operation.movie.id)!.row
+            return existed ? .updated(row, by: operation) : .added(row, by: operation)
         case .remove:
             let fresh = operation.removes.filter { !tombstones.contains($0) }
             guard !fresh.isEmpty else { return nil }
             tombstones.formUnion(fresh)
-            var affected = Set<MovieID>()
+            // An add's id names one operation, so one movie: look in the removal's own movie first
+            // and search the others only for ids not found there (removals usually name adds of
+            // their own movie; a forged cross-movie one is handled too).
+            var affected: [MovieID: [OperationID]] = [:]
             for id in fresh {
-                for (movieID, movieAdds) in adds where movieAdds[id] != nil {
-                    adds[movieID]![id] = nil
-                    affected.insert(movieID)
+                if adds(of: operation.movie.id)?.contains(id) == true {
+                    affected[operation.movie.id, default: []].append(id)
+                } else {
+                    for index in movies.indices where movies[index].contains(id) {
+                        affected[movies[index].movie, default: []].append(id)
+                    }
                 }
             }
-            // Removals usually name adds of their own movie; a forged cross-movie one is handled too.
             var change: WatchListChange?
-            for movieID in affected.sorted() {
-                let before = rowsByMovie[movieID]
-                refreshRow(movieID)
-                if let before, rowsByMovie[movieID] == nil {
+            for (movie, ids) in affected.sorted(by: { $0.key < $1.key }) {
+                let before = reporting ? adds(of: movie)?.row : nil
+                for id in ids { if let add = add(id, of: movie) { retiring(add) } }
+                remove(ids, of: movie)
+                guard reporting else { continue }
+                if let before, adds(of: movie) == nil {
                     change = .removed(before.movie, by: operation)
-                } else if let after = rowsByMovie[movieID], change == nil {
+                } else if let after = adds(of: movie)?.row, change == nil {
                     change = .updated(after, by: operation)
                 }
             }
             return change
         }
-        let existed = rowsByMovie[movie] != nil
-        refreshRow(movie)
-        guard let row = rowsByMovie[movie] else { return nil }
-        return existed ? .updated(row, by: operation) : .added(row, by: operation)
     }
 
     /// State-based merge: the list that holds everything either list holds.
     public func merged(with other: WatchList) -> WatchList {
-        var result = self
-        result.tombstones.formUnion(other.tombstones)
-        for (_, movieAdds) in other.adds {
-            for (_, add) in movieAdds { result.adds[add.movie.id, default: [:]][add.id] = add }
+        var result = WatchList()
+        result.tombstones = tombstones.union(other.tombstones)
+        for list in [self, other] {
+            for movieAdds in list.movies {
+                movieAdds.forEach { add in
+                    if !result.tombstones.contains(add.id) { _ = result.insert(add) }
+                }
+            }
         }
-        for (movieID, movieAdds) in result.adds {
-            result.adds[movieID] = movieAdds.filter { !result.tombstones.contains($0.key) }
-        }
-        result.order = []
-        result.rowsByMovie = [:]
-        for movieID in result.adds.keys { result.refreshRow(movieID) }
         return result
     }
 
-    private mutating func refreshRow(_ movie: MovieID) {
-        if let old = rowsByMovie[movie], let index = index(of: old.key) {
-            order.remove(at: index)
+    private func adds(of movie: MovieID) -> MovieAdds? {
+        slots[movie].map { movies[Int($0)] }
+    }
+
+    /// Adds a surviving add. Returns nil if the list already held it, else whether its movie was
+    /// already listed.
+    private mutating func insert(_ add: Operation) -> Bool? {
+        let movie = add.movie.id
+        guard let slot = slots[movie].map(Int.init) else {
+            slots[movie] = Int32(movies.count)
+            movies.append(MovieAdds(add))
+            order.insert((add.orderKey, movie), at: firstIndex { $0.key > add.orderKey })
+            return false
         }
-        let movieAdds = (adds[movie] ?? [:]).values
-        guard let row = WatchListRow(adds: movieAdds) else {
-            rowsByMovie[movie] = nil
-            adds[movie] = nil
+        let before = movies[slot].key
+        guard movies[slot].insert(add) else { return nil }
+        reposition(movie, from: before, to: movies[slot].key)
+        return true
+    }
+
+    /// Drops the adds `ids` of `movie`, and the movie itself if none of its adds is left.
+    private mutating func remove(_ ids: [OperationID], of movie: MovieID) {
+        guard let slot = slots[movie].map(Int.init) else { return }
+        let before = movies[slot].key
+        for id in ids where !movies[slot].remove(id) {
+            if let index = index(of: before) { order.remove(at: index) }
+            slots[movie] = nil
+            let last = movies.count - 1
+            if slot != last {
+                movies.swapAt(slot, last)
+                slots[movies[slot].movie] = Int32(slot)
+            }
+            movies.removeLast()
             return
         }
-        rowsByMovie[movie] = row
-        order.insert((row.key, movie), at: firstIndex { $0.key > row.key })
+        reposition(movie, from: before, to: movies[slot].key)
+    }
+
+    private mutating func reposition(_ movie: MovieID, from before: OrderKey, to after: OrderKey) {
+        guard before != after else { return }
+        if let index = index(of: before) { order.remove(at: index) }
+        order.insert((after, movie), at: firstIndex { $0.key > after })
     }
 
     private func index(of key: OrderKey) -> Int? {
@@ -124,6 +178,7 @@ public struct WatchList: Sendable {
 extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
     public static func == (lhs: WatchList, rhs: WatchList) -> Bool {
-        lhs.adds == rhs.adds && lhs.tombstones == rhs.tombstones
+        lhs.tombstones == rhs.tombstones && lhs.movies.count == rhs.movies.count
+            && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }
 }

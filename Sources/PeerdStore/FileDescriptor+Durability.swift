@@ -42,27 +42,38 @@ extension FileDescriptor {
 
     /// Reads `count` bytes starting at `offset`, or fewer if the file ends first.
     func readFully(from offset: Int64, count: Int) throws(Errno) -> [UInt8] {
-        var filled = 0
         var failure: Errno?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            while filled < count {
-                do {
-                    let got = try read(
-                        fromAbsoluteOffset: offset + Int64(filled),
-                        into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[filled...])),
-                        retryOnInterrupt: true
-                    )
-                    if got == 0 { break }
-                    filled += got
-                } catch {
-                    failure = error as? Errno ?? .ioError
-                    break
-                }
+            do throws(Errno) {
+                initialized = try readFully(into: UnsafeMutableRawBufferPointer(buffer), from: offset)
+            } catch {
+                failure = error
+                initialized = 0
             }
-            initialized = filled
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    /// Fills `buffer` from the file starting at `offset`, looping over partial reads and `EINTR`;
+    /// returns how many bytes were read, fewer than the buffer holds only if the file ended first.
+    func readFully(into buffer: UnsafeMutableRawBufferPointer, from offset: Int64) throws(Errno) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let got: Int
+            do {
+                got = try read(
+                    fromAbsoluteOffset: offset + Int64(filled),
+                    into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]),
+                    retryOnInterrupt: true
+                )
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return filled
     }
 
     /// Flushes the file's data and metadata to the disk (`fsync`).

@@ -1,13 +1,7 @@
 import PeerdModel
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// One record of the operation log: a header with the payload's length and checksum, then the
-/// payload, an `Operation` as JSON with sorted keys.
+/// payload, an `Operation` as JSON.
 ///
 /// ```
 ///  0                   4                   8
@@ -32,23 +26,34 @@ enum LogRecord {
 
     /// What reading a run of records found.
     struct Scan {
-        /// The operations of every intact record, in file order.
-        var operations: [Operation] = []
+        /// How many intact records were read.
+        var count = 0
         /// Bytes from the start of the scanned run up to the end of the last intact record.
         var intactLength = 0
-        /// Why the record at `intactLength` was refused, or nil if every record was intact.
+        /// Why the record at `intactLength` was refused, or nil if every record was intact (or
+        /// the rest is the start of a record whose end is not in the run yet, see `isEnd`).
         var failure: Recovery.Reason?
+        /// When the run stopped inside a record that is not damaged so far: the bytes it needs,
+        /// counted from `intactLength`.
+        var needs: Int?
     }
 
-    /// Reads records from `bytes` until the end or the first damaged record. Never traps and
-    /// never allocates more than the input for any header content.
-    static func scan(_ bytes: UnsafeRawBufferPointer, decoder: JSONDecoder) -> Scan {
+    /// Reads records from `bytes`, handing each operation to `read`, until the end or the first
+    /// damaged record. When `isEnd` is false the bytes are a window on a longer file, and a record
+    /// cut off by the window's end is left for the next window (`needs`) instead of being torn.
+    /// Never traps and never allocates more than the input for any header content.
+    static func scan(
+        _ bytes: UnsafeRawBufferPointer,
+        isEnd: Bool = true,
+        reader: inout OperationJSONReader,
+        _ read: (Operation) -> Void
+    ) -> Scan {
         var scan = Scan()
         var offset = 0
         while offset < bytes.count {
             let available = bytes.count - offset
             guard available >= headerLength else {
-                scan.failure = .tornHeader(available: available)
+                if isEnd { scan.failure = .tornHeader(available: available) } else { scan.needs = headerLength }
                 break
             }
             let length = readBigEndian(bytes, at: offset)
@@ -59,7 +64,11 @@ enum LogRecord {
             }
             let payloadStart = offset + headerLength
             guard available - headerLength >= Int(length) else {
-                scan.failure = .tornPayload(expected: Int(length), available: available - headerLength)
+                if isEnd {
+                    scan.failure = .tornPayload(expected: Int(length), available: available - headerLength)
+                } else {
+                    scan.needs = headerLength + Int(length)
+                }
                 break
             }
             let payload = UnsafeRawBufferPointer(rebasing: bytes[payloadStart..<payloadStart + Int(length)])
@@ -69,24 +78,16 @@ enum LogRecord {
                 break
             }
             do {
-                let operation =
-                    try OperationPayloadParser.parse(payload)
-                    ?? decoder.decode(Operation.self, from: borrowedData(payload))
-                scan.operations.append(operation)
+                read(try reader.decode(payload))
             } catch {
                 scan.failure = .undecodable(summary(of: error))
                 break
             }
+            scan.count += 1
             offset = payloadStart + Int(length)
             scan.intactLength = offset
         }
         return scan
-    }
-
-    /// A `Data` viewing `payload` without copying; valid only while `payload` is.
-    private static func borrowedData(_ payload: UnsafeRawBufferPointer) -> Data {
-        guard let base = payload.baseAddress else { return Data() }
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: payload.count, deallocator: .none)
     }
 
     /// A one-line reason for a decoding failure, without the decoder's long context dump.
@@ -100,6 +101,19 @@ enum LogRecord {
         @unknown default:
             return "\(error)"
         }
+    }
+
+    /// Fills in the header of the record whose payload follows it at `start` and runs to the end
+    /// of `buffer`.
+    static func writeHeader(in buffer: inout [UInt8], at start: Int) {
+        let payloadStart = start + headerLength
+        let checksum = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) }
+        storeBigEndian(UInt32(buffer.count - payloadStart), in: &buffer, at: start)
+        storeBigEndian(checksum, in: &buffer, at: start + 4)
+    }
+
+    private static func storeBigEndian(_ value: UInt32, in buffer: inout [UInt8], at offset: Int) {
+        for index in 0..<4 { buffer[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
     }
 
     static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {

@@ -9,22 +9,40 @@ import Foundation
 #endif
 
 extension OperationLog {
-    /// Opens the log at `path`, creating it (mode 0600) if missing, and reads every operation in it.
+    /// How much of the file is read at a time: records are parsed straight from this window, so
+    /// opening a log holds neither the whole file nor all its operations in memory at once.
+    static let readWindow = 1 << 20
+
+    /// Opens the log at `path` and returns every operation in it; see
+    /// ``open(at:logger:reading:)``, which hands them over one at a time instead.
+    public static func open(
+        at path: FilePath,
+        logger: Logger
+    ) throws(StoreError) -> (log: OperationLog, operations: [Operation], recovery: Recovery?) {
+        var operations: [Operation] = []
+        let (log, _, recovery) = try open(at: path, logger: logger) { operations.append($0) }
+        return (log, operations, recovery)
+    }
+
+    /// Opens the log at `path`, creating it (mode 0600) if missing, and hands every operation in it
+    /// to `read`, in file order; returns how many there were.
     ///
-    /// The file is read in one piece, without a system call per record, and each payload is parsed by
-    /// `OperationPayloadParser` (or one shared `JSONDecoder` for unusual JSON). At the first damaged
-    /// record (cut short, impossible length, checksum mismatch, not an operation), the rest of the
-    /// file is copied to `<path>.corrupt-<unix-seconds>`, the log is cut there and flushed, one
-    /// warning is logged, and `recovery` describes what was dropped. Any content is handled
-    /// without trapping.
+    /// The file is read a window of ``readWindow`` bytes at a time, without a system call per
+    /// record, and each payload is read by one `OperationJSONReader` (its fast parser, or
+    /// `JSONDecoder` for unusual JSON). At the first damaged record (cut short, impossible length,
+    /// checksum mismatch, not an operation), the rest of the file is copied to
+    /// `<path>.corrupt-<unix-seconds>`, the log is cut there and flushed, one warning is logged, and
+    /// `recovery` describes what was dropped; `read` has then seen the records before it. Any
+    /// content is handled without trapping.
     ///
     /// - Throws: `StoreError.notALog` if the file does not start with ``magic`` (it is left as it
     ///   was), `.cannotAccess` if it cannot be opened or read, `.recoveryFailed` if a damaged end
     ///   cannot be copied aside (the log is then left as it was).
     public static func open(
         at path: FilePath,
-        logger: Logger
-    ) throws(StoreError) -> (log: OperationLog, operations: [Operation], recovery: Recovery?) {
+        logger: Logger,
+        reading read: (Operation) -> Void
+    ) throws(StoreError) -> (log: OperationLog, count: Int, recovery: Recovery?) {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(
@@ -37,36 +55,42 @@ extension OperationLog {
             throw .cannotAccess(path, error as? Errno ?? .ioError)
         }
         do throws(StoreError) {
-            let body = try readBody(of: descriptor, at: path, logger: logger)
-            let scan = body.withUnsafeBytes { LogRecord.scan($0, decoder: JSONDecoder()) }
+            let size = try checkHeader(of: descriptor, at: path, logger: logger)
+            let scan = try readRecords(of: descriptor, at: path, size: size, read)
             let length = Int64(magic.count + scan.intactLength)
             var recovery: Recovery?
             if let failure = scan.failure {
+                let dropped: [UInt8]
+                do throws(Errno) {
+                    dropped = try descriptor.readFully(from: length, count: Int(size - length))
+                } catch {
+                    throw .cannotAccess(path, error)
+                }
                 recovery = try cutDamagedEnd(
                     of: descriptor,
                     at: path,
                     offset: length,
-                    dropping: body[scan.intactLength...],
+                    dropping: dropped[...],
                     reason: failure,
-                    operationsKept: scan.operations.count,
+                    operationsKept: scan.count,
                     logger: logger
                 )
             }
             let log = OperationLog(path: path, descriptor: descriptor, length: length, logger: logger)
-            return (log, scan.operations, recovery)
+            return (log, scan.count, recovery)
         } catch {
             try? descriptor.close()
             throw error
         }
     }
 
-    /// Checks the magic header and returns every byte after it. A new file (or one whose creation
-    /// was cut off inside the header) gets the header written and flushed.
-    private static func readBody(
+    /// Checks the magic header and returns the file's size. A new file (or one whose creation was
+    /// cut off inside the header) gets the header written and flushed.
+    private static func checkHeader(
         of descriptor: FileDescriptor,
         at path: FilePath,
         logger: Logger
-    ) throws(StoreError) -> [UInt8] {
+    ) throws(StoreError) -> Int64 {
         let size: Int64
         let header: [UInt8]
         do throws(Errno) {
@@ -85,13 +109,60 @@ extension OperationLog {
                 throw .writeFailed(path, error)
             }
             logger.info("created operation log", metadata: ["path": "\(path)"])
-            return []
+            return Int64(magic.count)
         }
         guard header == magic else { throw .notALog(path) }
-        do throws(Errno) {
-            return try descriptor.readFully(from: Int64(magic.count), count: max(0, Int(size) - magic.count))
-        } catch {
-            throw .cannotAccess(path, error)
+        return size
+    }
+
+    /// Scans the records after the header, a window at a time: a record the window's end cuts off
+    /// is moved to the window's start and completed by the next read (the window grows for a
+    /// record larger than itself, up to the 4 MiB limit).
+    private static func readRecords(
+        of descriptor: FileDescriptor,
+        at path: FilePath,
+        size: Int64,
+        _ read: (Operation) -> Void
+    ) throws(StoreError) -> LogRecord.Scan {
+        var total = LogRecord.Scan()
+        var reader = OperationJSONReader()
+        var window = [UInt8](repeating: 0, count: Int(min(Int64(readWindow), max(0, size - Int64(magic.count)))))
+        var start = Int64(magic.count)  // the file offset of window[0]
+        var filled = 0
+        while true {
+            let wanted = min(window.count - filled, Int(size - start) - filled)
+            var got = 0
+            if wanted > 0 {
+                let result = window.withUnsafeMutableBytes { bytes in
+                    Result { () throws(Errno) in
+                        try descriptor.readFully(
+                            into: UnsafeMutableRawBufferPointer(rebasing: bytes[filled..<filled + wanted]),
+                            from: start + Int64(filled)
+                        )
+                    }
+                }
+                do throws(Errno) {
+                    got = try result.get()
+                } catch {
+                    throw .cannotAccess(path, error)
+                }
+                filled += got
+            }
+            let isEnd = got < wanted || start + Int64(filled) >= size
+            let scan = window.withUnsafeBytes { bytes in
+                LogRecord.scan(UnsafeRawBufferPointer(rebasing: bytes[..<filled]), isEnd: isEnd, reader: &reader, read)
+            }
+            total.count += scan.count
+            total.intactLength += scan.intactLength
+            if scan.failure != nil || isEnd {
+                total.failure = scan.failure
+                return total
+            }
+            let capacity = max(window.count, scan.needs ?? 0)
+            window.removeSubrange(0..<scan.intactLength)
+            window += repeatElement(0, count: capacity - window.count)
+            filled -= scan.intactLength
+            start += Int64(scan.intactLength)
         }
     }
 }

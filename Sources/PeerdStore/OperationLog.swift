@@ -23,9 +23,12 @@ import Foundation
 ///           +-------------------+-------------------+----------------------------+
 /// ```
 ///
-/// The magic header is the ASCII text `PEERDLG1`; each payload is an ``Operation`` encoded as JSON
-/// with sorted keys, `N` is 1 through ``maxRecordLength``, and the CRC-32C (Castagnoli) covers the
-/// payload (see `LogRecord`).
+/// The magic header is the ASCII text `PEERDLG1`; each payload is an ``Operation`` encoded as JSON,
+/// `N` is 1 through ``maxRecordLength``, and the CRC-32C (Castagnoli) covers the payload (see
+/// `LogRecord`). The payload's JSON need not be canonical: any JSON `Operation`'s `Decodable`
+/// conformance accepts is read back (older logs hold `JSONEncoder`'s `.sortedKeys` output, which
+/// escapes `/` as `\/`). New records hold `OperationJSON`'s canonical form, the same bytes an
+/// operation has in an `ops` frame.
 ///
 /// - Durability: ``append(_:)`` writes all its records with one write and one `fsync`, so a batch
 ///   is on disk when it returns (group commit: the daemon gathers pending operations into one call).
@@ -33,7 +36,7 @@ import Foundation
 /// - Recovery: a crash can leave a torn last record; ``open(at:logger:)`` keeps every record before
 ///   the first damaged one and cuts the rest off after copying it aside.
 ///
-/// `Sendable` without `@unchecked`: the descriptor, the file length and the encoder live in a
+/// `Sendable` without `@unchecked`: the descriptor and the file length live in a
 /// `Mutex`, so appends from different tasks are serialized (the daemon uses it from one actor).
 public final class OperationLog: Sendable {
     /// The first 8 bytes of every operation log.
@@ -52,15 +55,12 @@ public final class OperationLog: Sendable {
         var length: Int64
         /// Set when a failed append could not be cut back off; the file's end is then unknown.
         var isUnusable = false
-        let encoder: JSONEncoder
     }
 
     init(path: FilePath, descriptor: FileDescriptor, length: Int64, logger: Logger) {
         self.path = path
         self.logger = logger
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        self.state = Mutex(State(descriptor: descriptor, length: length, encoder: encoder))
+        self.state = Mutex(State(descriptor: descriptor, length: length))
     }
 
     deinit {
@@ -81,7 +81,7 @@ public final class OperationLog: Sendable {
         guard !operations.isEmpty else { return }
         try state.withLock { (state) throws(StoreError) in
             guard !state.isUnusable else { throw .logUnusable(path) }
-            let records = try Self.records(for: operations, encoder: state.encoder)
+            let records = try Self.records(for: operations)
             let start = state.length
             do throws(Errno) {
                 try state.descriptor.writeFully(records, at: start)
@@ -109,24 +109,23 @@ public final class OperationLog: Sendable {
         }
     }
 
-    /// The records for `operations`, back to back in one buffer.
-    static func records(for operations: [Operation], encoder: JSONEncoder) throws(StoreError) -> [UInt8] {
+    /// The records for `operations`, back to back in one buffer. Each payload is written by
+    /// `OperationJSON`, straight into the buffer after its header's place.
+    static func records(for operations: [Operation]) throws(StoreError) -> [UInt8] {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(operations.count * 200)
         for operation in operations {
-            let payload: Data
-            do {
-                payload = try encoder.encode(operation)
-            } catch {
-                throw .invalidOperation(operation.id, reason: "it cannot be encoded: \(error)")
-            }
-            guard payload.count <= maxRecordLength else {
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: LogRecord.headerLength))
+            OperationJSON.append(operation, to: &buffer)
+            let length = buffer.count - start - LogRecord.headerLength
+            guard length <= maxRecordLength else {
                 throw .invalidOperation(
                     operation.id,
-                    reason: "its record would be \(payload.count) bytes; the limit is \(maxRecordLength)"
+                    reason: "its record would be \(length) bytes; the limit is \(maxRecordLength)"
                 )
             }
-            payload.withUnsafeBytes { LogRecord.append(payload: $0, to: &buffer) }
+            LogRecord.writeHeader(in: &buffer, at: start)
         }
         return buffer
     }

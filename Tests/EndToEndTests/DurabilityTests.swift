@@ -29,11 +29,27 @@ struct DurabilityTests {
                 }
             }
         }
-        #expect(try await eventually(every: .milliseconds(5)) { try alice.status().movies >= 200 })
-        alice.stop(signal: SIGKILL)
+        // The killer watches from its own thread too, so a busy test executor can't delay the kill.
+        let killedMidStream = LockedIDs()
+        writers.enter()
+        Thread.detachNewThread {
+            defer { writers.leave() }
+            for _ in 0..<20_000 {
+                if let status = try? alice.status(), status.movies >= 200 {
+                    killedMidStream.insert(status.movies)
+                    break
+                }
+                usleep(1_000)
+            }
+            alice.stop(signal: SIGKILL)
+        }
         writers.wait()
+        #expect(!killedMidStream.all.isEmpty, "the daemon never reached 200 movies")
         let acknowledged = acked.all
-        #expect(acknowledged.count >= 200)
+        // The kill landed mid-stream: some adds were acknowledged, and not all 20,000 were tried.
+        // (The 200th commit can be killed before its reply reaches the writer, so no exact bound.)
+        #expect(acknowledged.count >= 100)
+        #expect(acknowledged.count < 20_000)
 
         try alice.start()
         let listed = Set(try alice.movieIDs())

@@ -1,3 +1,4 @@
+import PeerdTestSupport
 import Testing
 
 @testable import PeerdStore
@@ -26,6 +27,31 @@ struct CRC32CTests {
                 var flipped = bytes
                 flipped[index] ^= 1 << bit
                 #expect(CRC32C.checksum(flipped) != original)
+            }
+        }
+    }
+
+    /// The bit-at-a-time definition, to check the table-driven code against.
+    private static func bitwise(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+        }
+        return ~crc
+    }
+
+    @Test func everyLengthAndAlignmentMatchesTheBitwiseDefinition() {
+        var generator = SplitMix64(seed: 32)
+        let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for start in 0..<9 {
+            for end in start...data.count where (end - start) < 40 || end % 37 == 0 {
+                let slice = Array(data[start..<end])
+                #expect(CRC32C.checksum(slice) == Self.bitwise(slice), "bytes \(start)..<\(end)")
+                let unaligned = data.withUnsafeBytes {
+                    CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<end]))
+                }
+                #expect(unaligned == Self.bitwise(slice), "bytes \(start)..<\(end), in place")
             }
         }
     }

@@ -1,0 +1,50 @@
+import PeerdModel
+import PeerdTestSupport
+
+/// Operations whose JSON exercises every corner of the codec: names and titles drawn from quotes,
+/// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;
+/// zero, huge and negative numbers; removals naming none, one or many adds of several origins.
+func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
+    var rng = SplitMix64(seed: seed)
+    let origins = [
+        PeerID("0123456789abcdef0123456789abcdef")!, PeerID("00000000")!,
+        PeerID(String(repeating: "f", count: 64))!, PeerID("a11ce000000000000000000000000001")!,
+    ]
+    let pool: [Unicode.Scalar] =
+        ["\"", "\\", "/", " ", "a", "Z", "0", "\u{7F}", "é", "€", "千", "🎬", "\u{301}", "\u{2028}", "\u{FEFF}"]
+        + (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
+    func text(_ lengths: ClosedRange<Int>) -> String {
+        String(
+            String.UnicodeScalarView(
+                (0..<Int.random(in: lengths, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
+            )
+        )
+    }
+    func number<T: FixedWidthInteger>(_ type: T.Type, at least: T) -> T {
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: least
+        case 1: T.max
+        case 2: T.random(in: least...T.max, using: &rng)
+        default: T.random(in: least...(least + 1000), using: &rng)
+        }
+    }
+    return (0..<count).map { _ in
+        let kind: Operation.Kind = Bool.random(using: &rng) ? .add : .remove
+        let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
+            OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
+        }
+        return Operation(
+            id: OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1)),
+            lamport: number(UInt64.self, at: Bool.random(using: &rng) ? 0 : 1),
+            at: Bool.random(using: &rng) ? number(Int64.self, at: 0) : Int64.random(in: .min...0, using: &rng),
+            by: text(0...20),
+            kind: kind,
+            movie: Movie(
+                id: MovieID(number(Int.self, at: 1))!,
+                title: Bool.random(using: &rng) ? text(0...40) : nil,
+                year: Bool.random(using: &rng) ? Int.random(in: Int.min...Int.max, using: &rng) : nil
+            ),
+            removes: removes
+        )
+    }
+}

@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+"""The LAN lab test (`make test`): peerd discovers, converges and survives Avahi restarts on a real
+virtual LAN of hosts in network namespaces, checked against avahi-browse and python-zeroconf.
+
+Prints one line per check and ends with exactly `lab: N passed, M failed` (`, K skipped` may
+follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab.
+
+    sudo python3 tests/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
+
+Binaries come from $PEERD_BIN_DIR (default .build/debug). Every wait is bounded by $PEERD_LAB_WAIT
+seconds (default 20).
+"""
+import argparse
+import os
+import signal
+import sys
+import time
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import lab as labkit  # noqa: E402
+from lab import Lab, LabError, LabSkip, SERVICE_TYPE, eventually, tail  # noqa: E402
+
+WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
+NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave"}
+NOT_YET = "mDNS discovery is not available in this build"
+
+
+class CheckFailed(Exception):
+    """A check's assertion did not hold; the message says what was seen instead."""
+
+
+class Context:
+    """State the checks share: the lab, each host's peer id, the movies added so far."""
+
+    def __init__(self, lab):
+        self.lab = lab
+        self.h1, self.h2, self.h3, self.h4 = lab.hosts
+        self.observer = None
+        self.ids = {}
+        self.added = []
+        self.details = []
+
+    @property
+    def trio(self):
+        return [self.h1, self.h2, self.h3]
+
+    def note(self, line):
+        self.details.append(line)
+
+
+def wait_for(probe, what, timeout=WAIT, interval=0.25):
+    """`eventually`, turning a timeout into a failed check that says what was last seen."""
+    try:
+        return eventually(probe, timeout, interval, what)
+    except labkit.LabTimeout as error:
+        raise CheckFailed(str(error)) from None
+
+
+# MARK: helpers that describe what a host sees
+
+
+def mdns_connected(host):
+    """Peer ids this host shows as found over mDNS and connected."""
+    return {p.get("peer") for p in host.peers() if p.get("source") == "mdns" and p.get("state") == "connected"}
+
+
+def describe_peers(host):
+    try:
+        rows = host.peers()
+    except LabError as error:
+        return f"{host.name}: {error}"
+    shown = ", ".join(
+        f"{(p.get('peer') or '?')[:8]}/{p.get('name')} {p.get('source')} {p.get('state')} {p.get('address')}"
+        for p in rows
+    )
+    return f"{host.name} ({NAMES[host.name]}) peers: [{shown}]"
+
+
+def peerd_says_not_yet(host):
+    log = host.dir / "peerd.log"
+    return log.exists() and NOT_YET in log.read_text(errors="replace")
+
+
+def list_key(host):
+    """The list as order-sensitive (movieId, adders) pairs."""
+    return [(m["movieId"], tuple(m.get("addedBy", []))) for m in host.movies()]
+
+
+def ensure_peerd(ctx, host):
+    if not host.peerd_running():
+        host.start_peerd(NAMES[host.name])
+    if host.name not in ctx.ids:
+        ctx.ids[host.name] = host.status()["peer"]
+
+
+def explain_discovery(ctx, hosts):
+    lines = [describe_peers(h) for h in hosts]
+    if any(peerd_says_not_yet(h) for h in hosts):
+        lines.append(f"peerd logs: \"{NOT_YET} yet\" (discovery has not landed)")
+    return "\n".join(lines)
+
+
+def wait_converged(ctx, hosts, expected_ids, what):
+    def same():
+        keys = [list_key(h) for h in hosts]
+        ids = {m for m, _ in keys[0]}
+        return all(k == keys[0] for k in keys) and expected_ids <= ids
+
+    try:
+        wait_for(same, what)
+    except CheckFailed as failure:
+        seen = []
+        for h in hosts:
+            try:
+                seen.append(f"{h.name}: {[m for m, _ in list_key(h)]}")
+            except LabError as error:
+                seen.append(f"{h.name}: {error}")
+        raise CheckFailed(f"{failure}\nexpected all of {sorted(expected_ids)}; lists:\n" + "\n".join(seen)) from None
+
+
+def add(ctx, host, movie, title):
+    result = host.peerctl("add", str(movie), "--title", title)
+    if result.returncode != 0:
+        raise CheckFailed(f"peerctl add {movie} on {host.name} failed: {result.stderr.strip()}")
+    ctx.added.append(movie)
+
+
+# MARK: checks
+
+
+def check_self(ctx):
+    """avahi-publish on h1 is seen with its TXT by avahi-browse on h2 and by python-zeroconf on obs
+    (no avahi there), and its withdrawal is seen too."""
+    h1, h2 = ctx.h1, ctx.h2
+    name, txt = "lab self-check", {"id": "selfcheck-h1", "proto": "0"}
+    publisher = h1.spawn(
+        ["avahi-publish", "-s", name, SERVICE_TYPE, "7001", *(f"{k}={v}" for k, v in txt.items())],
+        "avahi-publish.log",
+    )
+
+    def browsed():
+        return [
+            s for s in h2.avahi_browse()
+            if s["name"] == name and s["protocol"] == "IPv4" and s["address"] == h1.ip and s["port"] == 7001
+            and s["txt"] == txt
+        ]
+
+    row = wait_for(browsed, f"avahi-browse on h2 seeing '{name}' from h1 with TXT {txt}")[0]
+    where = f"{row['hostname']} {row['address']}:{row['port']}"
+    ctx.note(f"avahi-browse on h2: '{row['name']}' at {where} TXT {row['txt']}")
+    full = f"{name}.{SERVICE_TYPE}.local."
+
+    def observed():
+        s = ctx.observer.services().get(full)
+        return s if s and s["port"] == 7001 and h1.ip in s["addresses"] and s["txt"] == txt else None
+
+    s = wait_for(observed, f"python-zeroconf on obs seeing '{name}' with TXT {txt}")
+    ctx.note(f"python-zeroconf on obs: '{full}' at {s['server']} {s['addresses']}:{s['port']} TXT {s['txt']}")
+    labkit.stop_process(publisher, signal.SIGTERM)
+    wait_for(lambda: not any(s["name"] == name for s in h2.avahi_browse()), "avahi-browse on h2 seeing it withdrawn")
+    wait_for(lambda: full not in ctx.observer.services(), "python-zeroconf seeing it withdrawn")
+    ctx.note("withdrawal (goodbye) seen by both")
+
+
+def check_discovery(ctx):
+    """Three peerd with no --peer and no --no-mdns each show the other two as mdns, connected."""
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    ctx.note("ids: " + ", ".join(f"{h.name}={ctx.ids[h.name][:8]}" for h in ctx.trio))
+
+    def all_found():
+        return all(
+            {ctx.ids[o.name] for o in ctx.trio if o is not h} <= mdns_connected(h) for h in ctx.trio
+        )
+
+    try:
+        wait_for(all_found, "every host showing the other two with source mdns, state connected")
+    except CheckFailed as failure:
+        raise CheckFailed(f"{failure}\n{explain_discovery(ctx, ctx.trio)}") from None
+    for h in ctx.trio:
+        ctx.note(describe_peers(h))
+
+
+def check_converge(ctx):
+    """Adds on each of three hosts end in the same list, in the same order, on all three."""
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    add(ctx, ctx.h1, 603, "The Matrix")
+    add(ctx, ctx.h2, 550, "Fight Club")
+    add(ctx, ctx.h3, 13, "Forrest Gump")
+    wait_converged(ctx, ctx.trio, {603, 550, 13}, "h1, h2 and h3 showing the same list")
+    ctx.note(f"all three show {[m for m, _ in list_key(ctx.h1)]}")
+
+
+def check_observer(ctx):
+    """python-zeroconf (no Avahi involved) sees every peerd with TXT proto=1 and id = its peer id."""
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    ports = {h.name: h.status()["port"] for h in ctx.trio}
+
+    def matching(services, host):
+        return [
+            s for s in services.values()
+            if s["txt"].get("id") == ctx.ids[host.name] and s["txt"].get("proto") == "1"
+            and s["port"] == ports[host.name] and host.ip in s["addresses"]
+        ]
+
+    def all_seen():
+        services = ctx.observer.services()
+        return all(matching(services, h) for h in ctx.trio) and services
+
+    try:
+        services = wait_for(all_seen, "python-zeroconf seeing a _watchlist._tcp service for each peerd")
+    except CheckFailed as failure:
+        seen = ctx.observer.services()
+        raise CheckFailed(
+            f"{failure}\nexpected TXT proto=1 and id in {sorted(ctx.ids[h.name] for h in ctx.trio)}, ports {ports}\n"
+            f"python-zeroconf sees: {seen or 'no _watchlist._tcp service at all'}"
+        ) from None
+    for h in ctx.trio:
+        s = matching(services, h)[0]
+        ctx.note(f"{h.name}: '{s['name']}' {s['addresses']}:{s['port']} TXT {s['txt']}")
+
+
+def check_avahi_browse(ctx):
+    """avahi-browse on every peerd host sees all three services with the right TXT and address."""
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    ports = {h.name: h.status()["port"] for h in ctx.trio}
+
+    def seen_by(browser):
+        rows = browser.avahi_browse()
+        return all(
+            any(
+                r["txt"].get("id") == ctx.ids[h.name] and r["txt"].get("proto") == "1"
+                and r["protocol"] == "IPv4" and r["address"] == h.ip and r["port"] == ports[h.name]
+                for r in rows
+            )
+            for h in ctx.trio
+        )
+
+    for browser in ctx.trio:
+        try:
+            wait_for(lambda: seen_by(browser), f"avahi-browse on {browser.name} seeing all three peerd")
+        except CheckFailed as failure:
+            rows = browser.avahi_browse()
+            shown = [f"{r['name']} {r['address']}:{r['port']} {r['txt']}" for r in rows] or "nothing"
+            raise CheckFailed(f"{failure}\navahi-browse -rpt {SERVICE_TYPE} on {browser.name}: {shown}") from None
+    ctx.note("h1, h2 and h3 each list all three peerd services")
+
+
+def check_avahi_restart(ctx):
+    """avahi-daemon on h2 is killed (SIGKILL) and started again: peerd on h2 keeps running and
+    publishes again, a peer that restarts on a new port is found again, and an add still converges."""
+    h1, h2, h3 = ctx.trio
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    h2.kill_avahi(signal.SIGKILL)
+    time.sleep(1.0)
+    if not h2.peerd_running():
+        raise CheckFailed(f"peerd on h2 exited ({h2.peerd.returncode}) when avahi-daemon was killed")
+    h2.status()
+    ctx.note("avahi-daemon on h2 killed; peerd on h2 still answers")
+    h2.start_avahi()
+
+    def republished():
+        rows = h2.avahi_browse()
+        ids = {r["txt"].get("id") for r in rows}
+        return {ctx.ids[h.name] for h in ctx.trio} <= ids
+
+    try:
+        wait_for(republished, "avahi-browse on h2 (fresh avahi-daemon) listing h2's own peerd and the others")
+    except CheckFailed as failure:
+        rows = [f"{r['name']} {r['address']} {r['txt']}" for r in h2.avahi_browse()]
+        raise CheckFailed(f"{failure}\navahi-browse on h2: {rows or 'nothing'}") from None
+    ctx.note("avahi-daemon on h2 restarted; h2's peerd published its service again")
+
+    # Sessions outlive an Avahi restart, so make h2 and h3 find each other anew: h3 comes back on
+    # another port, where only mDNS can tell anyone it is.
+    h3.stop_peerd()
+    restarted_ms = int(time.time() * 1000)
+    h3.start_peerd(NAMES["h3"], port=labkit.PEERD_PORT + 1)
+
+    def found_again():
+        ok = all({ctx.ids[o.name] for o in ctx.trio if o is not h} <= mdns_connected(h) for h in ctx.trio)
+        fresh = any(
+            p.get("peer") == ctx.ids["h3"] and p.get("state") == "connected"
+            and (p.get("connectedSince") or 0) >= restarted_ms
+            for p in h2.peers()
+        )
+        return ok and fresh
+
+    try:
+        wait_for(found_again, "h1, h2, h3 showing each other as mdns, connected, after h3 moved to a new port")
+    except CheckFailed as failure:
+        raise CheckFailed(f"{failure}\n{explain_discovery(ctx, ctx.trio)}") from None
+    ctx.note("h3 on a new port was found again by h1 and h2")
+    add(ctx, h2, 680, "Pulp Fiction")
+    wait_converged(ctx, ctx.trio, set(ctx.added), "a new add on h2 reaching h1 and h3")
+    ctx.note(f"add on h2 converged: {[m for m, _ in list_key(h1)]}")
+
+
+def check_late_joiner(ctx):
+    """A peerd started on h4 after all the adds finds the others by itself and catches up."""
+    h4 = ctx.h4
+    ensure_peerd(ctx, h4)
+    expected = set(ctx.added) or {0}
+
+    def caught_up():
+        return mdns_connected(h4) and list_key(h4) == list_key(ctx.h1) and expected <= {m for m, _ in list_key(h4)}
+
+    try:
+        wait_for(caught_up, "h4 connected to a peer over mDNS and showing the same list as h1")
+    except CheckFailed as failure:
+        lists = f"h1: {[m for m, _ in list_key(ctx.h1)]}, h4: {[m for m, _ in list_key(h4)]}"
+        raise CheckFailed(f"{failure}\n{lists}\n{explain_discovery(ctx, [h4])}") from None
+    ctx.note(f"h4 shows {[m for m, _ in list_key(h4)]}; {describe_peers(h4)}")
+
+
+CHECKS = [
+    ("harness self-check: avahi-publish on h1 seen by avahi-browse on h2 and python-zeroconf on obs", check_self,
+     ["h1", "h2", "obs"]),
+    ("discovery with zero configuration: h1, h2, h3 find each other over mDNS", check_discovery, ["h1", "h2", "h3"]),
+    ("three hosts converge on the same list after adds on each", check_converge, ["h1", "h2", "h3"]),
+    ("python-zeroconf observer sees every peerd with TXT proto=1 and its peer id", check_observer,
+     ["h1", "h2", "h3", "obs"]),
+    ("avahi-browse sees every peerd", check_avahi_browse, ["h1", "h2", "h3"]),
+    ("after avahi-daemon is killed and restarted on h2, the peers find each other again", check_avahi_restart,
+     ["h1", "h2", "h3"]),
+    ("a host that joins late (h4) catches up", check_late_joiner, ["h1", "h4"]),
+]
+
+
+# The logs worth reading when a check fails, and how many lines of each.
+LOG_TAILS = {"peerd.log": 10, "avahi.log": 4, "zeroconf.log": 4}
+
+
+def print_logs(lab, involved):
+    """Tails of the involved hosts' peerd, avahi and zeroconf logs; all logs stay in the run dir."""
+    for name in involved:
+        host = lab.host(name)
+        for log, lines in LOG_TAILS.items():
+            if (host.dir / log).exists():
+                print(indent(f"--- {host.name}/{log}, last {lines} lines:"))
+                print(indent(tail(host.dir / log, lines), "          "), flush=True)
+    print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
+
+
+def indent(text, prefix="        "):
+    return "\n".join(prefix + line for line in str(text).splitlines())
+
+
+class Tally:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+
+    def summary(self):
+        line = f"lab: {self.passed} passed, {self.failed} failed"
+        return line + (f", {self.skipped} skipped" if self.skipped else "")
+
+
+def run_checks(lab, checks, tally):
+    ctx = Context(lab)
+    try:
+        ctx.observer = lab.start_observer()
+    except LabError as error:
+        print(f"FAIL  starting the python-zeroconf observer: {error}", flush=True)
+        tally.failed += len(checks)
+        return
+    harness_ok = True
+    for title, check, involved in checks:
+        if not harness_ok:
+            print(f"SKIP  {title}: the harness self-check failed", flush=True)
+            tally.skipped += 1
+            continue
+        ctx.details = []
+        started = time.monotonic()
+        try:
+            check(ctx)
+            print(f"PASS  {title} ({time.monotonic() - started:.1f} s)", flush=True)
+            for line in ctx.details:
+                print(indent(line), flush=True)
+            tally.passed += 1
+        except (CheckFailed, LabError) as error:
+            tally.failed += 1
+            lab.failed = True
+            print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)", flush=True)
+            for line in ctx.details:
+                print(indent(line))
+            print(indent(error), flush=True)
+            print_logs(lab, involved)
+            if check is check_self:
+                harness_ok = False
+        except Exception:  # a bug in a check: report it as a failure, keep going
+            tally.failed += 1
+            lab.failed = True
+            print(f"FAIL  {title}: unexpected error", flush=True)
+            print(indent(traceback.format_exc()), flush=True)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--self-check-only", action="store_true", help="only prove the harness itself")
+    parser.add_argument("--keep-logs", action="store_true", help="keep the run's logs even when all pass")
+    parser.add_argument("--cleanup-stale", action="store_true", help="remove leftovers of dead lab runs, then exit")
+    args = parser.parse_args()
+    if args.cleanup_stale:
+        labkit.skip_unless_possible()
+        labkit.cleanup_stale()
+        return 0
+    labkit.skip_unless_possible()
+    checks = CHECKS[:1] if args.self_check_only else CHECKS
+    tally = Tally()
+    try:
+        with Lab(hosts=4, observer=True, keep_logs=args.keep_logs or None) as lab:
+            print(f"lab {lab.prefix}: h1-h4 with their own D-Bus and avahi-daemon, obs with python-zeroconf only;"
+                  f" logs in {lab.run_dir}", flush=True)
+            run_checks(lab, checks, tally)
+            if tally.failed:
+                print(f"logs kept in {lab.run_dir}", flush=True)
+    except LabSkip as skip:
+        print(f"lab skipped: {skip}", flush=True)
+        return labkit.SKIP_EXIT_CODE
+    except KeyboardInterrupt as interrupt:
+        print(f"\nlab: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
+        tally.failed += 1
+        print(tally.summary(), flush=True)
+        return 130
+    except LabError as error:
+        print(f"FAIL  building the lab: {error}", flush=True)
+        tally.failed += 1
+    print(tally.summary(), flush=True)
+    return 0 if tally.failed == 0 and tally.passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,6 +12,8 @@ public final class TestDaemon: @unchecked Sendable {
     public private(set) var port: Int = 0
     private var requestedPort: Int
     private let logLevel: String
+    /// Runs peerd as the unprivileged user `nobody` (via setpriv), as most users run it.
+    private let runAsNobody: Bool
 
     public let stateDir: String
     public var socket: String { scratch.path("\(name).sock") }
@@ -34,9 +36,11 @@ public final class TestDaemon: @unchecked Sendable {
         peers: [TestDaemon] = [],
         arguments: [String] = [],
         stateDir: String? = nil,
-        logLevel: String = "debug"
+        logLevel: String = "debug",
+        runAsNobody: Bool = false
     ) throws {
         self.name = name
+        self.runAsNobody = runAsNobody
         self.stateDir = stateDir ?? scratch.path("state-\(name)")
         self.logLevel = logLevel
         self.scratch = scratch
@@ -50,13 +54,14 @@ public final class TestDaemon: @unchecked Sendable {
     /// (Re)starts on the same port, state directory and socket.
     public func start() throws {
         let process = Process()
-        process.executableURL = Binaries.peerd
+        process.executableURL = runAsNobody ? URL(fileURLWithPath: "/usr/bin/setpriv") : Binaries.peerd
+        let prefix = runAsNobody ? ["--reuid=65534", "--regid=65534", "--clear-groups", "--", Binaries.peerd.path] : []
         process.arguments =
-            [
+            prefix + [
                 "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
                 "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
             ] + extraArguments
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
         process.standardError = log

@@ -144,4 +144,18 @@ struct ReplicationTests {
         #expect(text.stdout.contains("carol"))
         #expect(text.stdout.contains("connected"))
     }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to start peerd as the unprivileged user nobody"))
+    func peersConnectAndReplicateWhenRunByAnOrdinaryUser() async throws {
+        let scratch = try ScratchDirectory("nobody")
+        // nobody must be able to create its state directories and sockets here.
+        chmod(scratch.url.path, 0o777)
+        let alice = try TestDaemon("alice", in: scratch, runAsNobody: true)
+        let bob = try TestDaemon("bob", in: scratch, peers: [alice], runAsNobody: true)
+        #expect(try alice.peerctl("add", "603").status == 0)
+        #expect(try await eventually { try bob.movieIDs() == [603] })
+        let peers = try bob.peerctl("peers", "--json").json([PeerRecord].self)
+        #expect(peers.first?.state == .connected)
+        #expect(peers.first?.lastError == nil)
+    }
 }

@@ -26,6 +26,8 @@ final class MDNSDiscovery: Service {
         let bridge = AvahiBridge(name: name, port: port, txt: txt.entries)
         guard bridge.start() else {
             logger.warning("mDNS discovery is off: Avahi's client could not start; static peers still work")
+            // Returning would end the whole service group (and peerd): wait for shutdown instead.
+            try? await gracefulShutdown()
             return
         }
         var peers = DiscoveredPeers(localID: identity)

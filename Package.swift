@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdSyncTests",
-            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire"],
+            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire", "PeerdTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(name: "PeerdDiscoveryTests", dependencies: ["PeerdDiscovery", "PeerdModel", "PeerdWire"]),

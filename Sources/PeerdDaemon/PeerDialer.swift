@@ -139,7 +139,7 @@ final class PeerDialer: Service {
             do {
                 let channel = try await ClientBootstrap(group: group)
                     .connectTimeout(.seconds(5))
-                    .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .connect(host: address.host, port: address.port) { channel in
                         channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
                     }

@@ -17,7 +17,7 @@ final class PeerListener: Service {
     static func bind(host: String, port: Int, group: any EventLoopGroup) async throws -> Server {
         try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
             }

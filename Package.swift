@@ -117,6 +117,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "PeerdDaemonTests",
+            dependencies: [
+                "PeerdDaemon", "PeerdWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel"],
             swiftSettings: strict

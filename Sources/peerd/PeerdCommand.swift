@@ -80,15 +80,11 @@ struct PeerdCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = PeerdEnvironment.current
-        var logger = Logger(label: "peerd")
-        logger.logLevel = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
-        }
-        logger = Logger(label: "peerd")
-        logger.logLevel = logLevel
+        // One line per event; journald's priority prefix when stderr is the journal, colour only on a TTY.
+        let levels = LogLevelOverride()
+        let format = LogLineFormat(style: LogLineFormat.style(for: STDERR_FILENO, environment: environment.variables))
+        LoggingSystem.bootstrap { _ in LineLogHandler(level: logLevel, override: levels, format: format) }
+        let logger = Logger(label: "peerd")
 
         let socketPath = socket ?? environment.defaultSocketPath
         var configuration = DaemonConfiguration(

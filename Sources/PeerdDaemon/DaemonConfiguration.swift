@@ -13,6 +13,8 @@ public struct DaemonConfiguration: Sendable {
     public var mdns: Bool
     public var staticPeers: [PeerAddress]
     public var session = PeerSession<ContinuousClock.Instant>.Configuration()
+    /// The environment `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read from.
+    public var environment: [String: String] = [:]
 
     public init(
         name: String,

@@ -98,6 +98,7 @@ struct PeerdCommand: AsyncParsableCommand {
             staticPeers: peers.compactMap { PeerAddress($0) }
         )
         configuration.session.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))
+        configuration.environment = environment.variables
         do {
             try await Daemon.run(configuration, logger: logger)
         } catch {

@@ -77,6 +77,13 @@ public enum Daemon {
             configuration.mdns
             ? [MDNSDiscovery(identity: identity, name: configuration.name, port: port, dialer: dialer, logger: logger)]
             : []
+        let reloader = await ConfigReloader(
+            path: configuration.configPath,
+            loaded: configuration.config,
+            levels: configuration.logLevels,
+            dialer: dialer,
+            logger: logger
+        )
         // Built once the store is open and both sockets listen, so its READY=1 is true; last in the
         // group, so STOPPING=1 goes out before anything else winds down. Absent without NOTIFY_SOCKET.
         let systemd: [any Service] =
@@ -99,7 +106,7 @@ public enum Daemon {
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [replicaService, listener, control, dialer] + discovery + systemd,
+                services: [replicaService, listener, control, dialer, reloader] + discovery + systemd,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

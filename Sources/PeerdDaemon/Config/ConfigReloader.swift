@@ -1,0 +1,66 @@
+import Logging
+import PeerdWire
+import ServiceLifecycle
+import UnixSignals
+
+/// Re-reads the config file on SIGHUP (`systemctl --user reload peerd`) and applies what can change
+/// while peerd runs: the log level, unless `--log-level` fixed it, and new peers, which the dialer
+/// starts dialing. A file that no longer parses is rejected whole and the running settings stay.
+final class ConfigReloader: Service {
+    private let path: String?
+    private let initial: ConfigFile
+    private let hangups: UnixSignalsSequence
+    private let levels: LogLevelOverride?
+    private let dialer: PeerDialer
+    private let logger: Logger
+
+    /// Traps SIGHUP now, before peerd reports ready: its default action would end the process.
+    init(
+        path: String?,
+        loaded: ConfigFile,
+        levels: LogLevelOverride?,
+        dialer: PeerDialer,
+        logger: Logger
+    ) async {
+        self.path = path
+        self.initial = loaded
+        self.hangups = await UnixSignalsSequence(trapping: .sighup)
+        self.levels = levels
+        self.dialer = dialer
+        self.logger = logger
+    }
+
+    func run() async throws {
+        var loaded = initial
+        for await _ in hangups.cancelOnGracefulShutdown() {
+            guard let path else {
+                logger.notice("SIGHUP: no config file to reload (no home directory to look in)")
+                continue
+            }
+            do {
+                let newer = try ConfigFile.load(path: path)
+                await apply(ConfigChange(from: loaded, to: newer ?? ConfigFile()), path: path, missing: newer == nil)
+                loaded = newer ?? ConfigFile()
+            } catch {
+                logger.error("config file rejected; the running settings stay", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func apply(_ change: ConfigChange, path: String, missing: Bool) async {
+        var applied: Logger.Metadata = ["path": "\(path)"]
+        if missing { applied["file"] = "missing, read as empty" }
+        if let levels {
+            levels.level = change.logLevel
+            applied["logLevel"] = "\(change.logLevel)"
+        } else {
+            applied["logLevel"] = "unchanged: --log-level was given"
+        }
+        for peer in change.addedPeers {
+            try? await dialer.add(peer, remember: false)  // throws only when saving, which this skips
+        }
+        if !change.addedPeers.isEmpty { applied["newPeers"] = "\(change.addedPeers.map(\.description))" }
+        if !change.needsRestart.isEmpty { applied["needsRestart"] = "\(change.needsRestart)" }
+        logger.notice("config reloaded", metadata: applied)
+    }
+}

@@ -11,7 +11,7 @@ PIP_PACKAGES := 'jsonschema>=4.18' zeroconf
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help deps test-deps build release run test lint lab demo bench clean
+.PHONY: help deps test-deps build release run test lint lab demo bench clean install uninstall man
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -72,3 +72,41 @@ bench: release
 
 clean:
 	rm -rf .build
+
+# Installing as a systemd user service. Per-user locations, where systemd, bash-completion, zsh and
+# fish look (zsh needs `fpath+=(~/.local/share/zsh/site-functions)` before compinit). For a test:
+# make install PREFIX=/tmp/p HOME=/tmp/h
+CONFIG_HOME = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+DATA_HOME = $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+BINDIR = $(abspath $(PREFIX)/bin)
+MANDIR = $(abspath $(PREFIX)/share/man/man1)
+UNITDIR = $(CONFIG_HOME)/systemd/user
+BASH_COMPLETIONS = $(DATA_HOME)/bash-completion/completions
+ZSH_COMPLETIONS = $(DATA_HOME)/zsh/site-functions
+FISH_COMPLETIONS = $(CONFIG_HOME)/fish/completions
+MANUAL_DIR := .build/plugins/GenerateManual/outputs
+INSTALLED = $(BINDIR)/peerd $(BINDIR)/peerctl $(UNITDIR)/peerd.service $(MANDIR)/peerd.1 $(MANDIR)/peerctl.1 \
+	$(BASH_COMPLETIONS)/peerd $(BASH_COMPLETIONS)/peerctl $(ZSH_COMPLETIONS)/_peerd $(ZSH_COMPLETIONS)/_peerctl \
+	$(FISH_COMPLETIONS)/peerd.fish $(FISH_COMPLETIONS)/peerctl.fish
+
+# Man pages from swift-argument-parser's generate-manual plugin (it builds in release mode first).
+man: deps
+	$(SWIFT) package plugin generate-manual
+
+install: release man
+	install -d $(BINDIR) $(MANDIR) $(UNITDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -m 755 $(RELEASE_BIN)/peerd $(RELEASE_BIN)/peerctl $(BINDIR)/
+	sed 's|^ExecStart=%h/.local/bin/|ExecStart=$(BINDIR)/|' systemd/peerd.service > $(UNITDIR)/peerd.service
+	chmod 644 $(UNITDIR)/peerd.service
+	install -m 644 $(MANUAL_DIR)/peerd/peerd.1 $(MANUAL_DIR)/peerctl/peerctl.1 $(MANDIR)/
+	@set -e; for tool in peerd peerctl; do \
+		$(RELEASE_BIN)/$$tool --generate-completion-script bash > $(BASH_COMPLETIONS)/$$tool; \
+		$(RELEASE_BIN)/$$tool --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_$$tool; \
+		$(RELEASE_BIN)/$$tool --generate-completion-script fish > $(FISH_COMPLETIONS)/$$tool.fish; \
+	done
+	@echo "installed. Start peerd now and at every login: systemctl --user daemon-reload && systemctl --user enable --now peerd"
+
+uninstall:
+	@if systemctl --user is-active --quiet peerd 2>/dev/null; then echo "peerd is still running: systemctl --user disable --now peerd"; fi
+	rm -f $(INSTALLED)
+

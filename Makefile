@@ -11,7 +11,7 @@ PIP_PACKAGES := 'jsonschema>=4.18' zeroconf
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: help deps test-deps build release run test lint lab demo bench clean install uninstall man
+.PHONY: help deps test-deps build release run test lint lab demo bench clean install uninstall man systemd-test
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -110,3 +110,6 @@ uninstall:
 	@if systemctl --user is-active --quiet peerd 2>/dev/null; then echo "peerd is still running: systemctl --user disable --now peerd"; fi
 	rm -f $(INSTALLED)
 
+# A real systemd user manager runs the installed unit (needs root for its private namespaces; exit 77 = skipped).
+systemd-test: release
+	python3 tests/systemd/test_systemd.py; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]

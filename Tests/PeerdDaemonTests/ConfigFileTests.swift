@@ -93,7 +93,7 @@ struct ConfigFileTests {
         let change = ConfigChange(from: old, to: new)
         #expect(change.logLevel == .info)
         #expect(change.addedPeers == [PeerAddress(host: "10.0.0.4", port: 7601)])
-        #expect(change.needsRestart == ["port", "mdns", "peers (removed)"])
+        #expect(change.needsRestart == ["port", "mdns", "peers(removed)"])
         #expect(ConfigChange(from: new, to: new).needsRestart.isEmpty)
     }
 }

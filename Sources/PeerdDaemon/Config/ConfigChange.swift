@@ -20,7 +20,7 @@ public struct ConfigChange: Equatable, Sendable {
         if old.stateDir != new.stateDir { later.append("stateDir") }
         if old.socket != new.socket { later.append("socket") }
         if old.mdns != new.mdns { later.append("mdns") }
-        if old.peers.contains(where: { !new.peers.contains($0) }) { later.append("peers (removed)") }
+        if old.peers.contains(where: { !new.peers.contains($0) }) { later.append("peers(removed)") }
         needsRestart = later
     }
 }

@@ -48,19 +48,20 @@ final class ConfigReloader: Service {
     }
 
     private func apply(_ change: ConfigChange, path: String, missing: Bool) async {
-        var applied: Logger.Metadata = ["path": "\(path)"]
-        if missing { applied["file"] = "missing, read as empty" }
-        if let levels {
-            levels.level = change.logLevel
-            applied["logLevel"] = "\(change.logLevel)"
-        } else {
-            applied["logLevel"] = "unchanged: --log-level was given"
-        }
         for peer in change.addedPeers {
             try? await dialer.add(peer, remember: false)  // throws only when saving, which this skips
         }
-        if !change.addedPeers.isEmpty { applied["newPeers"] = "\(change.addedPeers.map(\.description))" }
-        if !change.needsRestart.isEmpty { applied["needsRestart"] = "\(change.needsRestart)" }
-        logger.notice("config reloaded", metadata: applied)
+        var applied: Logger.Metadata = ["path": "\(path)"]
+        if missing { applied["file"] = "missing, read as empty" }
+        applied["logLevel"] = levels == nil ? "unchanged: --log-level was given" : "\(change.logLevel)"
+        if !change.addedPeers.isEmpty {
+            applied["newPeers"] = "\(change.addedPeers.map(\.description).joined(separator: ","))"
+        }
+        if !change.needsRestart.isEmpty { applied["needsRestart"] = "\(change.needsRestart.joined(separator: ","))" }
+        // Said before a level that hides notices takes effect, so turning logging down is reported too.
+        let announceFirst = levels == nil || change.logLevel > .notice
+        if announceFirst { logger.notice("config reloaded", metadata: applied) }
+        levels?.level = change.logLevel
+        if !announceFirst { logger.notice("config reloaded", metadata: applied) }
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 import Musl
 #endif
 
-/// Writes each event to stderr as one `LogLineFormat` line, in a single `write(2)`.
+/// Writes each event to stderr as one `LogLineFormat` line, in one `write(2)` unless it comes back short.
 ///
 /// The level is a value per handler, as swift-log requires, except that a shared `LogLevelOverride`
 /// wins when set: that is how a SIGHUP reload changes the level of every logger at once.

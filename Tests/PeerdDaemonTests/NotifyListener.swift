@@ -37,8 +37,9 @@ final class NotifyListener {
         return count >= 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
     }
 
-    /// Waits up to `timeout` for the next datagram.
-    func receive(within timeout: Duration = .seconds(5)) async throws -> String? {
+    /// Waits up to `timeout` for the next datagram. The default is generous because other suites
+    /// running at the same time can keep the service from being scheduled for many seconds.
+    func receive(within timeout: Duration = .seconds(60)) async throws -> String? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let message = receiveNow() { return message }

@@ -4,9 +4,10 @@ PREFIX ?= $(HOME)/.local
 SWIFT ?= swift
 ARGS ?=
 # System packages (Debian/Ubuntu names): to build peerd, and in addition to test it. The tests'
-# LAN lab needs its own avahi-daemon and D-Bus per network namespace, and avahi-utils to check with.
+# LAN lab needs its own avahi-daemon and D-Bus per network namespace, and avahi-utils to check with;
+# the systemd test needs a real systemd user manager.
 BUILD_PACKAGES := pkg-config libavahi-client-dev
-TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd
 # Python packages the tests need: the schema validator, and python-zeroconf as an mDNS
 # implementation independent of Avahi.
 PIP_PACKAGES := 'jsonschema>=4.18' zeroconf
@@ -18,7 +19,7 @@ RELEASE_BIN := .build/release
 # RSS 18 MB instead of 21 MB, measured) and run where no Swift toolchain is installed.
 RELEASE := -c release --static-swift-stdlib
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery clean
+.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery clean man install uninstall systemd-test
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -26,6 +27,8 @@ help:
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json"
+	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
+	@echo "make uninstall  removes exactly what make install put there"
 	@echo "make build   debug build      make release   release build"
 
 # Installs only what is missing (apt-get runs only then). With `guard`, installing never starts a
@@ -71,6 +74,7 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
+	$(MAKE) --no-print-directory systemd-test
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
@@ -92,3 +96,44 @@ bench-discovery: test-deps release
 
 clean:
 	rm -rf .build
+
+# Installing as a systemd user service. Per-user locations, where systemd, bash-completion, zsh and
+# fish look (zsh needs `fpath+=(~/.local/share/zsh/site-functions)` before compinit). For a test:
+# make install PREFIX=/tmp/p HOME=/tmp/h
+CONFIG_HOME = $(or $(XDG_CONFIG_HOME),$(HOME)/.config)
+DATA_HOME = $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+BINDIR = $(abspath $(PREFIX)/bin)
+MANDIR = $(abspath $(PREFIX)/share/man/man1)
+UNITDIR = $(CONFIG_HOME)/systemd/user
+BASH_COMPLETIONS = $(DATA_HOME)/bash-completion/completions
+ZSH_COMPLETIONS = $(DATA_HOME)/zsh/site-functions
+FISH_COMPLETIONS = $(CONFIG_HOME)/fish/completions
+MANUAL_DIR := .build/plugins/GenerateManual/outputs
+INSTALLED = $(BINDIR)/peerd $(BINDIR)/peerctl $(UNITDIR)/peerd.service $(MANDIR)/peerd.1 $(MANDIR)/peerctl.1 \
+	$(BASH_COMPLETIONS)/peerd $(BASH_COMPLETIONS)/peerctl $(ZSH_COMPLETIONS)/_peerd $(ZSH_COMPLETIONS)/_peerctl \
+	$(FISH_COMPLETIONS)/peerd.fish $(FISH_COMPLETIONS)/peerctl.fish
+
+# Man pages from swift-argument-parser's generate-manual plugin (it builds in release mode first).
+man: deps
+	$(SWIFT) package plugin generate-manual
+
+install: release man
+	install -d $(BINDIR) $(MANDIR) $(UNITDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)
+	install -m 755 $(RELEASE_BIN)/peerd $(RELEASE_BIN)/peerctl $(BINDIR)/
+	sed 's|^ExecStart=%h/.local/bin/|ExecStart=$(BINDIR)/|' systemd/peerd.service > $(UNITDIR)/peerd.service
+	chmod 644 $(UNITDIR)/peerd.service
+	install -m 644 $(MANUAL_DIR)/peerd/peerd.1 $(MANUAL_DIR)/peerctl/peerctl.1 $(MANDIR)/
+	@set -e; for tool in peerd peerctl; do \
+		$(RELEASE_BIN)/$$tool --generate-completion-script bash > $(BASH_COMPLETIONS)/$$tool; \
+		$(RELEASE_BIN)/$$tool --generate-completion-script zsh > $(ZSH_COMPLETIONS)/_$$tool; \
+		$(RELEASE_BIN)/$$tool --generate-completion-script fish > $(FISH_COMPLETIONS)/$$tool.fish; \
+	done
+	@echo "installed. Start peerd now and at every login: systemctl --user daemon-reload && systemctl --user enable --now peerd"
+
+uninstall:
+	@if systemctl --user is-active --quiet peerd 2>/dev/null; then echo "peerd is still running: systemctl --user disable --now peerd"; fi
+	rm -f $(INSTALLED)
+
+# A real systemd user manager runs the installed unit (needs root for its private namespaces; exit 77 = skipped).
+systemd-test: release
+	python3 tests/systemd/test_systemd.py; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]

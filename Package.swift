@@ -57,6 +57,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
@@ -114,6 +115,16 @@ let package = Package(
         .testTarget(
             name: "PeerdStoreTests",
             dependencies: ["PeerdStore", "PeerdModel", "PeerdTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdDaemonTests",
+            dependencies: [
+                "PeerdDaemon", "PeerdWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

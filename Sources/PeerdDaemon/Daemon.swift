@@ -78,6 +78,23 @@ public enum Daemon {
             configuration.mdns
             ? [MDNSDiscovery(identity: identity, name: configuration.name, port: port, dialer: dialer, logger: logger)]
             : []
+        let reloader = await ConfigReloader(
+            path: configuration.configPath,
+            loaded: configuration.config,
+            levels: configuration.logLevels,
+            dialer: dialer,
+            logger: logger
+        )
+        // Built once the store is open and both sockets listen, so its READY=1 is true; last in the
+        // group, so STOPPING=1 goes out before anything else winds down. Absent without NOTIFY_SOCKET.
+        let systemd: [any Service] =
+            SystemdNotifier(environment: configuration.environment).map { notifier in
+                [
+                    SystemdService(notifier: notifier, logger: logger) {
+                        .init(peers: await directory.connectedCount, movies: await replicaService.movieCount)
+                    }
+                ]
+            } ?? []
         logger.notice(
             "peerd serving",
             metadata: [
@@ -90,7 +107,7 @@ public enum Daemon {
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [replicaService, listener, control, dialer] + discovery,
+                services: [replicaService, listener, control, dialer, reloader] + discovery + systemd,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -13,6 +13,14 @@ public struct DaemonConfiguration: Sendable {
     public var mdns: Bool
     public var staticPeers: [PeerAddress]
     public var session = PeerSession<ContinuousClock.Instant>.Configuration()
+    /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
+    public var configPath: String?
+    /// What that file said at start, so a reload applies only what changed.
+    public var config = ConfigFile()
+    /// Where a reloaded `logLevel` goes; nil when `--log-level` was given, which the file never overrides.
+    public var logLevels: LogLevelOverride?
+    /// The environment `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read from.
+    public var environment: [String: String] = [:]
 
     public init(
         name: String,

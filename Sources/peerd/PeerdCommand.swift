@@ -22,7 +22,11 @@ struct PeerdCommand: AsyncParsableCommand {
               peerd --name alice --port 7601 --state-dir /tmp/a --socket /tmp/a.sock --no-mdns --peer 127.0.0.1:7602
               peerd --name bob   --port 7602 --state-dir /tmp/b --socket /tmp/b.sock --no-mdns --peer 127.0.0.1:7601
 
-            Stop with Ctrl-C or SIGTERM: queued changes are saved first.
+            Stop with Ctrl-C or SIGTERM: queued changes are saved first. SIGHUP re-reads the config file.
+
+            The optional config file ($XDG_CONFIG_HOME/peerd/config.json, or --config) is a JSON object \
+            with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
+            (a list) and logLevel. Options given on the command line win over it; its peers add to --peer.
             """,
         version: "0.1.0"
     )
@@ -30,11 +34,11 @@ struct PeerdCommand: AsyncParsableCommand {
     @Option(help: "The name other peers and `peerctl list` show for changes made here. (default: the host name)")
     var name: String?
 
-    @Option(help: "TCP port to listen on for peers.")
-    var port: Int = PeerAddress.defaultPort
+    @Option(help: "TCP port to listen on for peers. (default: \(PeerAddress.defaultPort))")
+    var port: Int?
 
-    @Option(help: "Address to listen on for peers (:: listens on all IPv4 and IPv6 addresses).")
-    var listenAddress: String = "::"
+    @Option(help: "Address to listen on for peers (:: listens on all IPv4 and IPv6 addresses). (default: ::)")
+    var listenAddress: String?
 
     @Option(
         help: ArgumentHelp(
@@ -66,11 +70,22 @@ struct PeerdCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel: Logger.Level = .info
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (default: info)")
+    var logLevel: Logger.Level?
+
+    @Option(
+        help: ArgumentHelp(
+            "A JSON config file; options given here win over it.",
+            discussion: "Default: $XDG_CONFIG_HOME/peerd/config.json, or ~/.config/peerd/config.json, if it exists.",
+            valueName: "file"
+        )
+    )
+    var config: String?
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        if let port, !(0...65535).contains(port) {
+            throw ValidationError("--port must be between 0 and 65535")
+        }
         for peer in peers where PeerAddress(peer) == nil {
             throw ValidationError("--peer '\(peer)' is not host:port (e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601)")
         }
@@ -80,28 +95,42 @@ struct PeerdCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = PeerdEnvironment.current
-        var logger = Logger(label: "peerd")
-        logger.logLevel = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
-        }
-        logger = Logger(label: "peerd")
-        logger.logLevel = logLevel
+        // One line per event; journald's priority prefix when stderr is the journal, colour only on a TTY.
+        let levels = LogLevelOverride()
+        let format = LogLineFormat(style: LogLineFormat.style(for: STDERR_FILENO, environment: environment.variables))
+        LoggingSystem.bootstrap { _ in LineLogHandler(level: logLevel ?? .info, override: levels, format: format) }
+        let logger = Logger(label: "peerd")
 
-        let socketPath = socket ?? environment.defaultSocketPath
+        let configPath = config ?? ConfigFile.defaultPath(environment: environment.variables)
+        let file: ConfigFile
+        do {
+            let loaded = try configPath.flatMap { path throws(ConfigFileError) in try ConfigFile.load(path: path) }
+            if let config, loaded == nil { throw ConfigFileError.unreadable(path: config, reason: "no such file") }
+            file = loaded ?? ConfigFile()
+        } catch {
+            logger.critical("peerd cannot start: \(error)")
+            throw ExitCode(78)  // EX_CONFIG: the unit's RestartPreventExitStatus, no restart loop
+        }
+        if logLevel == nil { levels.level = file.logLevel }
+
+        let socketFromEnvironment = environment.variables["PEERD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        let socketPath = socket ?? socketFromEnvironment ?? file.socket ?? environment.defaultSocketPath
         var configuration = DaemonConfiguration(
-            name: name ?? environment.hostName,
-            port: port,
-            listenAddress: listenAddress,
-            stateDirectory: try stateDir ?? StateDirectory.defaultPath(environment: environment.variables).string,
+            name: name ?? file.name ?? environment.hostName,
+            port: port ?? file.port ?? PeerAddress.defaultPort,
+            listenAddress: listenAddress ?? file.listenAddress ?? "::",
+            stateDirectory: try stateDir ?? file.stateDir
+                ?? StateDirectory.defaultPath(environment: environment.variables).string,
             socketPath: socketPath,
-            socketIsDefault: socket == nil && environment.variables["PEERD_SOCKET"] == nil,
-            mdns: !noMdns,
-            staticPeers: peers.compactMap { PeerAddress($0) }
+            socketIsDefault: socket == nil && socketFromEnvironment == nil && file.socket == nil,
+            mdns: !noMdns && (file.mdns ?? true),
+            staticPeers: peers.compactMap { PeerAddress($0) } + file.peers
         )
         configuration.session.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))
+        configuration.configPath = configPath
+        configuration.config = file
+        configuration.logLevels = logLevel == nil ? levels : nil
+        configuration.environment = environment.variables
         do {
             try await Daemon.run(configuration, logger: logger)
         } catch {

@@ -1,0 +1,164 @@
+import Logging
+import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// peerd's optional config file: one JSON object whose keys mirror the flags, all optional.
+///
+/// ```json
+/// {"name": "den", "port": 7601, "listenAddress": "::", "stateDir": "/srv/peerd", "socket": "/run/p.sock",
+///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info"}
+/// ```
+///
+/// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
+/// silently ignored, so a typo does not go unnoticed. On SIGHUP `logLevel` and new `peers` apply
+/// at once; the rest waits for the next start.
+public struct ConfigFile: Equatable, Sendable {
+    public var name: String?
+    public var port: Int?
+    public var listenAddress: String?
+    public var stateDir: String?
+    public var socket: String?
+    public var mdns: Bool?
+    public var peers: [PeerAddress] = []
+    public var logLevel: Logger.Level?
+
+    public init() {}
+
+    /// `$XDG_CONFIG_HOME/peerd/config.json`, else `~/.config/peerd/config.json`; nil without a home.
+    public static func defaultPath(environment: [String: String]) -> String? {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/peerd/config.json" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/peerd/config.json" }
+        return nil
+    }
+
+    /// Reads and checks the file at `path`; nil when there is none.
+    public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+        do {
+            return try parse(bytes)
+        } catch {
+            throw .invalid(path: path, reason: error.reason)
+        }
+    }
+
+    /// Decodes and checks a config file's contents.
+    public static func parse(_ bytes: Data) throws(ConfigFileError.Problem) -> ConfigFile {
+        do {
+            return try JSONDecoder().decode(ConfigFile.self, from: bytes)
+        } catch let problem as ConfigFileError.Problem {
+            throw problem
+        } catch let error as DecodingError {
+            throw ConfigFileError.Problem(error)
+        } catch {
+            throw ConfigFileError.Problem(reason: "\(error)")
+        }
+    }
+}
+
+extension ConfigFile: Decodable {
+    enum Key: String, CodingKey, CaseIterable {
+        case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel
+    }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where Key(rawValue: key.stringValue) == nil {
+            let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ConfigFileError.Problem(reason: "unknown key '\(key.stringValue)'; the keys are \(known)")
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        if let name, name.isEmpty || name.count > 64 {
+            throw ConfigFileError.Problem(reason: "name must be 1 to 64 characters")
+        }
+        port = try container.decodeIfPresent(Int.self, forKey: .port)
+        if let port, !(0...65535).contains(port) {
+            throw ConfigFileError.Problem(reason: "port must be between 0 and 65535")
+        }
+        listenAddress = try container.decodeIfPresent(String.self, forKey: .listenAddress)
+        stateDir = try container.decodeIfPresent(String.self, forKey: .stateDir)
+        socket = try container.decodeIfPresent(String.self, forKey: .socket)
+        mdns = try container.decodeIfPresent(Bool.self, forKey: .mdns)
+        peers = try (container.decodeIfPresent([String].self, forKey: .peers) ?? []).map { text in
+            guard let address = PeerAddress(text) else {
+                throw ConfigFileError.Problem(reason: "peer '\(text)' is not host:port (e.g. 192.168.1.20:7601)")
+            }
+            return address
+        }
+        if let level = try container.decodeIfPresent(String.self, forKey: .logLevel) {
+            guard let parsed = Logger.Level(rawValue: level) else {
+                let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ConfigFileError.Problem(reason: "logLevel '\(level)' is not one of \(levels)")
+            }
+            logLevel = parsed
+        }
+    }
+}
+
+/// Why a config file was not used; the message names the file and what to fix.
+public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case invalid(path: String, reason: String)
+
+    /// What is wrong with a file's contents.
+    public struct Problem: Error, Equatable {
+        public var reason: String
+
+        init(reason: String) { self.reason = reason }
+
+        init(_ error: DecodingError) {
+            switch error {
+            case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+                let key = context.codingPath.map(\.stringValue).filter { Int($0) == nil }.last
+                let wanted =
+                    switch type {
+                    case is Int.Type: "a whole number"
+                    case is Bool.Type: "true or false"
+                    case is [Any].Type, is [String].Type: "a list of strings"
+                    case is String.Type: "a string"
+                    default: "an object"
+                    }
+                reason = key.map { "\($0) must be \(wanted)" } ?? "the file must hold one JSON object"
+            case .dataCorrupted(let context):
+                let detail = (context.underlyingError as? any CustomStringConvertible)?.description
+                reason = "not valid JSON" + (detail.map { ": \($0)" } ?? "")
+            default:
+                reason = "\(error)"
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "cannot read config file \(path): \(reason)"
+        case .invalid(let path, let reason): "config file \(path) is not valid: \(reason); fix or remove it"
+        }
+    }
+}

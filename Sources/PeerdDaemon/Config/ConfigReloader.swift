@@ -1,0 +1,67 @@
+import Logging
+import PeerdWire
+import ServiceLifecycle
+import UnixSignals
+
+/// Re-reads the config file on SIGHUP (`systemctl --user reload peerd`) and applies what can change
+/// while peerd runs: the log level, unless `--log-level` fixed it, and new peers, which the dialer
+/// starts dialing. A file that no longer parses is rejected whole and the running settings stay.
+final class ConfigReloader: Service {
+    private let path: String?
+    private let initial: ConfigFile
+    private let hangups: UnixSignalsSequence
+    private let levels: LogLevelOverride?
+    private let dialer: PeerDialer
+    private let logger: Logger
+
+    /// Traps SIGHUP now, before peerd reports ready: its default action would end the process.
+    init(
+        path: String?,
+        loaded: ConfigFile,
+        levels: LogLevelOverride?,
+        dialer: PeerDialer,
+        logger: Logger
+    ) async {
+        self.path = path
+        self.initial = loaded
+        self.hangups = await UnixSignalsSequence(trapping: .sighup)
+        self.levels = levels
+        self.dialer = dialer
+        self.logger = logger
+    }
+
+    func run() async throws {
+        var loaded = initial
+        for await _ in hangups.cancelOnGracefulShutdown() {
+            guard let path else {
+                logger.notice("SIGHUP: no config file to reload (no home directory to look in)")
+                continue
+            }
+            do {
+                let newer = try ConfigFile.load(path: path)
+                await apply(ConfigChange(from: loaded, to: newer ?? ConfigFile()), path: path, missing: newer == nil)
+                loaded = newer ?? ConfigFile()
+            } catch {
+                logger.error("config file rejected; the running settings stay", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func apply(_ change: ConfigChange, path: String, missing: Bool) async {
+        for peer in change.addedPeers {
+            try? await dialer.add(peer, remember: false)  // throws only when saving, which this skips
+        }
+        var applied: Logger.Metadata = ["path": "\(path)"]
+        if missing { applied["file"] = "missing, read as empty" }
+        applied["logLevel"] = levels == nil ? "unchanged: --log-level was given" : "\(change.logLevel)"
+        if !change.addedPeers.isEmpty {
+            applied["newPeers"] = "\(change.addedPeers.map(\.description).joined(separator: ","))"
+        }
+        if !change.needsRestart.isEmpty { applied["needsRestart"] = "\(change.needsRestart.joined(separator: ","))" }
+        // Said before a level that hides notices takes effect, so turning logging down is reported too.
+        let announceFirst = levels == nil || change.logLevel > .notice
+        if announceFirst { logger.notice("config reloaded", metadata: applied) }
+        levels?.level = change.logLevel
+        if !announceFirst { logger.notice("config reloaded", metadata: applied) }
+    }
+}

@@ -1,0 +1,54 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A datagram socket standing in for systemd's notification socket: bound to a fresh path, or to a
+/// fresh name in the abstract namespace, and read without blocking.
+final class NotifyListener {
+    let fd: Int32
+    /// What `NOTIFY_SOCKET` would say: the path, or `@name` for an abstract socket.
+    let address: String
+
+    init(abstract: Bool = false) throws {
+        let name = "peerd-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        address = abstract ? "@" + name : "/tmp/" + name + ".sock"
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(address.utf8)
+        if abstract { bytes[0] = 0 }
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: bytes) }
+        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1)
+        let bound = withUnsafePointer(to: socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
+        }
+        guard fd >= 0, bound == 0 else { throw Failure.cannotBind(errno) }
+    }
+
+    deinit {
+        close(fd)
+        if address.hasPrefix("/") { unlink(address) }
+    }
+
+    /// The next datagram, if one is waiting.
+    func receiveNow() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        return count >= 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+    }
+
+    /// Waits up to `timeout` for the next datagram. The default is generous because other suites
+    /// running at the same time can keep the service from being scheduled for many seconds.
+    func receive(within timeout: Duration = .seconds(60)) async throws -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let message = receiveNow() { return message }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    enum Failure: Error {
+        case cannotBind(Int32)
+    }
+}

@@ -64,6 +64,13 @@ public final class TestDaemon: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
+        if runAsNobody {
+            // An ordinary user has a home of their own (and their own XDG config, none here).
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = scratch.url.path
+            environment["XDG_CONFIG_HOME"] = scratch.path("config-\(name)")
+            process.environment = environment
+        }
         process.standardError = log
         process.standardOutput = log
         try process.run()

@@ -318,6 +318,34 @@ def check_late_joiner(ctx):
     ctx.note(f"h4 shows {[m for m, _ in list_key(h4)]}; {describe_peers(h4)}")
 
 
+def check_name_collision(ctx):
+    """h4's peerd restarts under h1's name: Avahi gives it another service name, its peer id stays."""
+    h1, h4 = ctx.h1, ctx.h4
+    ensure_peerd(ctx, h1)
+    ensure_peerd(ctx, h4)
+    h4.stop_peerd()
+    h4.start_peerd(NAMES["h1"])  # same state directory, so the same peer id
+    taken = NAMES["h1"]
+
+    def renamed():
+        rows = h1.avahi_browse()
+        return next(
+            (r for r in rows if r["txt"].get("id") == ctx.ids["h4"] and r["name"] != taken
+             and r["name"].startswith(taken)),
+            None,
+        )
+
+    try:
+        # Each avahi-browse poll takes a second or two; allow for probing, the conflict and a re-probe.
+        wait_for(lambda: renamed() is not None, f"h4 announced under another name than '{taken}'", timeout=2 * WAIT)
+        wait_for(lambda: h4.status()["peer"] == ctx.ids["h4"] and mdns_connected(h4),
+                 "h4 keeping its peer id and connecting over mDNS again", timeout=2 * WAIT)
+    except CheckFailed as failure:
+        shown = [f"{r['name']} {r['txt']}" for r in h1.avahi_browse()] or "nothing"
+        raise CheckFailed(f"{failure}\navahi-browse on h1: {shown}") from None
+    ctx.note(f"h4 announced as '{renamed()['name']}' with the same id {ctx.ids['h4'][:8]}; {describe_peers(h4)}")
+
+
 CHECKS = [
     ("harness self-check: avahi-publish on h1 seen by avahi-browse on h2 and python-zeroconf on obs", check_self,
      ["h1", "h2", "obs"]),
@@ -329,6 +357,8 @@ CHECKS = [
     ("after avahi-daemon is killed and restarted on h2, the peers find each other again", check_avahi_restart,
      ["h1", "h2", "h3"]),
     ("a host that joins late (h4) catches up", check_late_joiner, ["h1", "h4"]),
+    ("a name taken on the LAN gets an alternative service name and keeps its peer id", check_name_collision,
+     ["h1", "h4"]),
 ]
 
 

@@ -346,6 +346,32 @@ def check_name_collision(ctx):
     ctx.note(f"h4 announced as '{renamed()['name']}' with the same id {ctx.ids['h4'][:8]}; {describe_peers(h4)}")
 
 
+def check_ipv6_link_local(ctx):
+    """h4 loses its IPv4 address: peers reach it only at its link-local IPv6 address, with its scope."""
+    h1, h4 = ctx.h1, ctx.h4
+    ensure_peerd(ctx, h4)
+    h4.stop_peerd()
+    h4.run(["ip", "-4", "addr", "flush", "dev", "eth0"], check=True)
+    h4.start_peerd(NAMES["h4"])
+    add(ctx, h4, 238, "The Godfather")
+
+    def h1_reaches_h4_over_ipv6():
+        row = next((p for p in h1.peers() if p.get("peer") == ctx.ids["h4"]), None)
+        return (
+            row is not None and row.get("state") == "connected"
+            and row.get("addresses") and all(a.startswith("[fe80:") and "%" in a for a in row["addresses"])
+            and 238 in {m for m, _ in list_key(h1)}
+        )
+
+    try:
+        wait_for(h1_reaches_h4_over_ipv6, "h1 connected to h4 over link-local IPv6 and showing h4's add",
+                 timeout=2 * WAIT)
+    except CheckFailed as failure:
+        raise CheckFailed(f"{failure}\n{describe_peers(h1)}\n{describe_peers(h4)}") from None
+    row = next(p for p in h1.peers() if p.get("peer") == ctx.ids["h4"])
+    ctx.note(f"h1 sees h4 at {row.get('addresses')}; h4's add reached h1")
+
+
 CHECKS = [
     ("harness self-check: avahi-publish on h1 seen by avahi-browse on h2 and python-zeroconf on obs", check_self,
      ["h1", "h2", "obs"]),
@@ -359,6 +385,7 @@ CHECKS = [
     ("a host that joins late (h4) catches up", check_late_joiner, ["h1", "h4"]),
     ("a name taken on the LAN gets an alternative service name and keeps its peer id", check_name_collision,
      ["h1", "h4"]),
+    ("a host with only link-local IPv6 is reached at its scoped address", check_ipv6_link_local, ["h1", "h4"]),
 ]
 
 

@@ -82,7 +82,7 @@ struct ControlResponder: Sendable {
             stateDir: info.stateDir,
             socket: info.socketPath,
             mdns: info.mdns,
-            version: DaemonInfo.version
+            version: PeerdVersion.current
         )
     }
 

@@ -1,9 +1,8 @@
 import PeerdModel
+import PeerdWire
 
 /// Facts about the running daemon that `peerctl status` reports.
 struct DaemonInfo: Sendable {
-    static let version = "0.1.0"
-
     let identity: PeerID
     let name: String
     let port: Int

@@ -6,3 +6,8 @@ public enum ProtocolVersion {
     /// The control protocol (proto/CONTROL.md).
     public static let control = 1
 }
+
+/// The version of peerd and peerctl, as `--version` and `peerctl status` show it.
+public enum PeerdVersion {
+    public static let current = "0.1.0"
+}

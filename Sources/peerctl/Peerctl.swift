@@ -1,4 +1,5 @@
 import ArgumentParser
+import PeerdWire
 
 @main
 struct Peerctl: ParsableCommand {
@@ -20,7 +21,7 @@ struct Peerctl: ParsableCommand {
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
             69 when no peerd answers on the socket.
             """,
-        version: "0.1.0",
+        version: PeerdVersion.current,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self,

@@ -28,7 +28,7 @@ struct PeerdCommand: AsyncParsableCommand {
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
             (a list) and logLevel. Options given on the command line win over it; its peers add to --peer.
             """,
-        version: "0.1.0"
+        version: PeerdVersion.current
     )
 
     @Option(help: "The name other peers and `peerctl list` show for changes made here. (default: the host name)")

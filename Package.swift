@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "PeerdDaemon",
             dependencies: [
-                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
+                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery", "PeerControl",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

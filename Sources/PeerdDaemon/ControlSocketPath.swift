@@ -1,3 +1,4 @@
+import PeerControl
 import PeerdWire
 
 #if canImport(Glibc)
@@ -52,29 +53,13 @@ struct ControlSocketPath: Sendable {
         }
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
-        if Self.answers(path) { throw Failure.inUse(path) }
+        // Something answering there is a live daemon; a file nobody answers on is a crashed one's.
+        if (try? ControlClient(socketPath: path)) != nil { throw Failure.inUse(path) }
         unlink(path)
     }
 
     func restrictPermissions() throws {
         guard chmod(path, 0o600) == 0 else { throw Failure.cannotCreate(path, errno: errno) }
-    }
-
-    /// Whether something accepts connections at `path`.
-    static func answers(_ path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[i] = byte }
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
-            }
-        }
     }
 
     /// `mkdir -p`, new directories mode 0700.

@@ -192,7 +192,7 @@ struct Scenarios {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if (try? condition()) == true { return }
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: interval / .seconds(1))
         }
         throw BenchError("timed out after \(timeout)")
     }

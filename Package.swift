@@ -17,6 +17,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files or clocks.
@@ -46,6 +50,20 @@ let package = Package(
             dependencies: ["CAvahi", "PeerdModel", "PeerdWire"],
             swiftSettings: strict
         ),
+        // security: the identity key and certificate, operation seals, invite codes, the admission
+        // handshake and the trust list. Pure apart from reading and writing the key files.
+        .target(
+            name: "PeerdSecurity",
+            dependencies: [
+                "PeerdModel", "PeerdStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdWire"], swiftSettings: strict),
         // transport, control server, replica and services: everything the daemon wires together.
@@ -53,7 +71,9 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery", "PeerControl",
+                "PeerdSecurity",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -112,6 +132,16 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PeerdDiscoveryTests", dependencies: ["PeerdDiscovery", "PeerdModel", "PeerdWire"]),
+        .testTarget(
+            name: "PeerdSecurityTests",
+            dependencies: [
+                "PeerdSecurity", "PeerdModel", "PeerdStore", "PeerdTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "PeerdStoreTests",
             dependencies: ["PeerdStore", "PeerdModel", "PeerdTestSupport"],

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PeerdModel
+import PeerdSecurity
 import PeerdStore
 import PeerdWire
 import ServiceLifecycle
@@ -17,7 +18,8 @@ public enum Daemon {
         let started = ContinuousClock.now
         HeapTuning.apply()
         let state = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
-        let identity = state.identity.peer
+        let keys = try PeerIdentity.loadOrCreate(in: state.path, logger: logger)
+        let identity = keys.peer
         var replica = Replica(id: identity, name: configuration.name)
         var skipped = 0
         // Each operation goes into the replica as it is read: no array of all of them in between.

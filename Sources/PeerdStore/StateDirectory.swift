@@ -21,7 +21,9 @@ import Darwin
 /// ```
 /// <state-dir>/            mode 0700
 ///     lock                flock(LOCK_EX) held by the running peerd
-///     identity.json       {"created":<unix ms>,"peer":"<hex>"}, mode 0600
+///     identity.key        the identity key (PeerdSecurity.PeerIdentity), mode 0600
+///     identity.crt        its self-signed TLS certificate
+///     trust.json          the peers this one trusts and has revoked (PeerdSecurity.TrustList)
 ///     peers.json          ["host:port", …]: static peers added with `peerctl connect`
 ///     operations.log      see OperationLog
 /// ```
@@ -34,15 +36,13 @@ import Darwin
 public final class StateDirectory: Sendable {
     /// The directory itself.
     public let path: FilePath
-    /// This replica's identity, loaded from `identity.json` or made on first use.
-    public let identity: LocalIdentity
     /// The open `lock` file; closing it releases the lock.
     private let lockDescriptor: FileDescriptor
 
     /// Where the operation log lives: `<state-dir>/operations.log`.
     public var logPath: FilePath { path.appending("operations.log") }
-    /// `<state-dir>/identity.json`.
-    public var identityPath: FilePath { path.appending("identity.json") }
+    /// `<state-dir>/trust.json`.
+    public var trustPath: FilePath { path.appending("trust.json") }
     /// `<state-dir>/peers.json`.
     public var peersPath: FilePath { path.appending("peers.json") }
 
@@ -58,11 +58,10 @@ public final class StateDirectory: Sendable {
         throw .noStateDirectory
     }
 
-    /// Creates the directory (and missing parents) with mode 0700, locks it, and loads or makes
-    /// `identity.json`.
+    /// Creates the directory (and missing parents) with mode 0700 and locks it.
     ///
     /// - Throws: `StoreError.locked` if another process holds the lock; `.cannotAccess` if the
-    ///   directory cannot be made or used; `.corruptFile` if `identity.json` cannot be read.
+    ///   directory cannot be made or used.
     public init(at path: FilePath, logger: Logger) throws(StoreError) {
         try Self.makeDirectories(path, logger: logger)
         let lockPath = path.appending("lock")
@@ -77,18 +76,16 @@ public final class StateDirectory: Sendable {
         } catch {
             throw .cannotAccess(lockPath, error as? Errno ?? .ioError)
         }
-        do throws(StoreError) {
-            let locked: Bool
-            do throws(Errno) {
-                locked = try lock.tryLockExclusively()
-            } catch {
-                throw .cannotAccess(lockPath, error)
-            }
-            guard locked else { throw .locked(path) }
-            self.identity = try Self.loadOrCreateIdentity(at: path.appending("identity.json"), logger: logger)
+        let locked: Bool
+        do throws(Errno) {
+            locked = try lock.tryLockExclusively()
         } catch {
             try? lock.close()
-            throw error
+            throw .cannotAccess(lockPath, error)
+        }
+        guard locked else {
+            try? lock.close()
+            throw .locked(path)
         }
         self.path = path
         self.lockDescriptor = lock
@@ -111,20 +108,6 @@ public final class StateDirectory: Sendable {
     /// Replaces the saved static peers with `addresses` ("host:port"), atomically and durably.
     public func savePeers(_ addresses: [String]) throws(StoreError) {
         try AtomicFile.write(Self.json(addresses), to: peersPath)
-    }
-
-    private static func loadOrCreateIdentity(at path: FilePath, logger: Logger) throws(StoreError) -> LocalIdentity {
-        if let bytes = try AtomicFile.read(path) {
-            do {
-                return try JSONDecoder().decode(LocalIdentity.self, from: Data(bytes))
-            } catch {
-                throw .corruptFile(path, reason: "it is not {\"peer\": \"<hex id>\", \"created\": <unix ms>}")
-            }
-        }
-        let identity = LocalIdentity(peer: .random(), created: Int64(Date().timeIntervalSince1970 * 1000))
-        try AtomicFile.write(json(identity), to: path)
-        logger.info("created a new peer identity", metadata: ["peer": "\(identity.peer)", "path": "\(path)"])
-        return identity
     }
 
     /// `mkdir -p` with mode 0700 for every directory it makes. An existing directory keeps its
@@ -160,7 +143,7 @@ public final class StateDirectory: Sendable {
     private static func json(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        // Encoding a [String] or a LocalIdentity cannot fail.
+        // Encoding a [String] cannot fail.
         return Array(try! encoder.encode(value)) + Array("\n".utf8)
     }
 }

@@ -13,7 +13,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file exists but does not start with the operation log's magic header: it is not ours,
     /// and it was left untouched.
     case notALog(FilePath)
-    /// A small JSON file of the state directory (identity, peers) does not hold what it should.
+    /// A small JSON file of the state directory (peers, trust) does not hold what it should.
     case corruptFile(FilePath, reason: String)
     /// Writing or flushing failed; whatever this call wrote was rolled back.
     case writeFailed(FilePath, Errno)
@@ -37,8 +37,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
             return "\(path) is not a peerd operation log (wrong header), so it was left untouched. "
                 + "Move it aside or point peerd at another --state-dir."
         case .corruptFile(let path, let reason):
-            return "\(path) is damaged: \(reason). Fix it or move it aside; "
-                + "moving identity.json aside makes this machine a new peer."
+            return "\(path) is damaged: \(reason). Fix it or move it aside."
         case .writeFailed(let path, let errno):
             return "\(Self.what(errno)) while saving to \(path): \(Self.advice(errno)); nothing was saved."
         case .recoveryFailed(let path, let errno):

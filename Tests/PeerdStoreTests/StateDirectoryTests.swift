@@ -22,26 +22,14 @@ struct StateDirectoryTests {
         #expect(throws: StoreError.noStateDirectory) { try StateDirectory.defaultPath(environment: [:]) }
     }
 
-    @Test func itCreatesMissingDirectoriesWithMode0700AndAnIdentityWithMode0600() async throws {
+    @Test func itCreatesMissingDirectoriesWithMode0700() async throws {
         try await withTemporaryDirectory { root in
             let path = root.appending("a/b/peerd")
             let state = try StateDirectory(at: path, logger: quietLogger)
             #expect(try mode(of: root.appending("a")) == 0o700)
             #expect(try mode(of: path) == 0o700)
-            #expect(try mode(of: state.identityPath) == 0o600)
             #expect(state.logPath == path.appending("operations.log"))
-            #expect(try names(in: path) == ["identity.json", "lock"])
-            let json = try JSONSerialization.jsonObject(with: Data(contents(of: state.identityPath))) as? [String: Any]
-            #expect(json?["peer"] as? String == state.identity.peer.rawValue)
-            #expect((json?["created"] as? NSNumber)?.int64Value == state.identity.created)
-        }
-    }
-
-    @Test func theIdentityStaysTheSameAcrossReopening() async throws {
-        try await withTemporaryDirectory { root in
-            let first = try StateDirectory(at: root, logger: quietLogger).identity
-            let second = try StateDirectory(at: root, logger: quietLogger).identity
-            #expect(first == second)
+            #expect(try names(in: path) == ["lock"])
         }
     }
 
@@ -67,24 +55,7 @@ struct StateDirectoryTests {
             try state.savePeers(["nas.local:7400"])
             #expect(try state.loadPeers() == ["nas.local:7400"])
             #expect(try mode(of: state.peersPath) == 0o600)
-            #expect(try names(in: root) == ["identity.json", "lock", "peers.json"])
-        }
-    }
-
-    @Test func aDamagedIdentityIsReportedAndNotReplaced() async throws {
-        try await withTemporaryDirectory { root in
-            let path = root.appending("identity.json")
-            try write(Array("{\"peer\": \"NOT HEX\"}".utf8), to: path)
-            let error = #expect(throws: StoreError.self) { _ = try StateDirectory(at: root, logger: quietLogger) }
-            guard case .corruptFile(let reported, _) = error else {
-                Issue.record("expected corruptFile, got \(String(describing: error))")
-                return
-            }
-            #expect(reported == path)
-            #expect(try contents(of: path) == Array("{\"peer\": \"NOT HEX\"}".utf8))
-            // The lock is released on failure, so fixing the file is enough to start.
-            try FileManager.default.removeItem(atPath: path.string)
-            #expect(throws: Never.self) { _ = try StateDirectory(at: root, logger: quietLogger) }
+            #expect(try names(in: root) == ["lock", "peers.json"])
         }
     }
 

@@ -1,0 +1,263 @@
+import Crypto
+import PeerdModel
+
+/// The membership half of connecting to a peer, after TLS: offers, proofs and the decision of
+/// proto/SECURITY.md, as a plain value. The transport feeds it the first two frames and carries
+/// out its actions; it never sees JSON.
+public struct AdmissionHandshake: Sendable {
+    /// Who is on each end of the TLS session: ids are fingerprints of the certificates' keys.
+    public struct Endpoints: Sendable {
+        public var local: PeerID
+        public var localCertificate: [UInt8]
+        public var remote: PeerID
+        public var remoteCertificate: [UInt8]
+
+        public init(local: PeerID, localCertificate: [UInt8], remote: PeerID, remoteCertificate: [UInt8]) {
+            self.local = local
+            self.localCertificate = localCertificate
+            self.remote = remote
+            self.remoteCertificate = remoteCertificate
+        }
+    }
+
+    public enum Action: Sendable, Equatable {
+        case send([UInt8])
+        /// The peer proved membership (or already had it); `via` is set when it is new and must be pinned.
+        case admit(via: TrustList.Via?, invite: Int?)
+        /// Send this refusal record and close.
+        case refuse(AdmissionRefusal)
+    }
+
+    enum State: Sendable {
+        case awaitingOffer
+        case awaitingProof(remoteNonce: [UInt8])
+        case done
+    }
+
+    public let endpoints: Endpoints
+    public let policy: AdmissionPolicy
+    /// The id this side dialed expecting, if any.
+    public let expected: PeerID?
+    private let nonce: [UInt8]
+    private var state = State.awaitingOffer
+
+    public init(endpoints: Endpoints, policy: AdmissionPolicy, expected: PeerID?, nonce: [UInt8]? = nil) {
+        self.endpoints = endpoints
+        self.policy = policy
+        self.expected = expected
+        self.nonce = nonce ?? (0..<32).map { _ in UInt8.random(in: 0...255) }
+    }
+
+    /// Our offer: sent at once.
+    public func offer() -> [UInt8] { AdmissionRecord.offer(nonce: nonce) }
+
+    /// One of the first two frames from the other side.
+    public mutating func received(_ frame: [UInt8]) -> [Action] {
+        switch state {
+        case .awaitingOffer:
+            guard let remoteNonce = AdmissionRecord.nonce(ofOffer: frame) else {
+                state = .done
+                return [.refuse(.notAMember)]
+            }
+            state = .awaitingProof(remoteNonce: remoteNonce)
+            let (method, key) = policy.proofKey(for: endpoints.remote)
+            let mac =
+                key.map {
+                    AdmissionMAC.compute(
+                        key: $0,
+                        method: method,
+                        prover: endpoints.local,
+                        verifier: endpoints.remote,
+                        proverCertificate: endpoints.localCertificate,
+                        verifierCertificate: endpoints.remoteCertificate,
+                        proverNonce: nonce,
+                        verifierNonce: remoteNonce
+                    )
+                } ?? [UInt8](repeating: 0, count: 32)
+            return [.send(AdmissionRecord.proof(method: method, mac: mac))]
+        case .awaitingProof(let remoteNonce):
+            state = .done
+            guard let (method, mac) = AdmissionRecord.parseProof(frame) else { return [.refuse(.notAMember)] }
+            return [decide(method: method, mac: mac, remoteNonce: remoteNonce)]
+        case .done:
+            return []
+        }
+    }
+
+    private func decide(method: AdmissionMethod, mac: [UInt8], remoteNonce: [UInt8]) -> Action {
+        let remote = endpoints.remote
+        if remote == endpoints.local { return .refuse(.selfConnection) }
+        if policy.revoked.contains(remote) { return .refuse(.revoked) }
+        if let expected, expected != remote { return .refuse(.keyMismatch) }
+        if policy.members.contains(remote) { return .admit(via: nil, invite: nil) }
+        func verifies(_ key: SymmetricKey) -> Bool {
+            AdmissionMAC.verify(
+                mac,
+                key: key,
+                method: method,
+                prover: remote,
+                verifier: endpoints.local,
+                proverCertificate: endpoints.remoteCertificate,
+                verifierCertificate: endpoints.localCertificate,
+                proverNonce: remoteNonce,
+                verifierNonce: nonce
+            )
+        }
+        switch method {
+        case .group:
+            if let key = policy.groupKey, verifies(key) { return .admit(via: .groupSecret, invite: nil) }
+        case .invite:
+            if let invite = policy.invites.first(where: { verifies($0.key) }) {
+                return .admit(via: .invite, invite: invite.id)
+            }
+        case .none:
+            break
+        }
+        // We hold a code from this very peer: its key is the one the code named.
+        if policy.joins[remote] != nil { return .admit(via: .invite, invite: nil) }
+        return .refuse(.notAMember)
+    }
+}
+
+/// What admission needs to know of the trust list and the secrets, at the moment it decides.
+public struct AdmissionPolicy: Sendable {
+    public struct Invite: Sendable {
+        public var id: Int
+        public var key: SymmetricKey
+
+        public init(id: Int, key: SymmetricKey) {
+            self.id = id
+            self.key = key
+        }
+    }
+
+    public var members: Set<PeerID>
+    public var revoked: Set<PeerID>
+    public var groupKey: SymmetricKey?
+    /// Unexpired, unused invites this daemon made.
+    public var invites: [Invite]
+    /// Codes this daemon is joining with, by inviter.
+    public var joins: [PeerID: SymmetricKey]
+
+    public init(
+        members: Set<PeerID> = [],
+        revoked: Set<PeerID> = [],
+        groupKey: SymmetricKey? = nil,
+        invites: [Invite] = [],
+        joins: [PeerID: SymmetricKey] = [:]
+    ) {
+        self.members = members
+        self.revoked = revoked
+        self.groupKey = groupKey
+        self.invites = invites
+        self.joins = joins
+    }
+
+    /// The proof to give `verifier`: its invite if we are joining with one of its codes, else the
+    /// group secret, else none.
+    func proofKey(for verifier: PeerID) -> (AdmissionMethod, SymmetricKey?) {
+        if let key = joins[verifier] { return (.invite, key) }
+        if let key = groupKey { return (.group, key) }
+        return (.none, nil)
+    }
+}
+
+/// The MAC of a proof, bound to both certificates and both nonces.
+public enum AdmissionMAC {
+    static let label: [UInt8] = Array("peerd admission v1".utf8)
+
+    public static func compute(
+        key: SymmetricKey,
+        method: AdmissionMethod,
+        prover: PeerID,
+        verifier: PeerID,
+        proverCertificate: [UInt8],
+        verifierCertificate: [UInt8],
+        proverNonce: [UInt8],
+        verifierNonce: [UInt8]
+    ) -> [UInt8] {
+        Array(
+            HMAC<SHA256>.authenticationCode(
+                for: message(
+                    method,
+                    prover,
+                    verifier,
+                    proverCertificate,
+                    verifierCertificate,
+                    proverNonce,
+                    verifierNonce
+                ),
+                using: key
+            )
+        )
+    }
+
+    /// Constant-time comparison, by CryptoKit's `isValidAuthenticationCode`.
+    public static func verify(
+        _ mac: [UInt8],
+        key: SymmetricKey,
+        method: AdmissionMethod,
+        prover: PeerID,
+        verifier: PeerID,
+        proverCertificate: [UInt8],
+        verifierCertificate: [UInt8],
+        proverNonce: [UInt8],
+        verifierNonce: [UInt8]
+    ) -> Bool {
+        HMAC<SHA256>.isValidAuthenticationCode(
+            mac,
+            authenticating: message(
+                method,
+                prover,
+                verifier,
+                proverCertificate,
+                verifierCertificate,
+                proverNonce,
+                verifierNonce
+            ),
+            using: key
+        )
+    }
+
+    private static func message(
+        _ method: AdmissionMethod,
+        _ prover: PeerID,
+        _ verifier: PeerID,
+        _ proverCertificate: [UInt8],
+        _ verifierCertificate: [UInt8],
+        _ proverNonce: [UInt8],
+        _ verifierNonce: [UInt8]
+    ) -> [UInt8] {
+        label + [method.rawValue] + prover.bytes + verifier.bytes
+            + Array(SHA256.hash(data: proverCertificate)) + Array(SHA256.hash(data: verifierCertificate))
+            + proverNonce + verifierNonce
+    }
+
+    /// The key a secret gives for one method: HKDF-SHA256 with a salt per method.
+    public static func key(secret: [UInt8], salt: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: secret),
+            salt: Array(salt.utf8),
+            info: Array("admission".utf8),
+            outputByteCount: 32
+        )
+    }
+}
+
+extension PeerID {
+    /// The raw bytes of the hex id.
+    public var bytes: [UInt8] {
+        var result: [UInt8] = []
+        var iterator = rawValue.utf8.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            result.append(Self.nibble(high) << 4 | Self.nibble(low))
+        }
+        return result
+    }
+
+    public init?(bytes: some Collection<UInt8>) {
+        self.init(bytes.map { Fingerprint.hex($0) }.joined())
+    }
+
+    private static func nibble(_ c: UInt8) -> UInt8 { c <= 0x39 ? c - 0x30 : c - 0x61 + 10 }
+}

@@ -1,0 +1,49 @@
+import Crypto
+import PeerdStore
+import SystemPackage
+
+/// The shared secret of `--group-secret-file`, as the key its proofs are made with.
+public enum GroupSecret {
+    public static let minimumLength = 16
+
+    /// Reads `path`: at least 16 bytes (surrounding whitespace ignored), not readable by others.
+    public static func load(_ path: FilePath) throws(GroupSecretError) -> SymmetricKey {
+        let bytes: [UInt8]
+        do {
+            guard let read = try AtomicFile.read(path) else { throw GroupSecretError.missing(path) }
+            bytes = read
+        } catch let error as GroupSecretError {
+            throw error
+        } catch {
+            throw .unreadable(path, "\(error)")
+        }
+        if let status = try? path.stat(),
+            !status.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute])
+        {
+            throw .readableByOthers(path, String(status.permissions.rawValue, radix: 8))
+        }
+        let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
+        let trimmed = Array(bytes.drop { whitespace.contains($0) }.reversed().drop { whitespace.contains($0) }.reversed())
+        guard trimmed.count >= minimumLength else { throw .tooShort(path, trimmed.count) }
+        return AdmissionMAC.key(secret: trimmed, salt: "peerd group v1")
+    }
+}
+
+public enum GroupSecretError: Error, CustomStringConvertible {
+    case missing(FilePath)
+    case unreadable(FilePath, String)
+    case readableByOthers(FilePath, String)
+    case tooShort(FilePath, Int)
+
+    public var description: String {
+        switch self {
+        case .missing(let path): "group secret file \(path) does not exist"
+        case .unreadable(let path, let reason): "cannot read group secret file \(path): \(reason)"
+        case .readableByOthers(let path, let mode):
+            "group secret file \(path) has mode \(mode): others can read it. Run: chmod 600 \(path)"
+        case .tooShort(let path, let count):
+            "group secret file \(path) holds \(count) bytes; it needs at least \(GroupSecret.minimumLength). "
+                + "Make one with: head -c 32 /dev/urandom | base64 > \(path)"
+        }
+    }
+}

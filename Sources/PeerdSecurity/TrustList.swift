@@ -1,0 +1,83 @@
+import PeerdModel
+
+/// Whom this daemon trusts, and whom it has revoked: `<state-dir>/trust.json`
+/// (proto/SECURITY.md, "Trust"). A plain value; `TrustService` in the daemon persists it.
+public struct TrustList: Hashable, Sendable, Codable {
+    public enum Via: String, Hashable, Sendable, Codable {
+        case invite
+        case groupSecret = "group-secret"
+        case introduced
+        case pinned
+    }
+
+    public struct Member: Hashable, Sendable, Codable {
+        public var peer: PeerID
+        public var name: String?
+        /// Milliseconds since 1970.
+        public var since: Int64
+        public var via: Via
+        /// For `introduced`: who introduced it.
+        public var by: PeerID?
+
+        public init(peer: PeerID, name: String? = nil, since: Int64, via: Via, by: PeerID? = nil) {
+            self.peer = peer
+            self.name = name
+            self.since = since
+            self.via = via
+            self.by = by
+        }
+    }
+
+    /// Sorted by peer id, so the file is stable.
+    public private(set) var members: [Member] = []
+    public private(set) var revoked: [PeerID] = []
+
+    /// Introductions accepted from one `members` message at most.
+    public static let maxIntroductions = 1_000
+
+    public init() {}
+
+    public func member(_ peer: PeerID) -> Member? { members.first { $0.peer == peer } }
+    public func isMember(_ peer: PeerID) -> Bool { member(peer) != nil }
+    public func isRevoked(_ peer: PeerID) -> Bool { revoked.contains(peer) }
+
+    /// Trusts `peer` from now on (a revoked one only when `via` is `.pinned`: the user said so).
+    /// Returns true if anything changed.
+    @discardableResult
+    public mutating func admit(_ peer: PeerID, name: String?, via: Via, by: PeerID? = nil, now: Int64) -> Bool {
+        if isRevoked(peer) {
+            guard via == .pinned else { return false }
+            revoked.removeAll { $0 == peer }
+        }
+        if let index = members.firstIndex(where: { $0.peer == peer }) {
+            guard let name, members[index].name != name else { return via == .pinned && !isRevoked(peer) && false }
+            members[index].name = name
+            return true
+        }
+        members.append(Member(peer: peer, name: name, since: now, via: via, by: by))
+        members.sort { $0.peer < $1.peer }
+        return true
+    }
+
+    /// A trusted peer listed these members: trust the ones not revoked here. Returns those added.
+    public mutating func introduce(_ list: [(peer: PeerID, name: String?)], by introducer: PeerID, local: PeerID, now: Int64)
+        -> [PeerID]
+    {
+        var added: [PeerID] = []
+        for (peer, name) in list.prefix(Self.maxIntroductions) where peer != local && !isMember(peer) {
+            if admit(peer, name: name, via: .introduced, by: introducer, now: now) { added.append(peer) }
+        }
+        return added
+    }
+
+    /// Revokes `peer`: no longer trusted, and no introduction brings it back. True if it changed.
+    @discardableResult
+    public mutating func forget(_ peer: PeerID) -> Bool {
+        let wasMember = isMember(peer)
+        members.removeAll { $0.peer == peer }
+        guard !isRevoked(peer) else { return wasMember }
+        revoked.append(peer)
+        revoked.sort()
+        return true
+    }
+}

@@ -24,6 +24,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case timeout
     /// The operation could not be made durable (e.g. the disk is full). Nothing was changed.
     case storageFailed = "storage-failed"
+    /// The control socket's caller is not the user the daemon runs as (checked with `SO_PEERCRED`).
+    case forbidden
     /// The daemon is shutting down.
     case shuttingDown = "shutting-down"
     /// Anything else; the message says what.

@@ -40,6 +40,8 @@ GOLDEN = PROTO / "golden"
 STREAMS = ("peer", "control-request", "control-response")
 MAX_FRAME_LENGTH = 1 << 20
 MAX_NESTING_DEPTH = 16
+MAX_STRING_BYTES = 4096
+MAX_ARRAY_ELEMENTS = 16384
 
 
 class FrameError(Exception):
@@ -99,6 +101,36 @@ def nesting_depth(text: str) -> int:
     return deepest
 
 
+def limit_error(raw: bytes) -> str | None:
+    """What breaks the string or array limit (README.md "Limits"), counted as WireCoding does: a
+    string's bytes between its quotes as written, an array's elements by the commas directly in it."""
+    in_string = escaped = False
+    start = 0
+    commas: list[int | None] = []  # per open container: commas so far if an array, None if an object
+    for index, byte in enumerate(raw):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+                if index - start > MAX_STRING_BYTES:
+                    return f"a JSON string is longer than {MAX_STRING_BYTES} bytes"
+        elif byte == 0x22:
+            in_string, start = True, index + 1
+        elif byte in b"{[":
+            commas.append(0 if byte == 0x5B else None)
+        elif byte in b"}]":
+            if commas:
+                commas.pop()
+        elif byte == 0x2C and commas and commas[-1] is not None:
+            commas[-1] += 1
+            if commas[-1] >= MAX_ARRAY_ELEMENTS:
+                return f"a JSON array holds more than {MAX_ARRAY_ELEMENTS} elements"
+    return None
+
+
 def canonical(value) -> bytes:
     """The bytes WireCoding.encode writes for a JSON value (sorted keys, no whitespace, raw UTF-8,
     unescaped slashes, integral floats without `.0`)."""
@@ -126,6 +158,9 @@ def parse_body(body: bytes | str) -> dict:
         text = body
     if nesting_depth(text) > MAX_NESTING_DEPTH:
         raise FrameError("malformed-frame", f"JSON nests deeper than {MAX_NESTING_DEPTH} levels")
+    limit = limit_error(body if isinstance(body, bytes) else text.encode("utf-8"))
+    if limit:
+        raise FrameError("malformed-frame", limit)
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:

@@ -14,6 +14,10 @@ public final class ControlClient {
     public enum Failure: Error, CustomStringConvertible {
         /// Nothing is listening at the path (or it doesn't exist).
         case noDaemon(path: String, reason: String)
+        /// The socket or its directory belongs to another user: connecting was refused (EACCES).
+        case permissionDenied(path: String)
+        /// The daemon serves another user and refused this one (error `forbidden`); its message says who.
+        case forbidden(path: String, message: String)
         /// The daemon closed the connection or sent something that isn't the control protocol.
         case protocolError(String)
 
@@ -23,9 +27,18 @@ public final class ControlClient {
                 "no peerd is listening on \(path) (\(reason)).\n"
                     + "Start it with `peerd` (or `systemctl --user start peerd`), "
                     + "or point peerctl at its socket with --socket PATH or PEERD_SOCKET."
+            case .permissionDenied(let path):
+                "permission denied: \(path) belongs to another user, whose peerd serves only them.\n"
+                    + Self.ownDaemonHint
+            case .forbidden(let path, let message):
+                "\(message) (\(path)).\n" + Self.ownDaemonHint
             case .protocolError(let message): "peerd sent something unexpected: \(message)"
             }
         }
+
+        private static let ownDaemonHint =
+            "Use your own peerd (by default $XDG_RUNTIME_DIR/peerd/control.sock), "
+            + "or run peerctl as the user who started this one."
     }
 
     public let socketPath: String
@@ -54,9 +67,10 @@ public final class ControlClient {
             }
         }
         guard connected == 0 else {
-            let reason = Self.errorText()
+            let code = errno
             close(fd)
-            throw .noDaemon(path: socketPath, reason: reason)
+            if code == EACCES || code == EPERM { throw .permissionDenied(path: socketPath) }
+            throw .noDaemon(path: socketPath, reason: String(cString: strerror(code)))
         }
         self.fd = fd
     }
@@ -70,7 +84,18 @@ public final class ControlClient {
     }
 
     public func send(_ request: ControlRequest) throws(Failure) {
-        try writeAll(Frame.bytes(WireCoding.encode(request)))
+        do {
+            try writeAll(Frame.bytes(WireCoding.encode(request)))
+        } catch {
+            // A daemon that refuses this user answers at once and closes without reading, so the write
+            // can fail: the refusal waiting to be read says more than the broken pipe.
+            do throws(Failure) {
+                _ = try receive()
+            } catch .forbidden(let path, let message) {
+                throw .forbidden(path: path, message: message)
+            } catch {}
+            throw error
+        }
     }
 
     /// Reads the next response; `follow` streams call this in a loop.
@@ -84,17 +109,27 @@ public final class ControlClient {
             throw .protocolError(error.description)
         }
         let body = try readExactly(bodyLength)
+        let response: ControlResponse
         do {
-            return try WireCoding.decode(ControlResponse.self, from: body)
+            response = try WireCoding.decode(ControlResponse.self, from: body)
         } catch {
             throw .protocolError(error.description)
         }
+        if case .error(let error) = response, error.code == .forbidden {
+            throw .forbidden(path: socketPath, message: error.message)
+        }
+        return response
     }
 
     private func writeAll(_ bytes: [UInt8]) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
+            // MSG_NOSIGNAL: a daemon that has closed (a refusal) must give EPIPE, not kill peerctl with SIGPIPE.
+            #if canImport(Glibc)
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
             let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            #endif
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw .protocolError("connection lost while sending (\(Self.errorText()))") }
             offset += n

@@ -5,12 +5,21 @@ import PeerdModel
 import PeerdWire
 import ServiceLifecycle
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Serves `peerctl` on the Unix control socket. A connection may carry several requests in order;
 /// `follow` turns it into a stream of changes until the client hangs up.
+///
+/// Only this daemon's own user (and root) is served: each connection's uid comes from the kernel
+/// (`SO_PEERCRED`), and any other user gets `forbidden` before anything it sent is read.
 final class ControlServer: Service {
     private let server: FramedChannel.Server
     private let responder: ControlResponder
     private let logger: Logger
+    /// The user this daemon runs as, the only one (with root) it serves.
+    private let owner = geteuid()
 
     /// Binds now: the socket exists (mode 0600, in a directory only we can enter) once this returns.
     init(socket: ControlSocketPath, group: any EventLoopGroup, responder: ControlResponder, logger: Logger) async throws
@@ -32,6 +41,10 @@ final class ControlServer: Service {
     private func serve(_ connection: FramedChannel.Connection) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
+                if let refusal = await refusal(of: connection.channel) {
+                    try await outbound.write(Self.encode(.error(refusal)))
+                    return
+                }
                 var frames = inbound.makeAsyncIterator()
                 while true {
                     let frame: ByteBuffer
@@ -62,6 +75,57 @@ final class ControlServer: Service {
             }
         } catch {
             logger.debug("control connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Nil when the connected process may use this daemon; else the error it gets before the close.
+    private func refusal(of channel: any Channel) async -> WireError? {
+        let caller: Caller
+        do {
+            caller = try await Caller.of(channel)
+        } catch {
+            logger.notice("refused a control connection: its user is unknown", metadata: ["error": "\(error)"])
+            return WireError(.forbidden, "peerd could not tell which user connected (\(error)), so it refuses")
+        }
+        guard !Self.admits(caller, owner: owner) else { return nil }
+        logger.notice(
+            "refused a control connection from another user",
+            metadata: ["uid": "\(caller.uid)", "pid": "\(caller.pid)", "owner": "\(owner)"]
+        )
+        return WireError(
+            .forbidden,
+            "permission denied: this peerd belongs to uid \(owner) and serves only that user; you are uid \(caller.uid)"
+        )
+    }
+
+    /// The owner is served, and root: root can read the owner's state directory and identity key and
+    /// trace the daemon anyway, so refusing it would protect nothing and only get in the way of an
+    /// administrator's `sudo peerctl --socket …`.
+    static func admits(_ caller: Caller, owner: uid_t) -> Bool {
+        caller.uid == owner || caller.uid == 0
+    }
+
+    /// The process at the other end of a control connection, as the kernel recorded it when it
+    /// connected (`SO_PEERCRED`): it cannot be forged by what the client sends.
+    struct Caller: Sendable {
+        var pid: Int32
+        var uid: uid_t
+        var gid: gid_t
+
+        static func of(_ channel: any Channel) async throws -> Caller {
+            #if os(Linux)
+            guard let provider = channel as? any SocketOptionProvider else { throw ChannelError.operationUnsupported }
+            // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }`, three 32-bit fields. Swift's Glibc
+            // doesn't import it (it needs _GNU_SOURCE); a homogeneous tuple has the same layout.
+            let ucred: (UInt32, UInt32, UInt32) = try await provider.unsafeGetSocketOption(
+                level: .socket,
+                name: NIOBSDSocket.Option(rawValue: SO_PEERCRED)
+            ).get()
+            return Caller(pid: Int32(bitPattern: ucred.0), uid: ucred.1, gid: ucred.2)
+            #else
+            // No SO_PEERCRED: nobody is served rather than everybody.
+            throw ChannelError.operationUnsupported
+            #endif
         }
     }
 

@@ -12,33 +12,52 @@
 /// returns nil for records holding it until it learns the field: slower, never wrong.
 ///
 /// Everything it accepts is valid UTF-8 (strings are validated, everything else must be ASCII
-/// punctuation, digits or known keys) and nests at most 4 levels deep inside what it parses.
+/// punctuation, digits or known keys), nests at most 4 levels deep inside what it parses, and keeps
+/// to its `Limits`.
 struct OperationJSONParser {
+    /// Strings longer than `maxStringBytes` (between the quotes, as written) and arrays of more than
+    /// `maxArrayElements` elements are not plain: the parser returns nil for them.
+    struct Limits {
+        var maxStringBytes = Int.max
+        var maxArrayElements = Int.max
+    }
+
     private let bytes: UnsafeRawBufferPointer
+    private let limits: Limits
     private var index = 0
     private var recent: RecentStrings
 
-    private init(_ bytes: UnsafeRawBufferPointer, recent: RecentStrings) {
+    private init(_ bytes: UnsafeRawBufferPointer, recent: RecentStrings, limits: Limits) {
         self.bytes = bytes
         self.recent = recent
+        self.limits = limits
     }
 
     /// The operation in `payload`, or nil if the payload is not in the plain shape (see above).
-    static func parse(_ payload: UnsafeRawBufferPointer, recent: inout RecentStrings) -> Operation? {
-        parseWhole(payload, recent: &recent) { $0.operation() }
+    static func parse(
+        _ payload: UnsafeRawBufferPointer,
+        recent: inout RecentStrings,
+        limits: Limits = Limits()
+    ) -> Operation? {
+        parseWhole(payload, recent: &recent, limits: limits) { $0.operation() }
     }
 
     /// The operations of a JSON array of them, or nil if it or any element is not plain.
-    static func parseArray(_ payload: UnsafeRawBufferPointer, recent: inout RecentStrings) -> [Operation]? {
-        parseWhole(payload, recent: &recent) { $0.operations() }
+    static func parseArray(
+        _ payload: UnsafeRawBufferPointer,
+        recent: inout RecentStrings,
+        limits: Limits = Limits()
+    ) -> [Operation]? {
+        parseWhole(payload, recent: &recent, limits: limits) { $0.operations() }
     }
 
     private static func parseWhole<Value>(
         _ payload: UnsafeRawBufferPointer,
         recent: inout RecentStrings,
+        limits: Limits,
         _ body: (inout OperationJSONParser) -> Value?
     ) -> Value? {
-        var parser = OperationJSONParser(payload, recent: recent)
+        var parser = OperationJSONParser(payload, recent: recent, limits: limits)
         recent = RecentStrings()  // moved into the parser and back, so its arrays are never copied
         defer { recent = parser.recent }
         guard let value = body(&parser) else { return nil }
@@ -51,7 +70,7 @@ struct OperationJSONParser {
         var operations: [Operation] = []
         if take(UInt8(ascii: "]")) { return operations }
         repeat {
-            guard let operation = operation() else { return nil }
+            guard operations.count < limits.maxArrayElements, let operation = operation() else { return nil }
             operations.append(operation)
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "]")) ? operations : nil
@@ -112,6 +131,7 @@ struct OperationJSONParser {
         var ids: [OperationID] = []
         if take(UInt8(ascii: "]")) { return ids }
         repeat {
+            guard ids.count < limits.maxArrayElements else { return nil }
             var origin: PeerID?
             var seq: UInt64?
             let complete = object { parser, key in
@@ -184,7 +204,7 @@ struct OperationJSONParser {
         var end = index + 1
         while end < bytes.count {
             switch bytes[end] {
-            case UInt8(ascii: "\""): return (index + 1)..<end
+            case UInt8(ascii: "\""): return end - (index + 1) <= limits.maxStringBytes ? (index + 1)..<end : nil
             case UInt8(ascii: "\\"), 0..<0x20: return nil
             default: end += 1
             }
@@ -192,14 +212,17 @@ struct OperationJSONParser {
         return nil
     }
 
-    /// A JSON string with valid UTF-8; escapes are decoded, lone surrogates refused.
+    /// A JSON string with valid UTF-8 within the length limit; escapes are decoded, lone surrogates
+    /// refused.
     private mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
+        let start = index
         // Most strings have no escape: validate them straight from the payload.
         var end = index
         while end < bytes.count {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
+                guard end - start <= limits.maxStringBytes else { return nil }
                 let text = Self.validatedString(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
                 index = end + 1
                 return text
@@ -210,7 +233,8 @@ struct OperationJSONParser {
         }
         var utf8 = Array(bytes[index..<end])
         index = end
-        while index < bytes.count {
+        // The closing quote, when it comes, is at `index` or later: past the limit already means too long.
+        while index < bytes.count, index - start <= limits.maxStringBytes {
             let byte = bytes[index]
             index += 1
             switch byte {

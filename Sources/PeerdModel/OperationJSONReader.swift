@@ -16,19 +16,32 @@ import Foundation
 public struct OperationJSONReader {
     var recent = RecentStrings()
     private var fallback: JSONDecoder?
+    /// The fast parser returns nil for a string longer than this (bytes between the quotes, as
+    /// written) and for an array of more elements; `decode` then takes the general path, which knows
+    /// no limits: a caller that sets them refuses what breaks them on its own general path, as
+    /// `WireCoding` does.
+    public let maxStringBytes: Int
+    public let maxArrayElements: Int
 
-    public init() {}
+    public init(maxStringBytes: Int = .max, maxArrayElements: Int = .max) {
+        self.maxStringBytes = maxStringBytes
+        self.maxArrayElements = maxArrayElements
+    }
 
     /// The operation `bytes` holds, read by the fast parser; nil when they are not in the plain shape
     /// (which does not mean they are not an operation: ``decode(_:)`` tells).
     public mutating func read(_ bytes: UnsafeRawBufferPointer) -> Operation? {
-        OperationJSONParser.parse(bytes, recent: &recent)
+        OperationJSONParser.parse(bytes, recent: &recent, limits: limits)
     }
 
     /// The operations of a JSON array of them, read by the fast parser; nil when the array or any
     /// operation in it is not in the plain shape.
     public mutating func readArray(_ bytes: UnsafeRawBufferPointer) -> [Operation]? {
-        OperationJSONParser.parseArray(bytes, recent: &recent)
+        OperationJSONParser.parseArray(bytes, recent: &recent, limits: limits)
+    }
+
+    private var limits: OperationJSONParser.Limits {
+        OperationJSONParser.Limits(maxStringBytes: maxStringBytes, maxArrayElements: maxArrayElements)
     }
 
     /// The operation `bytes` holds: the fast parser's reading, or else `JSONDecoder`'s.

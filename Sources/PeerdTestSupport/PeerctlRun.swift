@@ -8,10 +8,14 @@ public struct PeerctlRun: CustomStringConvertible {
 
     public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 
-    /// Runs `peerctl` with `arguments` and waits for it.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> PeerctlRun {
+    /// Runs `peerctl` (or `executable`, which runs it) with `arguments` and waits for it.
+    public static func run(
+        _ arguments: [String],
+        environment: [String: String] = [:],
+        executable: URL = Binaries.peerctl
+    ) throws -> PeerctlRun {
         let process = Process()
-        process.executableURL = Binaries.peerctl
+        process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }

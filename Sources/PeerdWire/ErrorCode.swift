@@ -24,6 +24,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case timeout
     /// The operation could not be made durable (e.g. the disk is full). Nothing was changed.
     case storageFailed = "storage-failed"
+    /// The control socket's caller is not the user the daemon runs as (checked with `SO_PEERCRED`).
+    case forbidden
     /// The daemon is shutting down.
     case shuttingDown = "shutting-down"
     /// Anything else; the message says what.
@@ -35,9 +37,35 @@ public struct WireError: Error, Hashable, Sendable, Codable, CustomStringConvert
     public var code: ErrorCode
     public var message: String
 
+    /// An error; a `message` whose JSON would break `WireCoding.maxStringBytes` is cut to fit (ending
+    /// in "…"), so an error that quotes a long bad input still reaches the other side readable.
     public init(_ code: ErrorCode, _ message: String) {
         self.code = code
-        self.message = message
+        self.message = Self.fitted(message)
+    }
+
+    static func fitted(_ message: String) -> String {
+        let ellipsis = "…"
+        var used = 0
+        var cut: String.UnicodeScalarView.Index?
+        let scalars = message.unicodeScalars
+        for index in scalars.indices {
+            let width = Self.jsonBytes(scalars[index])
+            // The first scalar that would leave no room for the ellipsis is where a cut goes.
+            if cut == nil, used + width + ellipsis.utf8.count > WireCoding.maxStringBytes { cut = index }
+            used += width
+            if used > WireCoding.maxStringBytes, let cut { return String(scalars[..<cut]) + ellipsis }
+        }
+        return message
+    }
+
+    /// The bytes `scalar` takes inside a JSON string as `JSONEncoder` writes it.
+    private static func jsonBytes(_ scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: 2
+        case 0..<0x20: 6
+        default: UTF8.width(scalar)
+        }
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -12,6 +12,20 @@ public enum WireCoding {
     /// JSON nesting deeper than this is refused before it reaches the parser.
     public static let maxNestingDepth = 16
 
+    /// The longest string, key or value, in bytes as written on the wire between its quotes (an
+    /// escape counts as the bytes it is written with). The longest string the protocols carry is a
+    /// 300-character title: at most 3,600 bytes even with every character an escaped surrogate pair.
+    /// Names are 64 characters, ids and cursors under 120 bytes; error messages peerd writes are cut
+    /// to fit (`WireError`).
+    public static let maxStringBytes = 4_096
+
+    /// The most elements one JSON array may hold. Every valid operation takes more than 64 bytes,
+    /// so a 1 MiB `ops` frame holds fewer than 16,384 of them (about 12,600 of the smallest possible,
+    /// 4,000–8,000 of typical 120–300-byte ones); `removes` is at most 10,000 ids and a `list` page
+    /// 10,000 rows. What it stops is a frame of tiny elements (`[0,0,0,…]`, half a million in 1 MiB)
+    /// that would make the parser build that many values.
+    public static let maxArrayElements = 16_384
+
     /// The body of a message: `JSONEncoder`'s output with sorted keys and unescaped slashes.
     /// An `ops` message is written by `OpsFrameBuilder`, which produces the same bytes much faster.
     public static func encode(_ value: some Encodable) -> [UInt8] {
@@ -44,7 +58,7 @@ public enum WireCoding {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw WireError(.malformedFrame, "frame body is not valid UTF-8")
         }
-        try checkNesting(bytes)
+        try checkStructure(bytes)
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch let error as WireError {
@@ -61,8 +75,9 @@ public enum WireCoding {
     }
 
     /// `{"ops":[…],"type":"ops"}` with every operation in the fast parser's plain shape, or nil.
-    /// Whatever the parser accepts is valid UTF-8 and nests 5 levels at most, so the checks the
-    /// general path makes first hold too.
+    /// Whatever the parser accepts is valid UTF-8, nests 5 levels at most and keeps to the string and
+    /// array limits, so the checks the general path makes first hold too; what breaks a limit is left
+    /// to the general path, which refuses it with the same error.
     static func fastOps(_ body: UnsafeRawBufferPointer) -> PeerMessage? {
         let prefix = #"{"ops":"#.utf8
         let suffix = #","type":"ops"}"#.utf8
@@ -70,30 +85,44 @@ public enum WireCoding {
             body.reversed().starts(with: suffix.reversed())
         else { return nil }
         let array = UnsafeRawBufferPointer(rebasing: body[prefix.count..<(body.count - suffix.count)])
-        var reader = OperationJSONReader()
+        var reader = OperationJSONReader(maxStringBytes: maxStringBytes, maxArrayElements: maxArrayElements)
         return reader.readArray(array).map(PeerMessage.ops)
     }
 
-    /// Refuses bodies whose brackets nest deeper than `maxNestingDepth`, and bodies that are not a
-    /// JSON object, with one pass over the bytes (strings skipped) before any parsing.
-    static func checkNesting(_ bytes: [UInt8]) throws(WireError) {
+    /// Refuses, with one pass over the bytes before any parsing, a body that is not one JSON object,
+    /// that nests deeper than `maxNestingDepth`, or that holds a string (key or value) over
+    /// `maxStringBytes` or an array of more than `maxArrayElements` elements.
+    ///
+    /// Elements are counted by the commas directly inside an array: n elements have n - 1 commas in
+    /// valid JSON, and invalid JSON is refused by the parser anyway.
+    static func checkStructure(_ bytes: [UInt8]) throws(WireError) {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         var depth = 0
         var inString = false
         var escaped = false
+        var stringStart = 0
         var sawObject = false
-        for byte in bytes {
+        // For the container open at each depth: the commas seen directly in it, or -1 for an object.
+        var commas = [Int](repeating: -1, count: maxNestingDepth + 1)
+        for index in bytes.indices {
+            let byte = bytes[index]
             if inString {
                 if escaped {
                     escaped = false
-                } else if byte == UInt8(ascii: "\\") {
+                } else if byte == backslash {
                     escaped = true
-                } else if byte == UInt8(ascii: "\"") {
+                } else if byte == quote {
                     inString = false
+                    guard index - stringStart <= maxStringBytes else {
+                        throw WireError(.malformedFrame, "a JSON string is longer than \(maxStringBytes) bytes")
+                    }
                 }
                 continue
             }
             switch byte {
-            case UInt8(ascii: "\""): inString = true
+            case quote:
+                inString = true
+                stringStart = index + 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 if depth == 0 {
                     guard byte == UInt8(ascii: "{"), !sawObject else {
@@ -105,7 +134,16 @@ public enum WireCoding {
                 if depth > maxNestingDepth {
                     throw WireError(.malformedFrame, "JSON nests deeper than \(maxNestingDepth) levels")
                 }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+                commas[depth] = byte == UInt8(ascii: "[") ? 0 : -1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { throw WireError(.malformedFrame, "frame body must be one JSON object") }
+                depth -= 1
+            case UInt8(ascii: ","):
+                guard depth > 0, commas[depth] >= 0 else { break }
+                commas[depth] += 1
+                if commas[depth] >= maxArrayElements {
+                    throw WireError(.malformedFrame, "a JSON array holds more than \(maxArrayElements) elements")
+                }
             default: break
             }
         }

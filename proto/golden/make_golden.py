@@ -164,6 +164,11 @@ VALID = {
 # --- invalid frames: name -> (frame bytes, expected error code) ----------------------------------
 
 
+MAX_STRING_BYTES = 4096  # WireCoding.maxStringBytes
+MAX_ARRAY_ELEMENTS = 16384  # WireCoding.maxArrayElements
+OVERLONG = "x" * (MAX_STRING_BYTES + 1)
+
+
 def nested(depth: int) -> bytes:
     """A ping whose extra field nests arrays so the whole body is `depth` levels deep."""
     inner = depth - 1
@@ -189,6 +194,14 @@ INVALID = {
     "invalid-peer-invalid-utf8": (frame(b'{"note":"\xff","type":"ping"}'), "malformed-frame"),
     "invalid-peer-ops-bad-origin": (frame(canonical(
         {"type": "ops", "ops": [dict(ADD_OP, origin="NOT-HEX")]})), "malformed-frame"),
+    # One byte over the string limit, in a field the receiver does not know.
+    "invalid-peer-string-over-limit": (frame(canonical({"type": "ping", "note": OVERLONG})), "malformed-frame"),
+    # A title one byte over the string limit, in the shape the fast `ops` reader takes.
+    "invalid-peer-ops-title-over-limit": (frame(canonical(
+        {"type": "ops", "ops": [dict(ADD_OP, movie=dict(MATRIX, title=OVERLONG))]})), "malformed-frame"),
+    # One element over the array limit, in a field the receiver does not know.
+    "invalid-peer-array-over-limit": (frame(canonical({"type": "ping", "note": [0] * (MAX_ARRAY_ELEMENTS + 1)})),
+                                      "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
     "invalid-control-request-oversized-length": (b"\xff\xff\xff\xff", "frame-too-large"),
     "invalid-control-request-not-json": (frame(b"add 603"), "malformed-frame"),
@@ -202,6 +215,9 @@ INVALID = {
                                              "malformed-frame"),
     "invalid-control-request-movie-id-zero": (frame(canonical({"type": "remove", "version": 1, "movie": 0})),
                                               "malformed-frame"),
+    # Over the string limit is malformed-frame; a title of 301 to 4096 bytes would be bad-request.
+    "invalid-control-request-add-title-over-limit": (frame(canonical(
+        {"type": "add", "version": 1, "movie": dict(MATRIX, title=OVERLONG)})), "malformed-frame"),
     "invalid-control-response-unknown-type": (frame(canonical({"type": "welcome"})), "unknown-type"),
 }
 

@@ -1,0 +1,112 @@
+import PeerdWire
+
+/// How fast one peer may send: two token buckets, one counting frames and one counting bytes, each
+/// with a sustained rate and a burst. A plain value like `PeerSession`: the connection asks
+/// ``admit(bytes:now:)`` for every frame it receives and closes the session when told no.
+///
+/// Each bucket holds at most its burst and refills at its rate; a frame takes one token from the
+/// frame bucket and its length from the byte bucket, and is admitted only if both have enough.
+/// A refused frame takes nothing. Kept as a "theoretical arrival time" (GCRA, the token bucket
+/// expressed in time): the instant the bucket would be full again. Refilling is a `max` with `now`,
+/// never a product of elapsed time and rate, so no gap, however long, can overflow.
+///
+/// The defaults, and why:
+/// - **Frames: 2,000 a second sustained, a burst of 2,000.** Frames per second is what a flood of
+///   small valid-looking frames (pings, `ops` of one duplicate operation each) costs the receiver:
+///   each is parsed, dispatched and often answered. Legitimate traffic is far below it: a catch-up
+///   packs 500 operations a frame (157,000 operations a second measured on loopback is about 315
+///   frames a second), 1 MiB frames at 2 GB/s are 2,000 a second, live pushes follow commits (each
+///   fsynced, about 1 ms), and keepalive is one `ping` per 10 s. A flood of 10,000 frames a second
+///   is refused within a quarter of a second.
+/// - **Bytes: 512 MiB a second sustained, a burst of 64 MiB.** Generous on purpose: no LAN link
+///   carries more than about 125 MB/s (1 GbE), and a loopback catch-up of 1 MiB frames at 100+ MB/s
+///   (about 30 MB/s measured: the receiver's parsing and fsync set the pace) passes with five times
+///   room; the burst is 64 frames of the largest size. It is a backstop against a peer streaming
+///   large frames faster than any honest one, not the limit that stops floods.
+public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    public struct Configuration: Hashable, Sendable {
+        public var framesPerSecond = 2_000
+        public var frameBurst = 2_000
+        public var bytesPerSecond = 512 << 20
+        /// At least `Frame.maxFrameLength`, or the largest frames would never be admitted.
+        public var byteBurst = 64 * Frame.maxFrameLength
+
+        public init() {}
+
+        public init(framesPerSecond: Int, frameBurst: Int, bytesPerSecond: Int, byteBurst: Int) {
+            self.framesPerSecond = framesPerSecond
+            self.frameBurst = frameBurst
+            self.bytesPerSecond = bytesPerSecond
+            self.byteBurst = byteBurst
+        }
+    }
+
+    public enum Decision: Hashable, Sendable {
+        case admitted
+        /// Over the frame rate, the burst spent.
+        case tooManyFrames
+        /// Over the byte rate, the burst spent (or one frame larger than the whole byte burst).
+        case tooManyBytes
+    }
+
+    public let configuration: Configuration
+    private var frames: Bucket
+    private var bytes: Bucket
+
+    /// Both buckets start full.
+    public init(configuration: Configuration = .init()) {
+        precondition(configuration.framesPerSecond > 0 && configuration.bytesPerSecond > 0, "rates must be positive")
+        precondition(configuration.frameBurst >= 1 && configuration.byteBurst >= 1, "bursts must be at least 1")
+        self.configuration = configuration
+        frames = Bucket(rate: configuration.framesPerSecond, burst: configuration.frameBurst)
+        bytes = Bucket(rate: configuration.bytesPerSecond, burst: configuration.byteBurst)
+    }
+
+    /// Whether a frame of `bytes` bytes (its body length) received at `now` is within the limits;
+    /// if it is, its tokens are taken.
+    public mutating func admit(bytes count: Int, now: Instant) -> Decision {
+        guard let frameFull = frames.take(1, now: now) else { return .tooManyFrames }
+        guard let byteFull = bytes.take(max(0, count), now: now) else { return .tooManyBytes }
+        frames.fullAt = frameFull
+        bytes.fullAt = byteFull
+        return .admitted
+    }
+
+    /// For the `error` a refused peer gets and the log: what it did wrong.
+    public func explanation(of decision: Decision) -> String {
+        switch decision {
+        case .admitted: "within the rate limit"
+        case .tooManyFrames:
+            "more than \(configuration.framesPerSecond) frames a second (burst \(configuration.frameBurst))"
+        case .tooManyBytes:
+            "more than \(configuration.bytesPerSecond) bytes a second (burst \(configuration.byteBurst))"
+        }
+    }
+
+    /// One bucket in GCRA form: each unit of cost is `interval` of time, and a bucket may run at
+    /// most `burst` units ahead of now.
+    struct Bucket: Sendable {
+        let burst: Int
+        /// The time one unit takes to refill: one second over the rate.
+        let interval: Duration
+        /// How far ahead of now `fullAt` may be: `interval × burst`.
+        let tolerance: Duration
+        /// When the bucket is full again if nothing more is taken; nil when it is full now.
+        var fullAt: Instant?
+
+        init(rate: Int, burst: Int) {
+            self.burst = burst
+            interval = .seconds(1) / rate
+            tolerance = interval * burst
+        }
+
+        /// The new `fullAt` if `cost` units are there at `now`, else nil. Changes nothing.
+        func take(_ cost: Int, now: Instant) -> Instant? {
+            // More than the burst never fits; refusing it first also keeps `interval × cost` small.
+            guard cost <= burst else { return nil }
+            let base = fullAt.map { max($0, now) } ?? now
+            let next = base.advanced(by: interval * cost)
+            return now.duration(to: next) <= tolerance ? next : nil
+        }
+    }
+}

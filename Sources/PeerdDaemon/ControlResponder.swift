@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdSecurity
 import PeerdWire
 
 /// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
@@ -6,6 +7,7 @@ struct ControlResponder: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
     let dialer: PeerDialer
+    let trust: TrustService
     let info: DaemonInfo
 
     static let maxPageSize = 10_000
@@ -49,7 +51,36 @@ struct ControlResponder: Sendable {
             let next = rows.count > page.count ? page.last?.cursor : nil
             return .list(movies: page, total: await replica.movieCount, next: next)
         case .peers:
-            return .peers(await directory.records(now: .now, relayed: await replica.origins()))
+            return .peers(
+                await directory.records(
+                    now: .now,
+                    relayed: await replica.origins(),
+                    trust: await trust.trustStates()
+                )
+            )
+        case .invite(let expiresIn):
+            do {
+                let (code, expiresAt) = try await trust.invite(expiresIn: expiresIn)
+                return .invite(code: code.description, expiresAt: expiresAt)
+            } catch {
+                return .error(error)
+            }
+        case .join(let text, let addressText):
+            return await join(text, address: addressText)
+        case .forget(let query):
+            do {
+                let (peer, name) = try await trust.forget(query)
+                await directory.disconnect(peer, WireError(.internal, "revoked with peerctl forget"))
+                return .forgotten(peer: peer, name: name)
+            } catch {
+                return .error(error)
+            }
+        case .trust(let query):
+            do {
+                return .trusted(peer: try await trust.trust(query))
+            } catch {
+                return .error(error)
+            }
         case .status:
             return .status(await status())
         case .connect(let text):
@@ -67,6 +98,41 @@ struct ControlResponder: Sendable {
         case .follow:
             return .error(WireError(.internal, "follow is streamed by the control server"))
         }
+    }
+
+    /// Registers the code, dials the inviter if an address was given (mDNS finds it otherwise), and
+    /// answers once admission has paired the two.
+    private func join(_ text: String, address addressText: String?) async -> ControlResponse {
+        guard let code = InviteCode(text) else {
+            return .error(
+                WireError(.badRequest, "'\(text)' is not an invite code; copy the wl1-… line 'peerctl invite' printed")
+            )
+        }
+        guard code.inviter != info.identity else {
+            return .error(WireError(.badRequest, "that code is this peer's own; use it on another machine"))
+        }
+        var address: PeerAddress?
+        if let addressText {
+            guard let parsed = PeerAddress(addressText) else {
+                return .error(WireError(.badRequest, "'\(addressText)' is not host:port"))
+            }
+            address = parsed
+        }
+        async let paired = trust.join(code)
+        if let address { try? await dialer.add(address, remember: true) }
+        guard await paired else {
+            let how =
+                address == nil
+                ? "over mDNS; is it on this LAN? Give its address with --address host:port" : "at \(address!)"
+            return .error(
+                WireError(
+                    .timeout,
+                    "could not pair with \(code.inviter.short) \(how). Codes expire; ask for a new one if needed."
+                )
+            )
+        }
+        let name = await directory.records(now: .now, relayed: [], trust: [:]).first { $0.peer == code.inviter }?.name
+        return .joined(peer: code.inviter, name: name, members: await trust.memberCount)
     }
 
     func status() async -> StatusRecord {

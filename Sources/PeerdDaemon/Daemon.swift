@@ -33,14 +33,22 @@ public enum Daemon {
         threadPool.start()
         let group = MultiThreadedEventLoopGroup.singleton
 
-        let server = try await bindListener(configuration, group: group)
+        let tls = try PeerTLS(identity: keys)
+        let trust = try TrustService(
+            local: identity,
+            path: state.trustPath,
+            groupKey: configuration.groupKey,
+            logger: logger
+        )
+        let server = try await bindListener(configuration, group: group, tls: tls)
         let port = server.channel.localAddress?.port ?? configuration.port
         let replicaService = ReplicaService(replica: replica, log: log, threadPool: threadPool, logger: logger)
         let directory = PeerDirectory(localID: identity)
         let sessions = PeerSessionFactory(
             replica: replicaService,
             directory: directory,
-            identity: identity,
+            trust: trust,
+            tls: tls,
             name: configuration.name,
             advertisedPort: port,
             configuration: configuration.session,
@@ -67,6 +75,7 @@ public enum Daemon {
             replica: replicaService,
             directory: directory,
             dialer: dialer,
+            trust: trust,
             info: info
         )
         let control = try await ControlServer(
@@ -97,12 +106,14 @@ public enum Daemon {
                     }
                 ]
             } ?? []
+        let members = await trust.memberCount
         logger.notice(
             "peerd serving",
             metadata: [
                 "peer": "\(identity)", "name": "\(configuration.name)", "port": "\(port)",
                 "socket": "\(configuration.socketPath)", "movies": "\(replica.list.count)",
                 "operations": "\(replica.operationCount)", "peers": "\(targets.map(\.description))",
+                "members": "\(members)", "group-secret": "\(configuration.groupKey != nil)",
                 "startup": "\(started.duration(to: .now))",
             ]
         )
@@ -122,13 +133,16 @@ public enum Daemon {
 
     private static func bindListener(
         _ configuration: DaemonConfiguration,
-        group: any EventLoopGroup
+        group: any EventLoopGroup,
+        tls: PeerTLS
     ) async throws -> PeerListener.Server {
         do {
             return try await PeerListener.bind(
                 host: configuration.listenAddress,
                 port: configuration.port,
-                group: group
+                group: group,
+                tls: tls,
+                gate: AdmissionGate()
             )
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw DaemonError.portInUse(configuration.port)

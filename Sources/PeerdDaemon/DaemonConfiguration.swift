@@ -1,3 +1,4 @@
+import Crypto
 import PeerdSync
 import PeerdWire
 
@@ -12,6 +13,8 @@ public struct DaemonConfiguration: Sendable {
     public var socketIsDefault: Bool
     public var mdns: Bool
     public var staticPeers: [PeerAddress]
+    /// From `--group-secret-file`: peers proving the same secret are trusted.
+    public var groupKey: SymmetricKey?
     public var session = PeerSession<ContinuousClock.Instant>.Configuration()
     /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
     public var configPath: String?

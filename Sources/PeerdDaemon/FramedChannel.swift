@@ -16,7 +16,10 @@ enum FramedChannel {
 
     /// Runs `handle` on each accepted connection in its own child task until graceful shutdown,
     /// which closes the listening socket and then ends the open connections too.
-    static func serve(_ server: Server, handle: @escaping @Sendable (Connection) async -> Void) async throws {
+    static func serve<Accepted: Sendable>(
+        _ server: NIOAsyncChannel<Accepted, Never>,
+        handle: @escaping @Sendable (Accepted) async -> Void
+    ) async throws {
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in
                 try await server.executeThenClose { inbound in

@@ -1,20 +1,27 @@
 import Logging
 import NIOCore
 import PeerdModel
+import PeerdSecurity
 import PeerdSync
 import PeerdWire
 
-/// Carries out one `PeerSession` over one TCP connection: feeds it frames, replica updates and
-/// clock ticks, and performs the actions it returns. All decisions live in the session.
+/// Carries out one connection with a peer, over TLS: first the `AdmissionHandshake` (binary
+/// records, no JSON), then a `PeerSession`, feeding them frames, replica updates and clock ticks and
+/// performing the actions they return. All decisions live in those two values.
 struct PeerConnection {
     typealias Session = PeerSession<ContinuousClock.Instant>
+    typealias Role = Session.Role
 
-    let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    let role: Session.Role
+    let channel: PeerChannel
+    let role: Role
     let address: String
     let source: PeerRecord.Source
+    /// The id this side dialed expecting (an mDNS announcement's or a join's inviter), if any.
+    let expected: PeerID?
     let replica: ReplicaService
     let directory: PeerDirectory
+    let trust: TrustService
+    let identity: PeerIdentity
     let localHello: @Sendable (VersionVector) -> PeerMessage.Hello
     let configuration: Session.Configuration
     let logger: Logger
@@ -26,6 +33,16 @@ struct PeerConnection {
         var error: String?
         /// The code of the error either side closed with, if any.
         var code: ErrorCode?
+        /// Admission refused the other side, or the other side refused us.
+        var refusal: AdmissionRefusal?
+    }
+
+    /// Where the connection is: admission first, then the session.
+    private enum Phase {
+        case admitting(AdmissionHandshake?)
+        /// We admitted the peer; its first frame is its hello, or a refusal of us.
+        case admitted(remote: PeerID)
+        case session(remote: PeerID)
     }
 
     private enum Event: Sendable {
@@ -35,6 +52,7 @@ struct PeerConnection {
         case delivered(Result<Int, ReplicaService.Failure>, count: Int)
         case tick
         case closeRequested(WireError)
+        case membersChanged
     }
 
     /// How many operations one read from the replica fetches while catching a peer up: enough to
@@ -48,12 +66,14 @@ struct PeerConnection {
             sink.yield(.closeRequested(error))
         }
         let (subscription, updates) = await replica.vectorUpdates()
+        let (trustSubscription, trustUpdates) = await trust.updates()
         var outcome = Outcome()
         var establishedAt: ContinuousClock.Instant?
         var logger = self.logger
         logger[metadataKey: "address"] = "\(address)"
+        let nonce = (0..<32).map { _ in UInt8.random(in: 0...255) }
         do {
-            try await channel.executeThenClose { inbound, outbound in
+            try await channel.connection.executeThenClose { inbound, outbound in
                 await withDiscardingTaskGroup { group in
                     group.addTask {
                         do {
@@ -67,57 +87,175 @@ struct PeerConnection {
                         for await vector in updates { sink.yield(.advanced(vector)) }
                     }
                     group.addTask {
+                        for await _ in trustUpdates { sink.yield(.membersChanged) }
+                    }
+                    group.addTask {
                         while (try? await clock.sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
                     }
-                    var session = Session(
-                        role: role,
-                        localHello: localHello(await replica.vector),
-                        now: clock.now,
-                        configuration: configuration
-                    )
-                    var queue = session.start(now: clock.now)
+                    var phase = Phase.admitting(nil)
+                    var session: Session?
+                    var rateLimit = RateLimit<ContinuousClock.Instant>()
                     var events = events.makeAsyncIterator()
-                    while true {
+                    var queue: [Session.Action] = []
+                    var closing = false
+                    do {
+                        try await outbound.write(ByteBuffer(bytes: AdmissionRecord.offer(nonce: nonce)))
+                    } catch {
+                        outcome.error = "connection failed: \(error)"
+                        closing = true
+                    }
+                    while !closing {
                         while !queue.isEmpty {
                             let action = queue.removeFirst()
                             do {
                                 try await perform(action)
                             } catch {
                                 outcome.error = outcome.error ?? "write failed: \(error)"
-                                queue += session.failed(WireError(.internal, "write failed: \(error)"))
+                                queue += session?.failed(WireError(.internal, "write failed: \(error)")) ?? []
                             }
                         }
-                        guard !session.isClosed, let event = await events.next() else { break }
-                        queue = handle(event)
+                        if session?.isClosed == true { break }
+                        guard let event = await events.next() else { break }
+                        switch phase {
+                        case .session:
+                            queue = handle(event)
+                        case .admitting, .admitted:
+                            await admit(event)
+                        }
                     }
                     group.cancelAll()
 
+                    /// Admission: feeds the first frames to the handshake and carries out its decision.
+                    func admit(_ event: Event) async {
+                        switch event {
+                        case .frame(let frame):
+                            if case .admitted(let remote) = phase {
+                                if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
+                                    outcome.refusal = refusal
+                                    outcome.error = "refused by the peer: \(refusal)"
+                                    logger.notice("peer refused us", metadata: ["reason": "\(refusal)"])
+                                    closing = true
+                                    return
+                                }
+                                phase = .session(remote: remote)
+                                queue = handle(event)
+                                return
+                            }
+                            guard case .admitting(var handshake) = phase else { return }
+                            if handshake == nil {
+                                do {
+                                    let remote = try await PeerTLS.remote(of: channel.connection.channel)
+                                    handshake = AdmissionHandshake(
+                                        endpoints: .init(
+                                            local: identity.peer,
+                                            localCertificate: identity.certificateDER,
+                                            remote: remote.peer,
+                                            remoteCertificate: remote.certificate
+                                        ),
+                                        policy: await trust.policy(),
+                                        expected: expected,
+                                        nonce: nonce
+                                    )
+                                    outcome.peer = remote.peer
+                                    logger[metadataKey: "peer"] = "\(remote.peer.short)"
+                                } catch {
+                                    outcome.error = "TLS failed: \(error)"
+                                    closing = true
+                                    return
+                                }
+                            }
+                            guard var machine = handshake else { return }
+                            let actions = machine.received(Array(frame.readableBytesView))
+                            phase = .admitting(machine)
+                            for action in actions {
+                                switch action {
+                                case .send(let bytes):
+                                    do {
+                                        try await outbound.write(ByteBuffer(bytes: bytes))
+                                    } catch {
+                                        outcome.error = "connection failed: \(error)"
+                                        closing = true
+                                    }
+                                case .admit(let via, let invite):
+                                    let remote = machine.endpoints.remote
+                                    guard await trust.admitted(remote, via: via, invite: invite) else {
+                                        await refuse(.notAMember, remote: remote)
+                                        return
+                                    }
+                                    channel.pending.finish()
+                                    phase = .admitted(remote: remote)
+                                    var started = Session(
+                                        role: role,
+                                        localHello: localHello(await replica.vector),
+                                        now: clock.now,
+                                        authenticatedRemote: remote,
+                                        configuration: configuration
+                                    )
+                                    queue = started.start(now: clock.now)
+                                    session = started
+                                case .refuse(let reason):
+                                    await refuse(reason, remote: machine.endpoints.remote)
+                                }
+                            }
+                        case .inboundEnded(let error):
+                            outcome.error =
+                                error.map { "handshake failed: \(PeerTLSError.describe($0))" }
+                                ?? "connection closed during the handshake"
+                            closing = true
+                        case .closeRequested(let error):
+                            outcome.error = error.message
+                            closing = true
+                        case .advanced, .delivered, .tick, .membersChanged:
+                            break
+                        }
+                    }
+
+                    func refuse(_ reason: AdmissionRefusal, remote: PeerID) async {
+                        outcome.refusal = reason
+                        outcome.code = reason == .selfConnection ? .selfConnection : nil
+                        outcome.error = "refused \(remote.short): \(reason)"
+                        logger.notice("refused a peer", metadata: ["reason": "\(reason)"])
+                        try? await outbound.write(ByteBuffer(bytes: AdmissionRecord.refusal(reason)))
+                        closing = true
+                    }
+
                     func handle(_ event: Event) -> [Session.Action] {
+                        guard var current = session else { return [] }
+                        defer { session = current }
                         let now = clock.now
                         switch event {
                         case .frame(let frame):
+                            let decision = rateLimit.admit(bytes: frame.readableBytes, now: now)
+                            guard decision == .admitted else {
+                                return current.failed(WireError(.rateLimited, rateLimit.explanation(of: decision)))
+                            }
                             do {
-                                return session.received(try WireCoding.decode(PeerMessage.self, from: frame), now: now)
+                                return current.received(
+                                    try WireCoding.decode(PeerMessage.self, from: frame),
+                                    now: now
+                                )
                             } catch {
-                                return session.failed(error)
+                                return current.failed(error)
                             }
                         case .inboundEnded(let error as FrameError):
-                            return session.failed(WireError(error.code, error.description))
+                            return current.failed(WireError(error.code, error.description))
                         case .inboundEnded where Task.isCancelled:
-                            return session.failed(WireError(.shuttingDown, "peerd is shutting down"))
+                            return current.failed(WireError(.shuttingDown, "peerd is shutting down"))
                         case .inboundEnded(let error):
                             outcome.error = error.map { "connection failed: \($0)" } ?? "connection closed by peer"
-                            return session.failed(WireError(.internal, outcome.error!))
+                            return current.failed(WireError(.internal, outcome.error!))
                         case .advanced(let vector):
-                            return session.localAdvanced(to: vector, now: now)
+                            return current.localAdvanced(to: vector, now: now)
                         case .delivered(.success, _):
                             return []
                         case .delivered(.failure(let failure), _):
-                            return session.failed(Self.wireError(for: failure))
+                            return current.failed(Self.wireError(for: failure))
                         case .tick:
-                            return session.tick(now: now)
+                            return current.tick(now: now)
                         case .closeRequested(let error):
-                            return session.failed(error)
+                            return current.failed(error)
+                        case .membersChanged:
+                            return current.remote == nil ? [] : [.sendMembers]
                         }
                     }
 
@@ -125,21 +263,31 @@ struct PeerConnection {
                         switch action {
                         case .send(let message):
                             try await outbound.write(WireCoding.encodeBuffer(message))
+                        case .sendMembers:
+                            try await outbound.write(
+                                WireCoding.encodeBuffer(PeerMessage.members(await trust.members()))
+                            )
                         case .sendOperations(let ranges):
                             let sent = try await sendOperations(ranges, to: outbound)
                             await directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
                         case .established(let hello):
                             logger[metadataKey: "peer"] = "\(hello.peer.short)"
                             outcome.peer = hello.peer
+                            await trust.named(hello.peer, hello.name)
                             if await directory.established(connectionID, hello: hello, now: Wallclock.millis()) {
                                 establishedAt = clock.now
                                 logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(role)"])
+                                try await outbound.write(
+                                    WireCoding.encodeBuffer(PeerMessage.members(await trust.members()))
+                                )
                             } else {
                                 outcome.error = "already connected to this peer"
                                 sink.yield(
                                     .closeRequested(WireError(.duplicateSession, "already connected to this peer"))
                                 )
                             }
+                        case .introduced(let members):
+                            if let remote = session?.remote?.peer { await trust.introduced(members, by: remote) }
                         case .deliver(let operations):
                             await directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
                             let count = operations.count
@@ -174,6 +322,7 @@ struct PeerConnection {
         }
         sink.finish()
         await replica.unsubscribe(subscription)
+        await trust.unsubscribe(trustSubscription)
         await directory.closed(connectionID)
         if let establishedAt {
             outcome.establishedFor = establishedAt.duration(to: clock.now)

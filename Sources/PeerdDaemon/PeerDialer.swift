@@ -113,8 +113,19 @@ final class PeerDialer: Service {
                 $0.state = .connecting
                 $0.retryAt = nil
             }
-            let outcome = await dialOnce(target.addresses, source: target.source, logger: logger)
-            if outcome.code == .selfConnection {
+            // Only a peer that could be admitted is dialed; one mDNS announced but we don't trust waits.
+            if case .discovered(let peer) = key, await !sessions.trust.shouldDial(peer) {
+                await directory.updateTarget(key) { $0.state = .untrusted }
+                guard (try? await Task.sleep(for: .seconds(2))) != nil else { return }
+                continue
+            }
+            let outcome = await dialOnce(
+                target.addresses,
+                source: target.source,
+                expected: target.peer,
+                logger: logger
+            )
+            if outcome.code == .selfConnection || outcome.refusal == .selfConnection {
                 logger.warning("this peer address is this peerd itself; not dialing it again")
                 await directory.removeTarget(key)
                 return
@@ -131,20 +142,32 @@ final class PeerDialer: Service {
     }
 
     /// Tries each address in order until one connects, and runs the session on it.
-    private func dialOnce(_ addresses: [PeerAddress], source: PeerRecord.Source, logger: Logger) async
-        -> PeerConnection.Outcome
-    {
+    private func dialOnce(
+        _ addresses: [PeerAddress],
+        source: PeerRecord.Source,
+        expected: PeerID?,
+        logger: Logger
+    ) async -> PeerConnection.Outcome {
         var outcome = PeerConnection.Outcome(error: "no address to dial")
         for address in addresses {
             do {
+                let tls = sessions.tls
                 let channel = try await ClientBootstrap(group: group)
                     .connectTimeout(.seconds(5))
                     .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .connect(host: address.host, port: address.port) { channel in
-                        channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
+                        channel.eventLoop.makeCompletedFuture {
+                            try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)
+                        }
                     }
-                return await sessions.connection(channel, role: .dialer, address: address.description, source: source)
-                    .run()
+                return await sessions.connection(
+                    channel,
+                    role: .dialer,
+                    address: address.description,
+                    source: source,
+                    expected: expected
+                )
+                .run()
             } catch {
                 outcome.error = Self.describe(error)
                 logger.debug("dial failed", metadata: ["address": "\(address)", "error": "\(error)"])

@@ -112,6 +112,14 @@ public actor PeerDirectory {
         connections[id] = nil
     }
 
+    /// Closes every session with `peer` (it was revoked).
+    func disconnect(_ peer: PeerID, _ error: WireError) {
+        for (id, connection) in connections where connection.peer == peer {
+            connections[id]?.established = false
+            connection.close(error)
+        }
+    }
+
     func isConnected(_ peer: PeerID) -> Bool {
         connections.values.contains { $0.established && $0.peer == peer }
     }
@@ -151,7 +159,12 @@ public actor PeerDirectory {
 
     /// One row per established peer, then one per dial target not (yet) matched to one, then one per
     /// origin known only from relayed operations (`relayed`: id and latest name, from the replica).
-    func records(now: ContinuousClock.Instant, relayed: [(peer: PeerID, name: String)]) -> [PeerRecord] {
+    func records(
+        now: ContinuousClock.Instant,
+        relayed: [(peer: PeerID, name: String)],
+        trust: [PeerID: PeerRecord.Trust]
+    ) -> [PeerRecord] {
+        func trusted(_ peer: PeerID?) -> PeerRecord.Trust? { peer.map { trust[$0] ?? .untrusted } }
         var rows: [PeerRecord] = []
         var shown = Set<PeerID>([localID])
         for (_, c) in connections.sorted(by: { $0.key < $1.key }) where c.established {
@@ -167,6 +180,7 @@ public actor PeerDirectory {
                     addresses: known.isEmpty ? [c.address] : known,
                     source: target?.source ?? c.source,
                     state: .connected,
+                    trust: trusted(peer),
                     connectedSince: c.connectedSince,
                     lastSeen: c.lastSeen,
                     opsSent: c.opsSent,
@@ -186,6 +200,7 @@ public actor PeerDirectory {
                     addresses: addresses,
                     source: target.source,
                     state: pending ? .handshaking : target.state,
+                    trust: trusted(target.peer),
                     lastError: target.lastError,
                     retryIn: target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
                 )
@@ -193,7 +208,15 @@ public actor PeerDirectory {
         }
         for (peer, name) in relayed where shown.insert(peer).inserted {
             rows.append(
-                PeerRecord(peer: peer, name: name, address: nil, addresses: [], source: .relay, state: .relayed)
+                PeerRecord(
+                    peer: peer,
+                    name: name,
+                    address: nil,
+                    addresses: [],
+                    source: .relay,
+                    state: .relayed,
+                    trust: trusted(peer)
+                )
             )
         }
         return rows

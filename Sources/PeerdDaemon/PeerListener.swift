@@ -1,25 +1,35 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PeerdSecurity
 import PeerdSync
 import PeerdWire
 import ServiceLifecycle
 
-/// Accepts peer connections on the TCP port and runs a session on each.
+/// Accepts peer connections on the TCP port and runs a session on each. At most `gate.limit` of
+/// them may be between accept and admission at once; more are closed at accept, before TLS.
 final class PeerListener: Service {
     private let server: Server
     private let sessions: PeerSessionFactory
     private let logger: Logger
 
-    typealias Server = FramedChannel.Server
+    typealias Server = NIOAsyncChannel<PeerChannel, Never>
 
     /// Binds the port; done before anything else starts so a port in use is reported at once.
-    static func bind(host: String, port: Int, group: any EventLoopGroup) async throws -> Server {
+    static func bind(
+        host: String,
+        port: Int,
+        group: any EventLoopGroup,
+        tls: PeerTLS,
+        gate: AdmissionGate
+    ) async throws -> Server {
         try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
+                channel.eventLoop.makeCompletedFuture {
+                    try PeerChannel.wrap(channel, role: .acceptor, tls: tls, gate: gate)
+                }
             }
     }
 
@@ -31,7 +41,7 @@ final class PeerListener: Service {
 
     func run() async throws {
         try await FramedChannel.serve(server) { connection in
-            let address = connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
+            let address = connection.connection.channel.remoteAddress.map(Self.describe) ?? "unknown"
             _ = await self.sessions.connection(connection, role: .acceptor, address: address, source: .inbound).run()
         }
     }

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import PeerdModel
+import PeerdSecurity
 import PeerdSync
 import PeerdWire
 
@@ -8,17 +9,21 @@ import PeerdWire
 struct PeerSessionFactory: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
-    let identity: PeerID
+    let trust: TrustService
+    let tls: PeerTLS
     let name: String
     let advertisedPort: Int
     let configuration: PeerSession<ContinuousClock.Instant>.Configuration
     let logger: Logger
 
+    var identity: PeerID { tls.identity.peer }
+
     func connection(
-        _ channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>,
-        role: PeerSession<ContinuousClock.Instant>.Role,
+        _ channel: PeerChannel,
+        role: PeerConnection.Role,
         address: String,
-        source: PeerRecord.Source
+        source: PeerRecord.Source,
+        expected: PeerID? = nil
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
         return PeerConnection(
@@ -26,8 +31,11 @@ struct PeerSessionFactory: Sendable {
             role: role,
             address: address,
             source: source,
+            expected: expected,
             replica: replica,
             directory: directory,
+            trust: trust,
+            identity: tls.identity,
             localHello: { vector in PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector) },
             configuration: configuration,
             logger: logger

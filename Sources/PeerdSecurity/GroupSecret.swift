@@ -23,7 +23,9 @@ public enum GroupSecret {
             throw .readableByOthers(path, String(status.permissions.rawValue, radix: 8))
         }
         let whitespace: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-        let trimmed = Array(bytes.drop { whitespace.contains($0) }.reversed().drop { whitespace.contains($0) }.reversed())
+        let trimmed = Array(
+            bytes.drop { whitespace.contains($0) }.reversed().drop { whitespace.contains($0) }.reversed()
+        )
         guard trimmed.count >= minimumLength else { throw .tooShort(path, trimmed.count) }
         return AdmissionMAC.key(secret: trimmed, salt: "peerd group v1")
     }

@@ -60,7 +60,12 @@ public struct TrustList: Hashable, Sendable, Codable {
     }
 
     /// A trusted peer listed these members: trust the ones not revoked here. Returns those added.
-    public mutating func introduce(_ list: [(peer: PeerID, name: String?)], by introducer: PeerID, local: PeerID, now: Int64)
+    public mutating func introduce(
+        _ list: [(peer: PeerID, name: String?)],
+        by introducer: PeerID,
+        local: PeerID,
+        now: Int64
+    )
         -> [PeerID]
     {
         var added: [PeerID] = []

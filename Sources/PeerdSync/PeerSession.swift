@@ -36,6 +36,10 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
         case close(WireError?)
         /// The peer sent an error and is closing; log it.
         case peerReported(WireError)
+        /// The peer listed the members it trusts: trust them too (unless revoked here).
+        case introduced([PeerMessage.Member])
+        /// Send a `members` message with the trust list as it is now (the transport knows it).
+        case sendMembers
     }
 
     public struct SendRange: Hashable, Sendable {
@@ -57,14 +61,24 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
     public let role: Role
     public let localHello: PeerMessage.Hello
     public let configuration: Configuration
+    /// The id TLS authenticated for the other end (its certificate's fingerprint): its hello must
+    /// say the same.
+    public let authenticatedRemote: PeerID?
     private var state: State
     private var localVector: VersionVector
     private var lastReceived: Instant
     private var lastSent: Instant
 
     /// A new session; `start` gives the actions that open it.
-    public init(role: Role, localHello: PeerMessage.Hello, now: Instant, configuration: Configuration = .init()) {
+    public init(
+        role: Role,
+        localHello: PeerMessage.Hello,
+        now: Instant,
+        authenticatedRemote: PeerID? = nil,
+        configuration: Configuration = .init()
+    ) {
         self.role = role
+        self.authenticatedRemote = authenticatedRemote
         self.localHello = localHello
         self.configuration = configuration
         localVector = localHello.vector
@@ -100,6 +114,14 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
             if hello.peer == localHello.peer {
                 return close(WireError(.selfConnection, "this address is this peerd itself"))
             }
+            if let authenticatedRemote, hello.peer != authenticatedRemote {
+                return close(
+                    WireError(
+                        .unexpectedMessage,
+                        "hello says peer \(hello.peer) but the TLS certificate is \(authenticatedRemote)'s"
+                    )
+                )
+            }
             state = .established(remote: hello, peerHas: hello.vector)
             return [.established(hello)] + pushMissing(now: now)
         case (.awaitingHello, _):
@@ -118,6 +140,8 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
             return [.send(.pong)]
         case (.established, .pong):
             return []
+        case (.established, .members(let members)):
+            return [.introduced(members)]
         }
     }
 

@@ -83,6 +83,18 @@ public struct PeerRecord: Hashable, Sendable, Codable {
         case connecting, handshaking, connected, retrying
         /// No direct session; its changes arrive through other peers.
         case relayed
+        /// Announced on the LAN but not trusted, so not dialed (pair with `peerctl invite`/`join`).
+        case untrusted
+    }
+
+    /// Whether this daemon trusts it (proto/SECURITY.md, "Trust").
+    public enum Trust: String, Hashable, Sendable, Codable {
+        /// On the trust list: its sessions are admitted.
+        case member
+        /// Seen (announced on the LAN, or it connected) but not trusted: nothing from it is merged.
+        case untrusted
+        /// Revoked with `peerctl forget`.
+        case revoked
     }
 
     /// Nil until the first hello from it.
@@ -94,6 +106,8 @@ public struct PeerRecord: Hashable, Sendable, Codable {
     public var addresses: [String]
     public var source: Source
     public var state: State
+    /// Nil while its id is unknown (nothing dialed has answered yet).
+    public var trust: Trust?
     /// Milliseconds since 1970.
     public var connectedSince: Int64?
     public var lastSeen: Int64?
@@ -110,6 +124,7 @@ public struct PeerRecord: Hashable, Sendable, Codable {
         addresses: [String],
         source: Source,
         state: State,
+        trust: Trust? = nil,
         connectedSince: Int64? = nil,
         lastSeen: Int64? = nil,
         opsSent: Int = 0,
@@ -123,6 +138,7 @@ public struct PeerRecord: Hashable, Sendable, Codable {
         self.addresses = addresses
         self.source = source
         self.state = state
+        self.trust = trust
         self.connectedSince = connectedSince
         self.lastSeen = lastSeen
         self.opsSent = opsSent

@@ -12,6 +12,14 @@ public enum ControlRequest: Hashable, Sendable {
     case status
     /// Add a static peer `host:port` and dial it (again with backoff) until it answers.
     case connect(address: String)
+    /// Make a one-time invite code valid for `expiresIn` seconds (default 600).
+    case invite(expiresIn: Int?)
+    /// Pair with the peer that printed `code`, found by mDNS or at `address`; answers once paired.
+    case join(code: String, address: String?)
+    /// Revoke a peer: by id, unique id prefix, or unique name.
+    case forget(peer: String)
+    /// Trust a peer id by hand (also undoes `forget`).
+    case trust(peer: String)
 
     public var type: String {
         switch self {
@@ -22,13 +30,17 @@ public enum ControlRequest: Hashable, Sendable {
         case .peers: "peers"
         case .status: "status"
         case .connect: "connect"
+        case .invite: "invite"
+        case .join: "join"
+        case .forget: "forget"
+        case .trust: "trust"
         }
     }
 }
 
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, version, movie, limit, after, address
+        case type, version, movie, limit, after, address, expiresIn, code, peer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -54,6 +66,14 @@ extension ControlRequest: Codable {
         case "peers": self = .peers
         case "status": self = .status
         case "connect": self = .connect(address: try c.decode(String.self, forKey: .address))
+        case "invite": self = .invite(expiresIn: try c.decodeIfPresent(Int.self, forKey: .expiresIn))
+        case "join":
+            self = .join(
+                code: try c.decode(String.self, forKey: .code),
+                address: try c.decodeIfPresent(String.self, forKey: .address)
+            )
+        case "forget": self = .forget(peer: try c.decode(String.self, forKey: .peer))
+        case "trust": self = .trust(peer: try c.decode(String.self, forKey: .peer))
         default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
@@ -70,6 +90,11 @@ extension ControlRequest: Codable {
             try c.encodeIfPresent(after, forKey: .after)
         case .follow, .peers, .status: break
         case .connect(let address): try c.encode(address, forKey: .address)
+        case .invite(let expiresIn): try c.encodeIfPresent(expiresIn, forKey: .expiresIn)
+        case .join(let code, let address):
+            try c.encode(code, forKey: .code)
+            try c.encodeIfPresent(address, forKey: .address)
+        case .forget(let peer), .trust(let peer): try c.encode(peer, forKey: .peer)
         }
     }
 }

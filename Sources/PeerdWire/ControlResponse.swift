@@ -13,10 +13,16 @@ public enum ControlResponse: Hashable, Sendable, Codable {
     case peers([PeerRecord])
     case status(StatusRecord)
     case connecting(address: String)
+    /// A one-time code, valid until `expiresAt` (milliseconds since 1970).
+    case invite(code: String, expiresAt: Int64)
+    /// Paired with `peer`; `members` is how many peers this daemon trusts now.
+    case joined(peer: PeerID, name: String?, members: Int)
+    case forgotten(peer: PeerID, name: String?)
+    case trusted(peer: PeerID)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
-        case type, movie, operation, movies, total, next, peers, address
+        case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members
     }
 
     public var type: String {
@@ -29,6 +35,10 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         case .peers: "peers"
         case .status: "status"
         case .connecting: "connecting"
+        case .invite: "invite"
+        case .joined: "joined"
+        case .forgotten: "forgotten"
+        case .trusted: "trusted"
         case .error: "error"
         }
     }
@@ -58,6 +68,23 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         case "peers": self = .peers(try c.decode([PeerRecord].self, forKey: .peers))
         case "status": self = .status(try StatusRecord(from: decoder))
         case "connecting": self = .connecting(address: try c.decode(String.self, forKey: .address))
+        case "invite":
+            self = .invite(
+                code: try c.decode(String.self, forKey: .code),
+                expiresAt: try c.decode(Int64.self, forKey: .expiresAt)
+            )
+        case "joined":
+            self = .joined(
+                peer: try c.decode(PeerID.self, forKey: .peer),
+                name: try c.decodeIfPresent(String.self, forKey: .name),
+                members: try c.decode(Int.self, forKey: .members)
+            )
+        case "forgotten":
+            self = .forgotten(
+                peer: try c.decode(PeerID.self, forKey: .peer),
+                name: try c.decodeIfPresent(String.self, forKey: .name)
+            )
+        case "trusted": self = .trusted(peer: try c.decode(PeerID.self, forKey: .peer))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -82,6 +109,17 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         case .peers(let peers): try c.encode(peers, forKey: .peers)
         case .status(let status): try status.encode(to: encoder)
         case .connecting(let address): try c.encode(address, forKey: .address)
+        case .invite(let code, let expiresAt):
+            try c.encode(code, forKey: .code)
+            try c.encode(expiresAt, forKey: .expiresAt)
+        case .joined(let peer, let name, let members):
+            try c.encode(peer, forKey: .peer)
+            try c.encodeIfPresent(name, forKey: .name)
+            try c.encode(members, forKey: .members)
+        case .forgotten(let peer, let name):
+            try c.encode(peer, forKey: .peer)
+            try c.encodeIfPresent(name, forKey: .name)
+        case .trusted(let peer): try c.encode(peer, forKey: .peer)
         case .error(let error): try error.encode(to: encoder)
         }
     }

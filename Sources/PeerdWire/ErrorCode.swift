@@ -28,6 +28,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case forbidden
     /// The daemon is shutting down.
     case shuttingDown = "shutting-down"
+    /// A peer sent frames faster than the per-peer rate limit allows.
+    case rateLimited = "rate-limited"
     /// Anything else; the message says what.
     case `internal`
 }

@@ -8,13 +8,21 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     public typealias InboundOut = ByteBuffer
 
     public let limit: Int
+    /// Smaller limits for the first frames, in order; `limit` applies once they are used up. Peer
+    /// connections start with two small binary admission records (proto/SECURITY.md), so an
+    /// untrusted party can make the daemon buffer 64 bytes, not a megabyte.
+    private var initialLimits: ArraySlice<Int>
 
-    public init(limit: Int = Frame.maxFrameLength) {
+    public init(limit: Int = Frame.maxFrameLength, initialLimits: [Int] = []) {
         self.limit = limit
+        self.initialLimits = initialLimits[...]
     }
 
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        guard let body = try Self.nextFrame(in: &buffer, limit: limit) else { return .needMoreData }
+        guard let body = try Self.nextFrame(in: &buffer, limit: initialLimits.first ?? limit) else {
+            return .needMoreData
+        }
+        initialLimits = initialLimits.dropFirst()
         context.fireChannelRead(Self.wrapInboundOut(body))
         return .continue
     }

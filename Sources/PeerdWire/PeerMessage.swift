@@ -11,6 +11,18 @@ public enum PeerMessage: Hashable, Sendable {
     case pong
     /// The sender is closing the session for this reason.
     case error(WireError)
+    /// The peers the sender trusts (proto/SECURITY.md, "Trust"): the receiver trusts them too.
+    case members([Member])
+
+    public struct Member: Hashable, Sendable, Codable {
+        public var peer: PeerID
+        public var name: String?
+
+        public init(peer: PeerID, name: String?) {
+            self.peer = peer
+            self.name = name
+        }
+    }
 
     public struct Hello: Hashable, Sendable, Codable {
         public var version: Int
@@ -37,13 +49,14 @@ public enum PeerMessage: Hashable, Sendable {
         case .ping: "ping"
         case .pong: "pong"
         case .error: "error"
+        case .members: "members"
         }
     }
 }
 
 extension PeerMessage: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, ops
+        case type, ops, members
     }
 
     public init(from decoder: any Decoder) throws {
@@ -65,6 +78,7 @@ extension PeerMessage: Codable {
         case "ping": self = .ping
         case "pong": self = .pong
         case "error": self = .error(try WireError(from: decoder))
+        case "members": self = .members(try c.decode([Member].self, forKey: .members))
         default: throw WireError(.unknownType, "unknown peer message type '\(type)'")
         }
     }
@@ -77,6 +91,7 @@ extension PeerMessage: Codable {
         case .ops(let ops): try c.encode(ops, forKey: .ops)
         case .ping, .pong: break
         case .error(let error): try error.encode(to: encoder)
+        case .members(let members): try c.encode(members, forKey: .members)
         }
     }
 }

@@ -2,8 +2,10 @@ import ArgumentParser
 import Logging
 import PeerControl
 import PeerdDaemon
+import PeerdSecurity
 import PeerdStore
 import PeerdWire
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -66,6 +68,19 @@ struct PeerdCommand: AsyncParsableCommand {
         help: ArgumentHelp("A peer to dial and keep dialing: host:port. Repeatable.", valueName: "host:port")
     )
     var peers: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "A file holding the group's shared secret: peers that hold the same one trust each other.",
+            discussion: """
+                For scripted setups; people pair with `peerctl invite` and `peerctl join` instead. Every member \
+                is started with the same file (at least 16 bytes, mode 0600), e.g. one made with \
+                `head -c 32 /dev/urandom | base64 > group.secret`.
+                """,
+            valueName: "file"
+        )
+    )
+    var groupSecretFile: String?
 
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
@@ -131,6 +146,14 @@ struct PeerdCommand: AsyncParsableCommand {
         configuration.config = file
         configuration.logLevels = logLevel == nil ? levels : nil
         configuration.environment = environment.variables
+        if let groupSecretFile {
+            do {
+                configuration.groupKey = try GroupSecret.load(FilePath(groupSecretFile))
+            } catch {
+                logger.critical("peerd cannot start: \(error)")
+                throw ExitCode(78)
+            }
+        }
         do {
             try await Daemon.run(configuration, logger: logger)
         } catch {

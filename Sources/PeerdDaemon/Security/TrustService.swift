@@ -1,0 +1,234 @@
+import Crypto
+import Logging
+import PeerdModel
+import PeerdSecurity
+import PeerdStore
+import PeerdWire
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The trust list (persisted in `trust.json`), the group key, open invites and pending joins: what
+/// admission decides with, and what `invite`, `join`, `forget` and `trust` change.
+actor TrustService {
+    struct Join {
+        var key: SymmetricKey
+        var expires: ContinuousClock.Instant
+        var waiters: [CheckedContinuation<Bool, Never>] = []
+    }
+
+    let local: PeerID
+    private let path: FilePath
+    private let groupKey: SymmetricKey?
+    private let logger: Logger
+    private var list: TrustList
+    private var invites: [Int: (key: SymmetricKey, expires: ContinuousClock.Instant)] = [:]
+    private var nextInvite = 0
+    private var joins: [PeerID: Join] = [:]
+    private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private var nextSubscriber = 0
+
+    /// Invites last 10 minutes unless asked otherwise, and at most a day.
+    static let defaultInviteLifetime = 600
+    static let maxInviteLifetime = 86_400
+    /// How long `peerctl join` waits for the inviter.
+    static let joinWait: Duration = .seconds(20)
+
+    init(local: PeerID, path: FilePath, groupKey: SymmetricKey?, logger: Logger) throws(StoreError) {
+        self.local = local
+        self.path = path
+        self.groupKey = groupKey
+        self.logger = logger
+        if let bytes = try AtomicFile.read(path) {
+            do {
+                list = try JSONDecoder().decode(TrustList.self, from: Data(bytes))
+            } catch {
+                throw .corruptFile(path, reason: "it is not a trust list (proto/SECURITY.md, \"Trust\")")
+            }
+        } else {
+            list = TrustList()
+        }
+    }
+
+    var hasGroupKey: Bool { groupKey != nil }
+    var memberCount: Int { list.members.count }
+
+    /// A snapshot for one admission decision.
+    func policy() -> AdmissionPolicy {
+        prune()
+        return AdmissionPolicy(
+            members: Set(list.members.map(\.peer)),
+            revoked: Set(list.revoked),
+            groupKey: groupKey,
+            invites: invites.map { AdmissionPolicy.Invite(id: $0.key, key: $0.value.key) },
+            joins: joins.mapValues(\.key)
+        )
+    }
+
+    /// Admission let `peer` in. Pins it when `via` says it is new, using up `invite`; false if that
+    /// invite was used meanwhile by another connection (then the peer is refused after all).
+    func admitted(_ peer: PeerID, via: TrustList.Via?, invite: Int?) -> Bool {
+        if let invite {
+            guard invites.removeValue(forKey: invite) != nil else { return false }
+        }
+        if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
+            logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
+            changed()
+        }
+        if var join = joins.removeValue(forKey: peer) {
+            for waiter in join.waiters { waiter.resume(returning: true) }
+            join.waiters = []
+        }
+        return true
+    }
+
+    /// The peer's hello named it: remember the name for `peers` and introductions.
+    func named(_ peer: PeerID, _ name: String) {
+        guard let member = list.member(peer), member.name != name else { return }
+        list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
+        changed()
+    }
+
+    /// A trusted peer listed the members it trusts.
+    func introduced(_ members: [PeerMessage.Member], by introducer: PeerID) {
+        guard list.isMember(introducer) else { return }
+        let added = list.introduce(
+            members.map { ($0.peer, $0.name) },
+            by: introducer,
+            local: local,
+            now: Wallclock.millis()
+        )
+        guard !added.isEmpty else { return }
+        logger.notice(
+            "trusting peers introduced by a member",
+            metadata: ["by": "\(introducer.short)", "peers": "\(added.map(\.short))"]
+        )
+        changed()
+    }
+
+    /// What a `members` message lists.
+    func members() -> [PeerMessage.Member] {
+        list.members.map { PeerMessage.Member(peer: $0.peer, name: $0.name) }
+    }
+
+    /// A tick each time the trust list changes, for sessions to send `members` again.
+    func updates() -> (Int, AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriber += 1
+        subscribers[nextSubscriber] = continuation
+        return (nextSubscriber, stream)
+    }
+
+    func unsubscribe(_ id: Int) {
+        subscribers.removeValue(forKey: id)?.finish()
+    }
+
+    func trust(of peer: PeerID) -> PeerRecord.Trust {
+        if list.isMember(peer) { return .member }
+        return list.isRevoked(peer) ? .revoked : .untrusted
+    }
+
+    func trustStates() -> [PeerID: PeerRecord.Trust] {
+        var states: [PeerID: PeerRecord.Trust] = [:]
+        for member in list.members { states[member.peer] = .member }
+        for peer in list.revoked { states[peer] = .revoked }
+        return states
+    }
+
+    /// Whether to dial a peer mDNS announced: only one that could be admitted.
+    func shouldDial(_ peer: PeerID) -> Bool {
+        prune()
+        guard !list.isRevoked(peer) else { return false }
+        return list.isMember(peer) || groupKey != nil || joins[peer] != nil
+    }
+
+    // MARK: Control requests
+
+    func invite(expiresIn seconds: Int?) throws(WireError) -> (InviteCode, expiresAt: Int64) {
+        let lifetime = seconds ?? Self.defaultInviteLifetime
+        guard (1...Self.maxInviteLifetime).contains(lifetime) else {
+            throw WireError(.badRequest, "an invite lasts 1 to \(Self.maxInviteLifetime) seconds")
+        }
+        prune()
+        let code = InviteCode.make(inviter: local)
+        nextInvite += 1
+        invites[nextInvite] = (code.key, .now + .seconds(lifetime))
+        logger.notice("made an invite code", metadata: ["expires-in": "\(lifetime)s"])
+        return (code, Wallclock.millis() + Int64(lifetime) * 1000)
+    }
+
+    /// Registers the code; returns once the inviter has been admitted, or false after `joinWait`.
+    func join(_ code: InviteCode) async -> Bool {
+        if list.isMember(code.inviter) && joins[code.inviter] == nil { return true }
+        joins[code.inviter, default: Join(key: code.key, expires: .now + .seconds(Self.defaultInviteLifetime))].key =
+            code.key
+        return await withCheckedContinuation { continuation in
+            joins[code.inviter]?.waiters.append(continuation)
+            Task { [inviter = code.inviter] in
+                try? await Task.sleep(for: Self.joinWait)
+                await self.joinTimedOut(inviter)
+            }
+        }
+    }
+
+    private func joinTimedOut(_ inviter: PeerID) {
+        guard var join = joins[inviter] else { return }
+        for waiter in join.waiters { waiter.resume(returning: false) }
+        join.waiters = []
+        joins[inviter] = join
+    }
+
+    /// Revokes the peer `query` names (id, unique id prefix or unique name).
+    func forget(_ query: String) throws(WireError) -> (PeerID, String?) {
+        let peer = try resolve(query, allowUnknownID: true)
+        let name = list.member(peer)?.name
+        guard peer != local else { throw WireError(.badRequest, "that is this peer itself") }
+        list.forget(peer)
+        changed()
+        logger.notice("revoked a peer", metadata: ["peer": "\(peer)"])
+        return (peer, name)
+    }
+
+    func trust(_ query: String) throws(WireError) -> PeerID {
+        guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else {
+            throw WireError(.badRequest, "'\(query)' is not a peer id (32 hex digits; see 'peerctl id')")
+        }
+        guard peer != local else { throw WireError(.badRequest, "that is this peer itself") }
+        if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) { changed() }
+        return peer
+    }
+
+    private func resolve(_ query: String, allowUnknownID: Bool) throws(WireError) -> PeerID {
+        let lowered = query.lowercased()
+        if let id = PeerID(lowered), id.rawValue.count == 32 { return id }
+        let known = list.members.map { ($0.peer, $0.name) } + list.revoked.map { ($0, nil as String?) }
+        var matches = known.filter { $0.0.rawValue.hasPrefix(lowered) }
+        if matches.isEmpty || PeerID(lowered) == nil { matches = known.filter { $0.1 == query } }
+        switch matches.count {
+        case 1: return matches[0].0
+        case 0: throw WireError(.badRequest, "no trusted peer is called or starts with '\(query)'; see 'peerctl peers'")
+        default: throw WireError(.badRequest, "'\(query)' matches \(matches.count) peers; give more of the id")
+        }
+    }
+
+    private func prune() {
+        let now = ContinuousClock.now
+        invites = invites.filter { $0.value.expires > now }
+        joins = joins.filter { $0.value.expires > now || !$0.value.waiters.isEmpty }
+    }
+
+    private func changed() {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try AtomicFile.write(Array(try encoder.encode(list)) + Array("\n".utf8), to: path)
+        } catch {
+            logger.error("could not save the trust list", metadata: ["path": "\(path)", "error": "\(error)"])
+        }
+        for subscriber in subscribers.values { subscriber.yield() }
+    }
+}

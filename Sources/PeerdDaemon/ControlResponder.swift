@@ -131,7 +131,7 @@ struct ControlResponder: Sendable {
                 )
             )
         }
-        let name = await directory.records(now: .now, relayed: [], trust: [:]).first { $0.peer == code.inviter }?.name
+        let name = await trust.name(of: code.inviter)
         return .joined(peer: code.inviter, name: name, members: await trust.memberCount)
     }
 

@@ -50,7 +50,7 @@ public struct TrustList: Hashable, Sendable, Codable {
             revoked.removeAll { $0 == peer }
         }
         if let index = members.firstIndex(where: { $0.peer == peer }) {
-            guard let name, members[index].name != name else { return via == .pinned && !isRevoked(peer) && false }
+            guard let name, members[index].name != name else { return false }
             members[index].name = name
             return true
         }
@@ -69,7 +69,12 @@ public struct TrustList: Hashable, Sendable, Codable {
         -> [PeerID]
     {
         var added: [PeerID] = []
-        for (peer, name) in list.prefix(Self.maxIntroductions) where peer != local && !isMember(peer) {
+        for (peer, name) in list.prefix(Self.maxIntroductions) where peer != local {
+            if let index = members.firstIndex(where: { $0.peer == peer }) {
+                // A name learned later fills a gap; it never renames a member we know.
+                if members[index].name == nil, let name { members[index].name = name }
+                continue
+            }
             if admit(peer, name: name, via: .introduced, by: introducer, now: now) { added.append(peer) }
         }
         return added

@@ -14,6 +14,11 @@ public final class TestDaemon: @unchecked Sendable {
     private let logLevel: String
     /// Runs peerd as the unprivileged user `nobody` (via setpriv), as most users run it.
     private let runAsNobody: Bool
+    /// The group secret it is started with (`--group-secret-file`); nil for none.
+    public let groupSecret: String?
+
+    /// What test daemons share unless a test says otherwise, so that they trust each other.
+    public static let testGroupSecret = "peerd end-to-end tests: one group"
 
     public let stateDir: String
     public var socket: String { scratch.path("\(name).sock") }
@@ -37,9 +42,11 @@ public final class TestDaemon: @unchecked Sendable {
         arguments: [String] = [],
         stateDir: String? = nil,
         logLevel: String = "debug",
-        runAsNobody: Bool = false
+        runAsNobody: Bool = false,
+        groupSecret: String? = TestDaemon.testGroupSecret
     ) throws {
         self.name = name
+        self.groupSecret = groupSecret
         self.runAsNobody = runAsNobody
         self.stateDir = stateDir ?? scratch.path("state-\(name)")
         self.logLevel = logLevel
@@ -56,11 +63,22 @@ public final class TestDaemon: @unchecked Sendable {
         let process = Process()
         process.executableURL = runAsNobody ? URL(fileURLWithPath: "/usr/bin/setpriv") : Binaries.peerd
         let prefix = runAsNobody ? ["--reuid=65534", "--regid=65534", "--clear-groups", "--", Binaries.peerd.path] : []
+        var secretArguments: [String] = []
+        if let groupSecret {
+            let path = scratch.path("\(name).secret")
+            _ = FileManager.default.createFile(
+                atPath: path,
+                contents: Data(groupSecret.utf8),
+                attributes: [.posixPermissions: 0o600]
+            )
+            if runAsNobody { chown(path, 65534, 65534) }
+            secretArguments = ["--group-secret-file", path]
+        }
         process.arguments =
             prefix + [
                 "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
                 "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
-            ] + extraArguments
+            ] + secretArguments + extraArguments
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()

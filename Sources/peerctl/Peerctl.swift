@@ -24,7 +24,8 @@ struct Peerctl: ParsableCommand {
         version: PeerdVersion.current,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
-            ConnectCommand.self,
+            ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
+            TrustCommand.self,
         ]
     )
 

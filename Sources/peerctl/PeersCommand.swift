@@ -18,13 +18,14 @@ struct PeersCommand: ParsableCommand {
         }
         let now = Output.nowMillis()
         var table = Output.Table([
-            "NAME", "PEER", "FOUND", "STATE", "ADDRESSES", "CONNECTED SINCE", "LAST SEEN", "SENT", "RECEIVED",
+            "NAME", "PEER", "TRUST", "FOUND", "STATE", "ADDRESSES", "CONNECTED SINCE", "LAST SEEN", "SENT",
+            "RECEIVED",
         ])
         for peer in peers {
             var state = peer.state == .relayed ? "via peers" : peer.state.rawValue
             if peer.state == .retrying, let retry = peer.retryIn { state += " in \(Output.duration(retry))" }
             table.add([
-                peer.name ?? "-", peer.peer?.short ?? "-", peer.source.rawValue, state,
+                peer.name ?? "-", peer.peer?.short ?? "-", peer.trust?.rawValue ?? "-", peer.source.rawValue, state,
                 peer.addresses.isEmpty ? "-" : peer.addresses.joined(separator: " "),
                 peer.connectedSince.map(Output.clockTime) ?? "-",
                 peer.lastSeen.map { Output.duration(Double(now - $0) / 1000) + " ago" } ?? "-",
@@ -34,6 +35,9 @@ struct PeersCommand: ParsableCommand {
         table.print()
         for peer in peers where peer.state != .connected {
             if let error = peer.lastError { print("\(peer.address ?? peer.name ?? "?"): \(error)") }
+        }
+        if peers.contains(where: { $0.trust == .untrusted }) {
+            print("untrusted peers are never synced with; pair with `peerctl invite` here and `peerctl join` there")
         }
     }
 }

@@ -72,7 +72,10 @@ import X509
 
     @Test func aStateDirectoryFromBeforeKeysIsNotSilentlyGivenANewIdentity() throws {
         try withTemporaryDirectory { root in
-            _ = FileManager.default.createFile(atPath: root.appending("identity.json").string, contents: Data("{}".utf8))
+            _ = FileManager.default.createFile(
+                atPath: root.appending("identity.json").string,
+                contents: Data("{}".utf8)
+            )
             let error = #expect(throws: IdentityError.self) { try PeerIdentity.loadOrCreate(in: root, logger: logger) }
             #expect(error?.description.contains("unsigned") == true)
         }

@@ -29,6 +29,8 @@ actor TrustService {
     private var invites: [Int: (key: SymmetricKey, expires: ContinuousClock.Instant)] = [:]
     private var nextInvite = 0
     private var joins: [PeerID: Join] = [:]
+    /// `join` requests waiting for their inviter's hello, once admitted.
+    private var paired: [PeerID: [CheckedContinuation<Bool, Never>]] = [:]
     private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
     private var nextSubscriber = 0
 
@@ -79,15 +81,13 @@ actor TrustService {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
             changed()
         }
-        if var join = joins.removeValue(forKey: peer) {
-            for waiter in join.waiters { waiter.resume(returning: true) }
-            join.waiters = []
-        }
+        if let join = joins.removeValue(forKey: peer) { paired[peer, default: []] += join.waiters }
         return true
     }
 
     /// The peer's hello named it: remember the name for `peers` and introductions.
     func named(_ peer: PeerID, _ name: String) {
+        for waiter in paired.removeValue(forKey: peer) ?? [] { waiter.resume(returning: true) }
         guard let member = list.member(peer), member.name != name else { return }
         list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
         changed()
@@ -126,6 +126,8 @@ actor TrustService {
     func unsubscribe(_ id: Int) {
         subscribers.removeValue(forKey: id)?.finish()
     }
+
+    func name(of peer: PeerID) -> String? { list.member(peer)?.name }
 
     func trust(of peer: PeerID) -> PeerRecord.Trust {
         if list.isMember(peer) { return .member }
@@ -176,6 +178,7 @@ actor TrustService {
     }
 
     private func joinTimedOut(_ inviter: PeerID) {
+        for waiter in paired.removeValue(forKey: inviter) ?? [] { waiter.resume(returning: false) }
         guard var join = joins[inviter] else { return }
         for waiter in join.waiters { waiter.resume(returning: false) }
         join.waiters = []

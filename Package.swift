@@ -84,7 +84,16 @@ let package = Package(
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
-        .target(name: "PeerdTestSupport", dependencies: ["PeerControl", "PeerdWire"], swiftSettings: strict),
+        .target(
+            name: "PeerdTestSupport",
+            dependencies: [
+                "PeerControl", "PeerdWire", "PeerdSecurity",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "peerd-bench",
             dependencies: [
@@ -161,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel"],
+            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity"],
             swiftSettings: strict
         ),
     ],

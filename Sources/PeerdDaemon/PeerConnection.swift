@@ -116,11 +116,14 @@ struct PeerConnection {
                         }
                         if session?.isClosed == true { break }
                         guard let event = await events.next() else { break }
-                        switch phase {
-                        case .session:
+                        switch (phase, event) {
+                        case (.session, _):
                             queue = handle(event)
-                        case .admitting, .admitted:
+                        case (.admitting, _), (.admitted, .frame):
                             await admit(event)
+                        case (.admitted, _):
+                            // The session is up: a bad length header or a close is its business now.
+                            queue = handle(event)
                         }
                     }
                     group.cancelAll()

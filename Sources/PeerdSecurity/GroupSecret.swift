@@ -27,7 +27,12 @@ public enum GroupSecret {
             bytes.drop { whitespace.contains($0) }.reversed().drop { whitespace.contains($0) }.reversed()
         )
         guard trimmed.count >= minimumLength else { throw .tooShort(path, trimmed.count) }
-        return AdmissionMAC.key(secret: trimmed, salt: "peerd group v1")
+        return key(trimmed)
+    }
+
+    /// The key a secret's bytes give.
+    public static func key(_ secret: [UInt8]) -> SymmetricKey {
+        AdmissionMAC.key(secret: secret, salt: "peerd group v1")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PeerdSecurity
 import PeerdTestSupport
 import PeerdWire
 import Testing
@@ -30,13 +31,28 @@ struct BadInputTests {
         frames.filter { $0["type"] as? String == "error" }.compactMap { $0["code"] as? String }
     }
 
+    /// Admitted with the group secret, then `payload`: the daemon must answer with one error frame
+    /// of `code` and close, merge nothing, and keep serving.
+    func insider(
+        _ pair: Pair,
+        expect code: String,
+        payload: @escaping @Sendable (String) -> [[UInt8]]
+    ) async throws -> InsiderConnection.Exchange {
+        let exchange = try await InsiderConnection.exchange(
+            port: pair.alice.port,
+            groupSecret: TestDaemon.testGroupSecret,
+            payload: payload
+        )
+        #expect(exchange.admitted)
+        #expect(exchange.closed)
+        #expect(Self.errorCodes(exchange.frames) == [code])
+        return exchange
+    }
+
     @Test func anOversizedLengthOnThePeerPortIsRefusedFromTheHeaderAlone() async throws {
         let pair = try await Pair("oversized")
-        let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.send([0xFF, 0xFF, 0xFF, 0xFF])  // 4 GiB promised, no body sent
-        let (frames, closed) = attacker.readFramesUntilClosed()
-        #expect(closed)
-        #expect(Self.errorCodes(frames) == ["frame-too-large"])
+        // 4 GiB promised, no body sent.
+        _ = try await insider(pair, expect: "frame-too-large") { _ in [[0xFF, 0xFF, 0xFF, 0xFF]] }
         try await pair.stillServing(movie: 550)
     }
 
@@ -51,42 +67,71 @@ struct BadInputTests {
             (#"{"type":"ops","ops":[]}"#, "unexpected-message"),
             (#"{"type":"hello"}"#, "malformed-frame"),
             ("{\"a\":" + String(repeating: "[", count: 5000), "malformed-frame"),
+            // A hello in another peer's name: the certificate says who this is.
+            (
+                #"{"type":"hello","version":1,"peer":"0123456789abcdef0123456789abcdef","name":"x","port":1,"vector":{}}"#,
+                "unexpected-message"
+            ),
         ]
     )
-    func aBadFirstFrameOnThePeerPortGetsAnErrorFrameAndAClose(body: String, code: String) async throws {
+    func aBadFirstFrameFromAMemberGetsAnErrorFrameAndAClose(body: String, code: String) async throws {
         let pair = try await Pair("badpeer")
-        let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.sendFrame(body)
-        let (frames, closed) = attacker.readFramesUntilClosed()
-        #expect(closed)
-        #expect(Self.errorCodes(frames) == [code])
+        _ = try await insider(pair, expect: code) { _ in [RawConnection.frame(Array(body.utf8))] }
         try await pair.stillServing(movie: 550)
     }
 
-    @Test func invalidUTF8OnThePeerPortIsRefused() async throws {
+    @Test func invalidUTF8FromAMemberIsRefused() async throws {
         let pair = try await Pair("utf8")
-        let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.send(RawConnection.frame([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]))
-        let (frames, closed) = attacker.readFramesUntilClosed()
-        #expect(closed)
-        #expect(Self.errorCodes(frames) == ["malformed-frame"])
+        _ = try await insider(pair, expect: "malformed-frame") { _ in
+            [RawConnection.frame([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D])]
+        }
         try await pair.stillServing(movie: 550)
     }
 
-    @Test func aForgedOperationAfterAValidHelloIsRefusedAndNotMerged() async throws {
+    @Test func anOperationForgedInAnotherPeersNameIsRefusedAndNotMerged() async throws {
         let pair = try await Pair("forged")
+        let bob = try pair.bob.status().peer.rawValue
+        _ = try await insider(pair, expect: "invalid-operation") { me in
+            [
+                RawConnection.frame(
+                    Array(#"{"type":"hello","version":1,"peer":"\#(me)","name":"mallory","port":1,"vector":{}}"#.utf8)
+                ),
+                // In bob's name, next in bob's sequence, but not signed by bob's key.
+                RawConnection.frame(
+                    Array(
+                        #"{"type":"ops","ops":[{"origin":"\#(bob)","seq":1,"lamport":9,"at":0,"by":"bob","op":"add","movie":{"id":666}}]}"#
+                            .utf8
+                    )
+                ),
+            ]
+        }
+        #expect(try !pair.alice.movieIDs().contains(666))
+        #expect(try !pair.bob.movieIDs().contains(666))
+        try await pair.stillServing(movie: 550)
+    }
+
+    @Test func plaintextOnTheTLSPortIsClosedWithoutAnAnswer() async throws {
+        let pair = try await Pair("plaintext")
         let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.sendFrame(
-            #"{"type":"hello","version":1,"peer":"00000000deadbeef","name":"mallory","port":1,"vector":{}}"#
-        )
-        // seq 5 with nothing before it: a gap the receiver must refuse.
-        attacker.sendFrame(
-            #"{"type":"ops","ops":[{"origin":"00000000deadbeef","seq":5,"lamport":9,"at":0,"by":"mallory","op":"add","movie":{"id":666}}]}"#
-        )
+        attacker.sendFrame(#"{"type":"hello","version":1,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
         let (frames, closed) = attacker.readFramesUntilClosed()
         #expect(closed)
-        #expect(Self.errorCodes(frames) == ["invalid-operation"])
-        #expect(try !pair.alice.movieIDs().contains(666))
+        #expect(frames.isEmpty)
+        try await pair.stillServing(movie: 550)
+    }
+
+    @Test func anOutsiderWithTheWrongSecretIsRefusedBeforeAnyJSON() async throws {
+        let pair = try await Pair("outsider")
+        let exchange = try await InsiderConnection.exchange(
+            port: pair.alice.port,
+            groupSecret: "not the group's secret, but long"
+        ) { me in
+            [RawConnection.frame(Array(#"{"type":"hello","version":1,"peer":"\#(me)","name":"x","port":1,"vector":{}}"#.utf8))]
+        }
+        #expect(!exchange.admitted)
+        #expect(exchange.refusal == .notAMember)
+        #expect(exchange.closed)
+        #expect(exchange.frames.isEmpty)
         try await pair.stillServing(movie: 550)
     }
 

@@ -137,7 +137,7 @@ let package = Package(
         // so and exits 2, so `swift build` and `swift build --build-tests` still link.
         .target(
             name: "PeerdFuzzing",
-            dependencies: ["PeerdWire", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["PeerdWire", "PeerdModel", .product(name: "NIOCore", package: "swift-nio")],
             path: "Fuzz/Sources/PeerdFuzzing",
             swiftSettings: strict + [.enableExperimentalFeature("Extern")]
         ),

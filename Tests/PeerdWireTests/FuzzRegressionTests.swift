@@ -51,7 +51,7 @@ struct FuzzRegressionTests {
     @Test("a peer message regression decodes and round-trips, or is refused", arguments: inputs("peer-message"))
     func peerMessage(_ input: String) throws {
         let body = try Self.bytes(input)
-        guard input != "peer-message/ops-add-with-removes" else {
+        guard !input.hasPrefix("peer-message/ops-add-with-removes") else {
             // Reported, not fixed yet: an add with `removes` decodes with them and is encoded without
             // them (Fuzz/Sources/PeerdFuzzing/KnownIssue.swift). Fails here once it is fixed.
             withKnownIssue("an add's removes are lost in a round trip") {

@@ -18,8 +18,11 @@ RELEASE_BIN := .build/release
 # Release binaries carry the Swift runtime inside them: they start faster, use less memory (idle
 # RSS 18 MB instead of 21 MB, measured) and run where no Swift toolchain is installed.
 RELEASE := -c release --static-swift-stdlib
+# Seconds per fuzz target (Fuzz/README.md): for `make fuzz`, and for the smoke run `make test` makes.
+FUZZ_SECONDS ?= 120
+FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery clean man install uninstall systemd-test
+.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -27,6 +30,7 @@ help:
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json"
+	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
 	@echo "make uninstall  removes exactly what make install put there"
 	@echo "make build   debug build      make release   release build"
@@ -75,6 +79,7 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
+	$(MAKE) --no-print-directory fuzz-smoke
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
@@ -83,12 +88,22 @@ demo: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/demo.py
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Fuzz
 
 bench: test-deps release
 	$(SWIFT) build $(RELEASE) --product peerd-bench
 	$(RELEASE_BIN)/peerd-bench --bin-dir $(RELEASE_BIN) --results bench/results.json
 	$(MAKE) --no-print-directory bench-discovery
+
+# The decoders under libFuzzer with ASan, built in .build-fuzz (not .build); the corpus grows there
+# from run to run. Prints exec/s and executions per target; a crash fails and leaves its input in
+# .build-fuzz/crashes/TARGET/, to be kept in Fuzz/regressions/TARGET/ (FuzzRegressionTests replays it).
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# What `make test` runs: the same, FUZZ_SMOKE_SECONDS per target, so a decoder that traps fails CI.
+fuzz-smoke: deps
+	SWIFT=$(SWIFT) Fuzz/fuzz.sh $(FUZZ_SMOKE_SECONDS)
 
 # Merges its two rows into bench/results.json (peerd-bench rewrites the file, so it runs after).
 bench-discovery: test-deps release

@@ -173,6 +173,27 @@ let package = Package(
             dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity"],
             swiftSettings: strict
         ),
+        // Fuzzing (`make fuzz`, Fuzz/README.md): libFuzzer targets, fuzzing only when built with
+        // `-sanitize=fuzzer,address -DFUZZING` (Fuzz/fuzz.sh). In a normal build each one's `main` says
+        // so and exits 2, so `swift build` and `swift build --build-tests` still link.
+        .target(
+            name: "PeerdFuzzing",
+            dependencies: ["PeerdWire", "PeerdModel", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Fuzz/Sources/PeerdFuzzing",
+            swiftSettings: strict + [.enableExperimentalFeature("Extern")]
+        ),
+        .executableTarget(name: "fuzz-frame", dependencies: ["PeerdFuzzing"], path: "Fuzz/Sources/fuzz-frame"),
+        .executableTarget(
+            name: "fuzz-peer-message",
+            dependencies: ["PeerdFuzzing"],
+            path: "Fuzz/Sources/fuzz-peer-message"
+        ),
+        .executableTarget(
+            name: "fuzz-control-request",
+            dependencies: ["PeerdFuzzing"],
+            path: "Fuzz/Sources/fuzz-control-request"
+        ),
+        // End of fuzzing.
     ],
     swiftLanguageModes: [.v6]
 )

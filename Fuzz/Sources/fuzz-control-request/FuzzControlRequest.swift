@@ -1,0 +1,15 @@
+import PeerdFuzzing
+import PeerdWire
+
+@main
+enum FuzzControlRequest {
+    static func main() { FuzzTarget.main("fuzz-control-request", testOneInput: testOneInput) }
+}
+
+/// libFuzzer's entry point. An input is one frame body: the JSON, without the 4-byte length header
+/// (`FrameDecoder` is fuzz-frame's), so mutations need not keep a header in step with the body.
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    MessageBodyProperty.check(ControlRequest.self, body: Array(FuzzTarget.bytes(data, size)))
+    return 0
+}

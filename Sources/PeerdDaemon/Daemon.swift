@@ -52,6 +52,7 @@ public enum Daemon {
             name: configuration.name,
             advertisedPort: port,
             configuration: configuration.session,
+            trace: FrameTrace(environment: configuration.environment),
             logger: logger
         )
         let listener = PeerListener(server: server, sessions: sessions, logger: logger)

@@ -24,6 +24,7 @@ struct PeerConnection {
     let identity: PeerIdentity
     let localHello: @Sendable (VersionVector) -> PeerMessage.Hello
     let configuration: Session.Configuration
+    let trace: FrameTrace?
     let logger: Logger
 
     /// How a session ended, for the dialer's backoff.
@@ -228,6 +229,7 @@ struct PeerConnection {
                         let now = clock.now
                         switch event {
                         case .frame(let frame):
+                            trace?.record(sent: false, frame.readableBytesView)
                             let decision = rateLimit.admit(bytes: frame.readableBytes, now: now)
                             guard decision == .admitted else {
                                 return current.failed(WireError(.rateLimited, rateLimit.explanation(of: decision)))
@@ -262,14 +264,18 @@ struct PeerConnection {
                         }
                     }
 
+                    func send(_ message: PeerMessage) async throws {
+                        let body = WireCoding.encode(message)
+                        trace?.record(sent: true, body)
+                        try await outbound.write(ByteBuffer(bytes: body))
+                    }
+
                     func perform(_ action: Session.Action) async throws {
                         switch action {
                         case .send(let message):
-                            try await outbound.write(WireCoding.encodeBuffer(message))
+                            try await send(message)
                         case .sendMembers:
-                            try await outbound.write(
-                                WireCoding.encodeBuffer(PeerMessage.members(await trust.members()))
-                            )
+                            try await send(.members(await trust.members()))
                         case .sendOperations(let ranges):
                             let sent = try await sendOperations(ranges, to: outbound)
                             await directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
@@ -280,9 +286,7 @@ struct PeerConnection {
                             if await directory.established(connectionID, hello: hello, now: Wallclock.millis()) {
                                 establishedAt = clock.now
                                 logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(role)"])
-                                try await outbound.write(
-                                    WireCoding.encodeBuffer(PeerMessage.members(await trust.members()))
-                                )
+                                try await send(.members(await trust.members()))
                             } else {
                                 outcome.error = "already connected to this peer"
                                 sink.yield(
@@ -306,7 +310,7 @@ struct PeerConnection {
                                     "closing peer session",
                                     metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
                                 )
-                                try? await outbound.write(WireCoding.encodeBuffer(PeerMessage.error(error)))
+                                try? await send(.error(error))
                             }
                         case .peerReported(let error):
                             outcome.error = "peer said: \(error)"
@@ -349,13 +353,19 @@ struct PeerConnection {
                 let operations = await replica.operations([(range.origin, next...last)])
                 guard !operations.isEmpty else { break }
                 for operation in operations {
-                    if let body = builder.append(operation) { try await outbound.write(ByteBuffer(bytes: body)) }
+                    if let body = builder.append(operation) {
+                        trace?.record(sent: true, body)
+                        try await outbound.write(ByteBuffer(bytes: body))
+                    }
                 }
                 sent += operations.count
                 next = last + 1
             }
         }
-        if let body = builder.finish() { try await outbound.write(ByteBuffer(bytes: body)) }
+        if let body = builder.finish() {
+            trace?.record(sent: true, body)
+            try await outbound.write(ByteBuffer(bytes: body))
+        }
         return sent
     }
 

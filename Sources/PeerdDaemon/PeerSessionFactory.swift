@@ -14,6 +14,7 @@ struct PeerSessionFactory: Sendable {
     let name: String
     let advertisedPort: Int
     let configuration: PeerSession<ContinuousClock.Instant>.Configuration
+    let trace: FrameTrace?
     let logger: Logger
 
     var identity: PeerID { tls.identity.peer }
@@ -38,6 +39,7 @@ struct PeerSessionFactory: Sendable {
             identity: tls.identity,
             localHello: { vector in PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector) },
             configuration: configuration,
+            trace: trace,
             logger: logger
         )
     }

@@ -14,6 +14,8 @@ Bodies are canonical JSON, byte for byte what `WireCoding.encode` (Swift's JSONE
 
 import base64
 import hashlib
+import base64
+import hashlib
 import json
 import pathlib
 import struct
@@ -164,6 +166,17 @@ CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
 ])
 
+
+
+def invite_code(inviter: str, secret: bytes) -> str:
+    """An invite code as InviteCode.description writes it (SECURITY.md, "Invite codes")."""
+    payload = bytes.fromhex(inviter) + secret
+    text = base64.b32encode(payload + hashlib.sha256(payload).digest()[:2]).decode("ascii").lower().rstrip("=")
+    return "-".join(["wl1"] + [text[i : i + 5] for i in range(0, len(text), 5)])
+
+
+ALICE_INVITE = invite_code(ALICE, bytes(range(0x10, 0x20)))
+
 # --- valid frames: <socket>-<type>[-variant] -> body ---------------------------------------------
 
 VALID = {
@@ -181,6 +194,10 @@ VALID = {
                    "message": f"operation {BOB[:8]}/9 arrived before {BOB[:8]}/8; expected seq 8"},
     "peer-error-duplicate-session": {"type": "error", "code": "duplicate-session",
                                      "message": f"a session with peer {BOB[:8]} is already established"},
+    "peer-members": {"type": "members", "members": [
+        {"peer": ALICE, "name": "alice"}, {"peer": BOB, "name": "bob"}, {"peer": CAROL}]},
+    "peer-error-rate-limited": {"type": "error", "code": "rate-limited",
+                                "message": "more than 2000 frames a second (burst 2000)"},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -192,6 +209,14 @@ VALID = {
     "control-request-status": {"type": "status", "version": 1},
     "control-request-connect": {"type": "connect", "version": 1, "address": "bob-laptop.local:7820"},
     "control-request-connect-ipv6": {"type": "connect", "version": 1, "address": "[fe80::1%eth0]:7820"},
+    "control-request-invite": {"type": "invite", "version": 1, "expiresIn": 600},
+    "control-request-invite-default": {"type": "invite", "version": 1},
+    "control-request-join": {"type": "join", "version": 1, "code": ALICE_INVITE},
+    "control-request-join-address": {"type": "join", "version": 1, "code": ALICE_INVITE,
+                                     "address": "192.168.1.10:7820"},
+    "control-request-forget": {"type": "forget", "version": 1, "peer": "bob"},
+    "control-request-forget-prefix": {"type": "forget", "version": 1, "peer": BOB[:8]},
+    "control-request-trust": {"type": "trust", "version": 1, "peer": BOB},
     # control responses
     "control-response-added": {"type": "added", "movie": MATRIX_ROW, "operation": {"origin": ALICE, "seq": 4}},
     "control-response-added-already-listed": {"type": "added", "movie": MATRIX_ROW_TWO_ADDERS},
@@ -224,6 +249,25 @@ VALID = {
                                 "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
                                 "protocolVersion": 1},
     "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
+    "control-response-peers-trust": {"type": "peers", "peers": [
+        {"peer": BOB, "name": "bob", "address": "192.168.1.20:7820", "addresses": ["192.168.1.20:7820"],
+         "source": "mdns", "state": "connected", "trust": "member", "connectedSince": AT - 3_600_000,
+         "lastSeen": AT, "opsSent": 12, "opsReceived": 40},
+        {"peer": "d00d0123456789abcdef0123456789ab", "name": "mallory", "address": "192.168.1.66:7820",
+         "addresses": ["192.168.1.66:7820"], "source": "mdns", "state": "untrusted", "trust": "untrusted",
+         "opsSent": 0, "opsReceived": 0},
+        {"peer": CAROL, "name": "zoë", "addresses": [], "source": "relay", "state": "relayed", "trust": "revoked",
+         "opsSent": 0, "opsReceived": 0},
+    ]},
+    "control-response-invite": {"type": "invite", "code": ALICE_INVITE, "expiresAt": AT + 600_000},
+    "control-response-joined": {"type": "joined", "peer": ALICE, "name": "alice", "members": 3},
+    "control-response-joined-no-name": {"type": "joined", "peer": ALICE, "members": 1},
+    "control-response-forgotten": {"type": "forgotten", "peer": BOB, "name": "bob"},
+    "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
+    "control-response-trusted": {"type": "trusted", "peer": BOB},
+    "control-response-error-timeout": {"type": "error", "code": "timeout",
+                                       "message": f"could not pair with {ALICE[:8]} at 192.168.1.10:7820. "
+                                                  "Codes expire; ask for a new one if needed."},
     "control-response-error": {"type": "error", "code": "not-listed", "message": "movie 550 is not on the list"},
     "control-response-error-bad-request": {"type": "error", "code": "bad-request",
                                            "message": "'9.nothex.4' is not a cursor from an earlier list page"},
@@ -270,6 +314,10 @@ INVALID = {
     # One element over the array limit, in a field the receiver does not know.
     "invalid-peer-array-over-limit": (frame(canonical({"type": "ping", "note": [0] * (MAX_ARRAY_ELEMENTS + 1)})),
                                       "malformed-frame"),
+    "invalid-peer-members-bad-peer": (frame(canonical({"type": "members", "members": [{"peer": "NOT-HEX"}]})),
+                                     "malformed-frame"),
+    "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
+                                                  "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
     "invalid-control-request-oversized-length": (b"\xff\xff\xff\xff", "frame-too-large"),
     "invalid-control-request-not-json": (frame(b"add 603"), "malformed-frame"),

@@ -8,9 +8,9 @@ ARGS ?=
 # the systemd test needs a real systemd user manager.
 BUILD_PACKAGES := pkg-config libavahi-client-dev
 TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd
-# Python packages the tests need: the schema validator, and python-zeroconf as an mDNS
-# implementation independent of Avahi.
-PIP_PACKAGES := 'jsonschema>=4.18' zeroconf
+# Python packages the tests need: the schema validator, python-zeroconf as an mDNS
+# implementation independent of Avahi, and cryptography for the abuse tests' own TLS certificates.
+PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography
 # The lab exits 77 when the machine can't host it (not root, no namespaces): a skip, said in one line.
 LAB_SKIP_OK = || [ $$? -eq 77 ]
 DEBUG_BIN := .build/debug
@@ -59,7 +59,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES),guard)
-	@python3 -c "import jsonschema, referencing, zeroconf" 2>/dev/null || \
+	@python3 -c "import jsonschema, referencing, zeroconf, cryptography" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
 
@@ -77,6 +77,7 @@ test: test-deps lint
 	$(SWIFT) build --build-tests
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/schema/test_schema_capture.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke

@@ -175,6 +175,7 @@ class Lab:
         self._lock_file = None
         self._closed = True
         self._observers = []
+        self.group_secret = None
 
     @property
     def all_hosts(self):
@@ -215,6 +216,7 @@ class Lab:
         fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         self._lock_file.write(f"{os.getpid()}\n")
         self._lock_file.flush()
+        self._write_group_secret()
         existing = set(list_namespaces())
         clash = [ns for ns in existing if ns.startswith(f"{self.prefix}-")]
         if clash:
@@ -237,6 +239,16 @@ class Lab:
         for host in self.hosts:
             if host.has_avahi:
                 host.wait_avahi()
+
+    def _write_group_secret(self):
+        """One group secret for every peerd of the lab (SECURITY.md: members are started with the same
+        --group-secret-file), made the way SECURITY.md suggests, mode 0600."""
+        import base64
+
+        self.group_secret = self.run_dir / "group.secret"
+        fd = os.open(self.group_secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(base64.b64encode(os.urandom(32)) + b"\n")
 
     def _add_namespace(self, name):
         sh(["ip", "netns", "add", name])

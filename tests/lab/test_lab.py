@@ -11,6 +11,7 @@ Binaries come from $PEERD_BIN_DIR (default .build/debug). Every wait is bounded 
 seconds (default 20).
 """
 import argparse
+import json
 import os
 import signal
 import sys
@@ -22,7 +23,8 @@ import lab as labkit  # noqa: E402
 from lab import Lab, LabError, LabSkip, SERVICE_TYPE, eventually, tail  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
-NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave"}
+NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave", "h5": "mallory"}
+ATTACKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "abuse", "attacker.py")
 NOT_YET = "mDNS discovery is not available in this build"
 
 
@@ -35,7 +37,8 @@ class Context:
 
     def __init__(self, lab):
         self.lab = lab
-        self.h1, self.h2, self.h3, self.h4 = lab.hosts
+        self.h1, self.h2, self.h3, self.h4 = lab.hosts[:4]
+        self.h5 = lab.hosts[4]  # the spoofer: avahi, no peerd
         self.observer = None
         self.ids = {}
         self.added = []
@@ -372,6 +375,82 @@ def check_ipv6_link_local(ctx):
     ctx.note(f"h1 sees h4 at {row.get('addresses')}; h4's add reached h1")
 
 
+def check_spoofed_announcement(ctx):
+    """A spoofer (h5) announces _watchlist._tcp with TXT claiming alice's id and name, and dave's
+    (whose peerd is stopped), at a TLS listener with a key of its own: the members dial it and
+    refuse it, never show it as a connected peer, merge nothing from it, and keep syncing."""
+    h1, h2, h3, h4, h5 = ctx.h1, ctx.h2, ctx.h3, ctx.h4, ctx.h5
+    for host in ctx.trio:
+        ensure_peerd(ctx, host)
+    ensure_peerd(ctx, h4)
+    h4.stop_peerd()  # dave is now an offline member: his id on another address is what an impostor claims
+    claimed = {"alice": ctx.ids["h1"], "dave": ctx.ids["h4"]}
+    log = h5.dir / "spoofer.jsonl"
+    h5.spawn([sys.executable, "-u", ATTACKER, "serve", "--listen", f"[::]:{labkit.PEERD_PORT}", "--log", log],
+             "spoofer.log")
+    for name, peer_id in claimed.items():
+        h5.spawn(["avahi-publish", "-s", name, SERVICE_TYPE, str(labkit.PEERD_PORT), "proto=1", f"id={peer_id}",
+                  f"name={name}"], f"avahi-publish-{name}.log")
+
+    def entries():
+        try:
+            lines = log.read_text().splitlines()
+        except OSError:
+            return []
+        return [e for e in map(json.loads, lines) if e.get("event") == "connection"]
+
+    def announced():
+        rows = h2.avahi_browse()
+        return all(any(r["txt"].get("id") == i and r["address"] == h5.ip for r in rows) for i in claimed.values())
+
+    wait_for(announced, "avahi-browse on h2 listing the spoofed services at h5's address")
+    legit_ips = {h.ip for h in ctx.trio}
+    try:
+        wait_for(lambda: {e["from"] for e in entries()} & legit_ips,
+                 "a member dialing the spoofer's address (the announcement is a hint it follows)", timeout=2 * WAIT)
+    except CheckFailed as failure:
+        raise CheckFailed(f"{failure}\nspoofer log: {entries() or 'no connection at all'}\n"
+                          f"{explain_discovery(ctx, ctx.trio)}") from None
+    time.sleep(5)  # let every member dial it, be refused, and maybe retry
+
+    problems = []
+    for e in entries():
+        if e.get("stage") == "json-received":
+            problems.append(f"{e['from']} admitted the spoofer and went on with the peer protocol: {e}")
+        if "WRONG_VERSION_NUMBER" in str(e.get("error")):
+            problems.append(f"{e['from']} dialed the spoofer without TLS: {e}")
+    for h in ctx.trio:
+        for p in h.peers():
+            at_spoofer = str(p.get("address", "")).startswith(h5.ip) or h5.ip in str(p.get("address", ""))
+            if p.get("state") == "connected" and (at_spoofer or p.get("peer") == claimed["dave"]):
+                problems.append(f"{h.name} shows a connected peer at the spoofer or as offline dave: {p}")
+    spoofed = attacker_movie()
+    for h in ctx.trio:
+        if spoofed in {m for m, _ in list_key(h)}:
+            problems.append(f"{h.name} lists the spoofer's movie {spoofed}")
+    if problems:
+        raise CheckFailed("\n".join(problems) + f"\nspoofer log: {entries()}")
+    stages = {}
+    for e in entries():
+        key = f"{e['from']}: {e.get('stage')}" + (f" ({e.get('refused') or e.get('error')})"
+                                                  if e.get("refused") or e.get("error") else "")
+        stages[key] = stages.get(key, 0) + 1
+    ctx.note("spoofer saw: " + "; ".join(f"{k} x{n}" for k, n in sorted(stages.items())))
+    for h in ctx.trio:
+        ctx.note(describe_peers(h))
+    add(ctx, h2, 389, "12 Angry Men")
+    wait_converged(ctx, ctx.trio, set(ctx.added), "an add on h2 reaching h1 and h3 with the spoofer around")
+    ctx.note(f"members still converge: {[m for m, _ in list_key(h1)]}")
+
+
+def attacker_movie():
+    """The movie the spoofer's listener sends if a dialer ever admits it (attacker.py serve)."""
+    sys.path.insert(0, os.path.dirname(ATTACKER))
+    import attacker
+
+    return attacker.FORGED_MOVIE + 7
+
+
 CHECKS = [
     ("harness self-check: avahi-publish on h1 seen by avahi-browse on h2 and python-zeroconf on obs", check_self,
      ["h1", "h2", "obs"]),
@@ -386,11 +465,13 @@ CHECKS = [
     ("a name taken on the LAN gets an alternative service name and keeps its peer id", check_name_collision,
      ["h1", "h4"]),
     ("a host with only link-local IPv6 is reached at its scoped address", check_ipv6_link_local, ["h1", "h4"]),
+    ("a spoofed mDNS announcement of members' ids (h5, its own TLS key) leads to no trust", check_spoofed_announcement,
+     ["h1", "h2", "h3", "h5"]),
 ]
 
 
 # The logs worth reading when a check fails, and how many lines of each.
-LOG_TAILS = {"peerd.log": 10, "avahi.log": 4, "zeroconf.log": 4}
+LOG_TAILS = {"peerd.log": 10, "avahi.log": 4, "zeroconf.log": 4, "spoofer.log": 6, "spoofer.jsonl": 6}
 
 
 def print_logs(lab, involved):
@@ -470,8 +551,9 @@ def main():
     checks = CHECKS[:1] if args.self_check_only else CHECKS
     tally = Tally()
     try:
-        with Lab(hosts=4, observer=True, keep_logs=args.keep_logs or None) as lab:
-            print(f"lab {lab.prefix}: h1-h4 with their own D-Bus and avahi-daemon, obs with python-zeroconf only;"
+        with Lab(hosts=5, observer=True, keep_logs=args.keep_logs or None) as lab:
+            print(f"lab {lab.prefix}: h1-h5 with their own D-Bus and avahi-daemon (h5 the spoofer, no peerd),"
+                  " obs with python-zeroconf only;"
                   f" logs in {lab.run_dir}", flush=True)
             run_checks(lab, checks, tally)
             if tally.failed:

@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""Hostile-LAN tests against real daemons on loopback (proto/SECURITY.md).
+
+Three peerd: A and B are members (same --group-secret-file), C is an outsider daemon with a secret
+of its own that dials A and B. tests/abuse/attacker.py then attacks A's peer port: plain TCP, TLS
+without admission, 1,000 idle connections, and an insider that knows the group secret and abuses
+the JSON protocol once admitted. After every attack: the daemon (not the attacker) closed the
+connection within BOUND seconds, A's RSS grew by less than 10 MB over its baseline from just
+before the attack, A's open fds are back near that baseline, an add on B still reaches A, and
+nothing an attacker sent is on any list.
+
+    PEERD_BIN_DIR=/path/to/bins python3 tests/abuse/test_abuse.py [--keep] [--only NAME ...]
+
+Prints one line per check and ends with `abuse: N passed, M failed`. Exit status 0 when all
+passed, 1 otherwise.
+"""
+import argparse
+import atexit
+import ctypes
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+try:
+    import cryptography  # noqa: F401
+except ImportError:
+    print("abuse: the Python package 'cryptography' is missing (make test-deps installs it, or "
+          "python3 -m pip install cryptography)", flush=True)
+    print("abuse: 0 passed, 1 failed", flush=True)
+    sys.exit(1)
+import attacker  # noqa: E402
+
+BIN = pathlib.Path(os.environ.get("PEERD_BIN_DIR", ROOT / ".build" / "debug"))
+BOUND = 6.0  # seconds the daemon has to close an attack connection (SECURITY.md: 5 s deadline)
+RSS_LIMIT = 10 << 20
+SYNC_WAIT = 15.0
+_processes = []
+
+
+# MARK: daemons
+
+
+_prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+
+def _die_with_parent():
+    _prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def write_secret(path, secret=None):
+    """A group secret file as SECURITY.md suggests (`head -c 32 /dev/urandom | base64 > FILE`), mode 0600."""
+    import base64
+
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(secret or base64.b64encode(os.urandom(32)) + b"\n")
+    os.chmod(path, 0o600)
+    return path
+
+
+class Daemon:
+    def __init__(self, work, name, port, peers, secret_file):
+        self.name, self.port, self.secret_file = name, port, secret_file
+        self.state_dir = work / f"state-{name}"
+        self.socket = work / f"{name}.sock"
+        self.log = work / f"{name}.log"
+        self.peers_args = [a for p in peers for a in ("--peer", f"127.0.0.1:{p}")]
+        self.proc = None
+        self.id = None
+
+    def argv(self):
+        return [str(BIN / "peerd"), "--name", self.name, "--port", str(self.port), "--listen-address", "127.0.0.1",
+                "--state-dir", str(self.state_dir), "--socket", str(self.socket), "--no-mdns",
+                "--log-level", "debug", "--group-secret-file", str(self.secret_file), *self.peers_args]
+
+    def start(self, wait=True):
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                         start_new_session=True, preexec_fn=_die_with_parent)
+        _processes.append(self.proc)
+        if wait:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"peerd {self.name} exited ({self.proc.returncode}):\n{self.tail()}")
+                if self.peerctl("status", "--json").returncode == 0:
+                    self.id = self.status()["peer"]
+                    return self
+                time.sleep(0.05)
+            raise RuntimeError(f"peerd {self.name} did not answer on {self.socket}:\n{self.tail()}")
+        return self
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def rss(self):
+        with open(f"/proc/{self.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def fds(self):
+        return len(os.listdir(f"/proc/{self.pid}/fd"))
+
+    def peerctl(self, *args, timeout=20):
+        return subprocess.run([str(BIN / "peerctl"), "--socket", str(self.socket), *map(str, args)],
+                              capture_output=True, text=True, timeout=timeout)
+
+    def json(self, *args):
+        run = self.peerctl(*args, "--json")
+        if run.returncode != 0:
+            raise RuntimeError(f"peerctl {' '.join(args)} on {self.name} failed ({run.returncode}): {run.stderr}")
+        return json.loads(run.stdout)
+
+    def status(self):
+        return self.json("status")
+
+    def movies(self):
+        return self.json("list")
+
+    def movie_ids(self):
+        return {m["movieId"] for m in self.movies()}
+
+    def peers(self):
+        return self.json("peers")
+
+    def add(self, movie, title):
+        run = self.peerctl("add", movie, "--title", title)
+        if run.returncode != 0:
+            raise RuntimeError(f"peerctl add {movie} on {self.name} failed: {run.stderr}")
+
+    def stop(self):
+        stop(self.proc)
+
+    def tail(self, lines=25):
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+def stop(proc):
+    if proc is None or proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(5)
+    except ProcessLookupError:
+        pass
+
+
+def stop_all():
+    for proc in reversed(_processes):
+        try:
+            stop(proc)
+        except Exception:  # cleanup must go on
+            pass
+
+
+atexit.register(stop_all)
+
+
+def eventually(probe, timeout, what, interval=0.1):
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        try:
+            value = probe()
+            if value:
+                return value
+        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as error:
+            last = error
+        if time.monotonic() >= deadline:
+            raise CheckFailed(f"{what}: not within {timeout:g} s" + (f" (last error: {last})" if last else ""))
+        time.sleep(interval)
+
+
+class CheckFailed(Exception):
+    pass
+
+
+# MARK: what the checks share
+
+
+class World:
+    def __init__(self, work):
+        self.work = work
+        self.secret = write_secret(work / "group.secret")
+        self.outsider_secret = write_secret(work / "outsider.secret")
+        pa, pb, pc = free_port(), free_port(), free_port()
+        self.a = Daemon(work, "alice", pa, [pb], self.secret)
+        self.b = Daemon(work, "bob", pb, [pa], self.secret)
+        self.c = Daemon(work, "carol", pc, [pa, pb], self.outsider_secret)
+        self.legit_movies = set()  # added on A or B
+        self.legit_ops = 0
+        self.outsider_movies = set()
+        self.next_movie = 700_000
+        self.insiders = set()
+        self.reports = []
+
+    def add(self, daemon, title):
+        self.next_movie += 1
+        daemon.add(self.next_movie, title)
+        if daemon is self.c:
+            self.outsider_movies.add(self.next_movie)
+        else:
+            self.legit_movies.add(self.next_movie)
+            self.legit_ops += 1
+        return self.next_movie
+
+    def sync_b_to_a(self):
+        """An add on B shows up on A; returns the seconds it took."""
+        started = time.monotonic()
+        movie = self.add(self.b, "still syncing")
+        eventually(lambda: movie in self.a.movie_ids(), SYNC_WAIT, f"movie {movie} added on bob reaching alice")
+        return time.monotonic() - started
+
+    def nothing_foreign(self):
+        """No attacker's or outsider's movie on A or B, and their operation counts are the legit ones."""
+        problems = []
+        for d in (self.a, self.b):
+            rows = d.movies()
+            ids = {m["movieId"] for m in rows}
+            bad = ids - self.legit_movies
+            if bad:
+                problems.append(f"{d.name} lists {len(bad)} movies nobody legit added: {shorten(sorted(bad))}")
+            foreign = [m for m in rows if set(m.get("addedByPeers", [])) - {self.a.id, self.b.id}]
+            if foreign:
+                problems.append(f"{d.name} has {len(foreign)} rows added by non-members: {shorten(foreign[:2])}")
+            ops = d.status()["operations"]
+            if ops != self.legit_ops:
+                problems.append(f"{d.name} holds {ops} operations, the members made {self.legit_ops}")
+        if problems:
+            raise CheckFailed("; ".join(problems))
+
+
+def shorten(value, limit=300):
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def trust_field(row):
+    """(key, value) of the field in a `peers --json` row that tells the trust state."""
+    for key in ("trust", "trusted", "trustState", "membership", "member", "admission"):
+        if key in row:
+            return key, row[key]
+    return None, None
+
+
+def is_trusted(row):
+    key, value = trust_field(row)
+    if key is None:
+        return None
+    if isinstance(value, bool):
+        return value
+    return str(value).lower() in ("trusted", "member", "admitted", "yes", "true") or value in (
+        "group-secret", "invite", "introduced", "pinned")
+
+
+# MARK: checks
+
+
+def check_members_sync(w):
+    """A and B (same group secret) connect and replicate both ways."""
+    def connected(x, y):
+        return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
+
+    eventually(lambda: connected(w.a, w.b) and connected(w.b, w.a), 20, "alice and bob connected to each other")
+    m1 = w.add(w.a, "The Matrix")
+    m2 = w.add(w.b, "Fight Club")
+    eventually(lambda: m1 in w.b.movie_ids() and m2 in w.a.movie_ids(), SYNC_WAIT, "adds on each reaching the other")
+    row = next(p for p in w.a.peers() if p.get("peer") == w.b.id)
+    return f"alice sees bob: {json.dumps(row, sort_keys=True)}"
+
+
+def check_fingerprint(w):
+    """The certificate A presents in TLS has the fingerprint `peerctl status` calls A's peer id."""
+    identity = attacker.Identity()
+    sock, _ = attacker.tls_connect("127.0.0.1", w.a.port, identity)
+    try:
+        cert = sock.getpeercert(binary_form=True)
+        version = sock.version()
+    finally:
+        sock.close()
+    fp = attacker.fingerprint(cert).hex()
+    if fp != w.a.id:
+        raise CheckFailed(f"TLS certificate fingerprint {fp} != status peer {w.a.id}")
+    if version != "TLSv1.3":
+        raise CheckFailed(f"negotiated {version}, not TLSv1.3")
+    return f"{version}, fingerprint = peer id = {fp}"
+
+
+def check_readable_secret_refused(w):
+    """peerd refuses to start with a group secret file that others can read."""
+    loose = write_secret(w.work / "loose.secret")
+    os.chmod(loose, 0o644)
+    d = Daemon(w.work, "loose", free_port(), [], loose)
+    d.start(wait=False)
+    try:
+        d.proc.wait(15)
+    except subprocess.TimeoutExpired:
+        d.stop()
+        raise CheckFailed("peerd kept running with a group secret file of mode 0644") from None
+    if d.proc.returncode == 0:
+        raise CheckFailed("peerd exited 0 with a group secret file of mode 0644")
+    said = d.tail(3).strip().splitlines()
+    return f"exit {d.proc.returncode}: {said[-1] if said else '(nothing logged)'}"
+
+
+def check_outsider(w):
+    """Outsider daemon C (another secret) dials A and B: after it ran a while and added movies of
+    its own, nothing crossed either way, and A's peers show C as not trusted."""
+    c = w.c
+    c.start()
+    for title in ("Outsider One", "Outsider Two"):
+        w.add(c, title)
+    time.sleep(2)  # let C dial, be refused, and retry a few times
+    w.add(c, "Outsider Three")
+
+    def c_seen():
+        return next((p for p in w.a.peers() if p.get("peer") == c.id), None)
+
+    row = eventually(c_seen, 20, "alice's peers listing carol's id")
+    time.sleep(3)
+    w.nothing_foreign()
+    c_ids = c.movie_ids()
+    if c_ids & w.legit_movies:
+        raise CheckFailed(f"carol got members' movies: {sorted(c_ids & w.legit_movies)}")
+    c_ops = c.status()["operations"]
+    if c_ops != len(w.outsider_movies):
+        raise CheckFailed(f"carol holds {c_ops} operations, made {len(w.outsider_movies)}")
+    rows = {}
+    for d, other in ((w.a, c), (w.b, c), (c, w.a)):
+        row = next((p for p in d.peers() if p.get("peer") == other.id), None)
+        rows[f"{d.name}->{other.name}"] = row
+        if row is None:
+            continue
+        if row.get("state") == "connected" and is_trusted(row) is not False:
+            raise CheckFailed(f"{d.name} shows {other.name} connected and not untrusted: {row}")
+        if is_trusted(row):
+            raise CheckFailed(f"{d.name} shows {other.name} as trusted: {row}")
+    a_row = rows["alice->carol"]
+    key, value = trust_field(a_row)
+    if key is None:
+        raise CheckFailed(f"alice's peers row for carol has no trust field: {a_row}")
+    return "; ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in rows.items())
+
+
+ATTACK_NAMES = [
+    "plain-4gib-header", "plain-garbage-16mib", "plain-json-flood", "idle-1000",
+    "tls-idle", "tls-4gib-header", "tls-garbage-16mib", "tls-nested-100k", "tls-invalid-utf8", "tls-json-flood",
+    "tls-json-36-bytes", "tls-offer-then-hello", "tls-proof-none", "tls-no-client-cert", "tls-1.2-only",
+    "ins-control", "ins-4gib-header", "ins-garbage-16mib", "ins-garbage-1mib", "ins-nested-100k",
+    "ins-invalid-utf8", "ins-ping-flood", "ins-forged-op",
+]
+
+
+class Sampler:
+    """Peak VmRSS of a process, sampled every 20 ms while in use."""
+
+    def __init__(self, daemon):
+        self.daemon, self.peak, self._stop = daemon, 0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                self.peak = max(self.peak, self.daemon.rss())
+            except OSError:
+                return
+            self._stop.wait(0.02)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+def attack_check(name):
+    def check(w):
+        a = w.a
+        args = argparse.Namespace(host="127.0.0.1", port=a.port, secret=str(w.secret), forge_origin=w.b.id,
+                                  bound=BOUND, count=1000)
+        fds_before, rss_before = a.fds(), a.rss()
+        with Sampler(a) as sampler:
+            try:
+                outcome = attacker.ATTACKS[name](args)
+            except attacker.Refused as refused:
+                raise CheckFailed(f"the insider was not admitted: {refused}") from None
+        if outcome.get("insider"):
+            w.insiders.add(outcome["insider"])
+        if not a.alive():
+            raise CheckFailed(f"alice died (exit {a.proc.returncode}):\n{a.tail()}")
+        problems = []
+        if name == "ins-control":
+            if outcome["closed_by_daemon"] or not outcome.get("pong"):
+                problems.append(f"an admitted insider's ping got no pong or was closed: {outcome}")
+        elif not outcome["closed_by_daemon"]:
+            problems.append(f"the daemon did not close the connection ({outcome['how']})")
+        elif outcome["close_seconds"] > BOUND:
+            problems.append(f"closed after {outcome['close_seconds']:.2f} s > {BOUND} s")
+        sync = w.sync_b_to_a()
+        try:
+            fds_after = eventually(lambda: (lambda n: n if n <= fds_before + 4 else None)(a.fds()), 10,
+                                   f"alice's open fds back to {fds_before} (+4)")
+        except CheckFailed as failure:
+            problems.append(f"{failure}: {a.fds()} open")
+            fds_after = a.fds()
+        rss_after = a.rss()
+        growth, peak = rss_after - rss_before, sampler.peak - rss_before
+        if growth >= RSS_LIMIT:
+            problems.append(f"alice's RSS grew {growth / 2**20:.1f} MB (limit 10 MB)")
+        try:
+            w.nothing_foreign()
+        except CheckFailed as failure:
+            problems.append(str(failure))
+        if attacker.FORGED_MOVIE in w.a.movie_ids() | w.b.movie_ids() | w.c.movie_ids():
+            problems.append("the forged operation's movie is on a list")
+        detail = {k: v for k, v in outcome.items() if k not in ("attack", "insider")}
+        w.reports.append({"attack": name, "close_s": outcome.get("close_seconds"), "rss_growth_mb":
+                          round(growth / 2**20, 2), "rss_peak_growth_mb": round(peak / 2**20, 2),
+                          "fds": f"{fds_before}->{fds_after}", "sync_s": round(sync, 2), "how": outcome.get("how")})
+        summary = (f"closed in {outcome.get('close_seconds')} s ({outcome.get('how')}); RSS +{growth / 2**20:.1f} MB "
+                   f"(peak +{peak / 2**20:.1f}); fds {fds_before}->{fds_after}; bob->alice sync {sync:.2f} s; "
+                   f"{json.dumps(detail, sort_keys=True)}")
+        if problems:
+            raise CheckFailed("; ".join(problems) + f"\n{summary}")
+        return summary
+
+    check.__doc__ = f"attack {name}: closed by the daemon within {BOUND:g} s, RSS +<10 MB, fds recover, sync goes on"
+    return check
+
+
+def check_final(w):
+    """After all attacks: nothing of the outsider or of any attacker on A, B; C has nothing of
+    theirs; A and B show the same list; no insider or C shows as a connected peer now."""
+    w.nothing_foreign()
+    ka = [m["movieId"] for m in w.a.movies()]
+    kb = [m["movieId"] for m in w.b.movies()]
+    if ka != kb:
+        raise CheckFailed(f"alice and bob differ: {ka} vs {kb}")
+    if w.c.movie_ids() & w.legit_movies:
+        raise CheckFailed("carol holds members' movies")
+    for d in (w.a, w.b):
+        for p in d.peers():
+            if p.get("peer") in w.insiders | {w.c.id} and p.get("state") == "connected" and is_trusted(p) is not False:
+                raise CheckFailed(f"{d.name} still shows {p.get('peer')} connected: {p}")
+    return f"alice = bob = {len(ka)} movies, {w.legit_ops} operations; {len(w.insiders)} insiders admitted over the run"
+
+
+CHECKS = [
+    ("members alice and bob connect over TLS and sync both ways", check_members_sync),
+    ("alice's TLS certificate fingerprint is its peer id", check_fingerprint),
+    ("a group secret file readable by others is refused at start", check_readable_secret_refused),
+    ("outsider daemon carol (another group secret) exchanges nothing with alice and bob", check_outsider),
+    *[(f"attack {n}", attack_check(n)) for n in ATTACK_NAMES],
+    ("after all attacks: only the members' operations anywhere, alice = bob", check_final),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs) even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
+    parser.add_argument("--report", help="write per-attack measurements as JSON here")
+    args = parser.parse_args()
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda s, f: sys.exit(130))
+    if not (BIN / "peerd").exists():
+        print(f"abuse: no peerd at {BIN / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
+        print("abuse: 0 passed, 1 failed", flush=True)
+        return 1
+    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-abuse-"))
+    passed = failed = 0
+    w = None
+    try:
+        w = World(work)
+        w.a.start(wait=False)
+        w.b.start()
+        eventually(lambda: w.a.peerctl("status", "--json").returncode == 0, 20, "alice answering")
+        w.a.id = w.a.status()["peer"]
+        print(f"abuse: alice {w.a.id[:8]} :{w.a.port}, bob {w.b.id[:8]} :{w.b.port}; work dir {work}", flush=True)
+        checks = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
+        needs_c = any(c[1] is check_outsider for c in checks)
+        if not needs_c:
+            w.c.start()
+        for title, check in checks:
+            started = time.monotonic()
+            try:
+                detail = check(w)
+                passed += 1
+                print(f"PASS  {title} ({time.monotonic() - started:.1f} s)\n        {detail}", flush=True)
+            except CheckFailed as failure:
+                failed += 1
+                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n        " +
+                      str(failure).replace("\n", "\n        "), flush=True)
+            except Exception:  # a bug in the check or the attacker: a failure, keep going
+                failed += 1
+                print(f"FAIL  {title}: unexpected error\n{traceback.format_exc()}", flush=True)
+            if not w.a.alive() or not w.b.alive():
+                print(f"abuse: a member died; alice log:\n{w.a.tail()}\nbob log:\n{w.b.tail()}", flush=True)
+                failed += 1
+                break
+    except (RuntimeError, CheckFailed) as error:
+        failed += 1
+        print(f"FAIL  starting the daemons: {error}", flush=True)
+    finally:
+        stop_all()
+        if w is not None and args.report:
+            pathlib.Path(args.report).write_text(json.dumps(w.reports, indent=1))
+        if failed or args.keep:
+            print(f"abuse: logs kept in {work}", flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"abuse: {passed} passed, {failed} failed", flush=True)
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,6 +12,8 @@ Bodies are canonical JSON, byte for byte what `WireCoding.encode` (Swift's JSONE
 - a floating-point number with no fraction is written without `.0` (Swift writes 3.0 as `3`).
 """
 
+import base64
+import hashlib
 import json
 import pathlib
 import struct

@@ -24,6 +24,7 @@ connection within --bound seconds (default 6), 1 otherwise, 2 on a usage or setu
 """
 
 import argparse
+import base64
 import hashlib
 import hmac
 import json
@@ -150,19 +151,30 @@ def await_close(sock, started, bound, reader=None):
     return False, time.monotonic() - started, "still open"
 
 
-def send_all(sock, data, chunk=1 << 16):
-    """Sends `data`; returns None, or how the daemon closed while we were still sending."""
-    try:
-        view = memoryview(data)
-        sock.settimeout(10)
-        for i in range(0, len(view), chunk):
-            sock.sendall(view[i:i + chunk])
-    except (BrokenPipeError, ConnectionResetError, ssl.SSLEOFError, ssl.SSLZeroReturnError) as error:
-        return type(error).__name__
-    except ssl.SSLError as error:
-        return f"TLS: {error.reason or error}"
-    except socket.timeout:
-        return None  # the daemon stopped reading: await_close decides
+def send_all(sock, data, reader=None, chunk=1 << 16, give_up=15.0):
+    """Sends `data` as fast as the daemon takes it; returns None, or how the daemon closed meanwhile.
+
+    Whenever a write would block (the daemon stopped reading), reads instead, so that a daemon that
+    refused us and closed is noticed at once rather than when its own write side gives up."""
+    reader = reader or Reader(sock)
+    view, i, end = memoryview(data), 0, time.monotonic() + give_up
+    while i < len(view):
+        sock.settimeout(0.05)
+        try:
+            i += sock.send(view[i:i + chunk])  # after a timeout, retried with the same bytes (TLS needs it)
+            continue
+        except (socket.timeout, ssl.SSLWantWriteError, BlockingIOError):
+            pass
+        except (BrokenPipeError, ConnectionResetError, ssl.SSLEOFError, ssl.SSLZeroReturnError) as error:
+            return type(error).__name__
+        except ssl.SSLError as error:
+            return f"TLS: {error.reason or error}"
+        try:
+            reader.drain()
+        except Closed as how:
+            return str(how)
+        if time.monotonic() > end:
+            return None  # the daemon neither reads nor closes: await_close decides
     return None
 
 
@@ -354,8 +366,9 @@ def plain(host, port, payload_fn, name, bound):
     sock = socket.create_connection((host, port), timeout=5)
     started = time.monotonic()
     try:
-        sent_error = send_all(sock, payload_fn())
-        closed, seconds, how = await_close(sock, started, bound)
+        reader = Reader(sock)
+        sent_error = send_all(sock, payload_fn(), reader)
+        closed, seconds, how = await_close(sock, started, bound, reader)
         return result(name, closed, seconds, sent_error or how)
     finally:
         sock.close()
@@ -370,8 +383,8 @@ def over_tls(host, port, payload, name, bound, identity=None, offer_first=False)
     try:
         reader = Reader(sock)
         if offer_first:
-            sent_error = send_all(sock, frame(OFFER_MAGIC + os.urandom(32)))
-        sent_error = send_all(sock, payload) if not offer_first or not sent_error else sent_error
+            sent_error = send_all(sock, frame(OFFER_MAGIC + os.urandom(32)), reader)
+        sent_error = send_all(sock, payload, reader) if not offer_first or not sent_error else sent_error
         closed, seconds, how = await_close(sock, started, bound, reader)
         frames = [t for t in reader.types if t]
         return result(name, closed, seconds, sent_error or how, json_frames_received=frames)
@@ -427,7 +440,7 @@ def _insider(host, port, secret_file, name, bound, abuse):
 def _send_then(payload):
     def abuse(session):
         t = time.monotonic()
-        return send_all(session.sock, payload), {"_abuse_started": t}
+        return send_all(session.sock, payload, session.reader), {"_abuse_started": t}
     return abuse
 
 
@@ -437,7 +450,7 @@ def _flood(session):
     batch = frame(b'{"type":"ping"}') * 2000
     sent = 0
     for _ in range(100):
-        error = send_all(session.sock, batch)
+        error = send_all(session.sock, batch, session.reader)
         if error:
             return error, {"_abuse_started": t, "pings_sent_before_close": sent}
         sent += 2000
@@ -459,36 +472,34 @@ def forged_op(session, origin):
                "lamport": max([o.get("lamport", 0) for o in session.received_ops] + [0]) + 1,
                "at": int(time.time() * 1000), "movie": {"id": FORGED_MOVIE, "title": "Forged"}})
     op.pop("removes", None)
+    op.pop("key", None)  # PEER.md "Signed operations": only seq 1 carries the key
     tampered = []
-    for key, value in list(op.items()):
-        if "sig" in key.lower() and isinstance(value, str) and value:
-            op[key] = _scramble(value)
-            tampered.append(key)
-    if not tampered:
-        op["sig"] = "00" * 64
-        tampered.append("sig (added: the template had no signature field)")
+    if template is not None and template.get("seq") == held and ("sig" in template or "prev" in template):
+        # A correct chain link to the member's real last operation, so that only the signature is wrong.
+        op["prev"] = base64.b64encode(hashlib.sha256(canonical_json(template)).digest()).decode()
+    # A well-formed signature (64 bytes, strict base64) that is not the member's.
+    op["sig"] = base64.b64encode(os.urandom(64)).decode()
+    tampered.append("sig: 64 random bytes" + ("" if template and "sig" in template
+                                               else " (the daemon's operations carry no sig at all)"))
     return op, tampered
 
 
-def _scramble(text):
-    """Same length and alphabet, different bytes: hex stays hex, base64 stays base64."""
-    alphabet = "0123456789abcdef" if all(c in "0123456789abcdef" for c in text) else \
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    body = text.rstrip("=")
-    rnd = os.urandom(len(body))
-    scrambled = "".join(alphabet[(alphabet.index(c) + 1 + r % (len(alphabet) - 1)) % len(alphabet)]
-                        if c in alphabet else c for c, r in zip(body, rnd))
-    return scrambled + text[len(body):]
+def canonical_json(op):
+    """PEER.md "Signed operations": sorted keys, no whitespace, raw UTF-8, `/` not escaped."""
+    return json.dumps(op, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def _forge(origin):
+def _forge(origin, own=False):
+    """In a member's name (`origin`, default one from the daemon's hello vector); with `own`, in the
+    name of the very daemon we talk to (PEER.md: refused as forged even without signatures)."""
     def abuse(session):
-        who = origin or next((o for o in session.peer_hello.get("vector", {}) if o != session.peer_id), None)
+        who = session.peer_id if own else (
+            origin or next((o for o in session.peer_hello.get("vector", {}) if o != session.peer_id), None))
         if who is None:
             raise RuntimeError("no member origin to forge: the daemon's hello vector names only itself")
         op, tampered = forged_op(session, who)
         t = time.monotonic()
-        error = send_all(session.sock, frame(json.dumps({"type": "ops", "ops": [op]}).encode()))
+        error = send_all(session.sock, frame(json.dumps({"type": "ops", "ops": [op]}).encode()), session.reader)
         return error, {"_abuse_started": t, "forged_origin": who, "forged_seq": op["seq"], "tampered": tampered,
                        "template_fields": sorted(op)}
     return abuse
@@ -506,7 +517,8 @@ def _control(session):
             break
     return None, {"_abuse_started": t, "_stays_open": True, "pong": "pong" in session.reader.types,
                   "daemon_hello": {k: session.peer_hello.get(k) for k in ("peer", "name", "version")},
-                  "members_received": session.members is not None, "catch_up_ops": len(session.received_ops)}
+                  "members_received": session.members is not None, "catch_up_ops": len(session.received_ops),
+                  "op_fields": sorted(session.received_ops[0]) if session.received_ops else None}
 
 
 def idle_connections(host, port, count=1000, bound=6.0):
@@ -611,6 +623,8 @@ ATTACKS = {
     "ins-invalid-utf8": lambda a: _insider(a.host, a.port, a.secret, "ins-invalid-utf8", a.bound,
                                            _send_then(invalid_utf8())),
     "ins-ping-flood": lambda a: _insider(a.host, a.port, a.secret, "ins-ping-flood", a.bound, _flood),
+    "ins-forged-own-op": lambda a: _insider(a.host, a.port, a.secret, "ins-forged-own-op", a.bound,
+                                            _forge(a.forge_origin, own=True)),
     "ins-forged-op": lambda a: _insider(a.host, a.port, a.secret, "ins-forged-op", a.bound, _forge(a.forge_origin)),
 }
 

@@ -343,10 +343,10 @@ def check_outsider(w):
     time.sleep(2)  # let C dial, be refused, and retry a few times
     w.add(c, "Outsider Three")
 
-    def c_seen():
-        return next((p for p in w.a.peers() if p.get("peer") == c.id), None)
+    def c_refused():
+        return all(any(p.get("peer") == m.id and p.get("lastError") for p in c.peers()) for m in (w.a, w.b))
 
-    row = eventually(c_seen, 20, "alice's peers listing carol's id")
+    eventually(c_refused, 20, "carol's peers showing that alice and bob refused her")
     time.sleep(3)
     w.nothing_foreign()
     c_ids = c.movie_ids()
@@ -356,7 +356,7 @@ def check_outsider(w):
     if c_ops != len(w.outsider_movies):
         raise CheckFailed(f"carol holds {c_ops} operations, made {len(w.outsider_movies)}")
     rows = {}
-    for d, other in ((w.a, c), (w.b, c), (c, w.a)):
+    for d, other in ((w.a, c), (w.b, c), (c, w.a), (c, w.b)):
         row = next((p for p in d.peers() if p.get("peer") == other.id), None)
         rows[f"{d.name}->{other.name}"] = row
         if row is None:
@@ -365,11 +365,26 @@ def check_outsider(w):
             raise CheckFailed(f"{d.name} shows {other.name} connected and not untrusted: {row}")
         if is_trusted(row):
             raise CheckFailed(f"{d.name} shows {other.name} as trusted: {row}")
-    a_row = rows["alice->carol"]
-    key, value = trust_field(a_row)
-    if key is None:
-        raise CheckFailed(f"alice's peers row for carol has no trust field: {a_row}")
+    for key in ("carol->alice", "carol->bob"):  # the dialer's view: refused by the member it dialed
+        row = rows[key]
+        if row is None or is_trusted(row) is not False or "not a member" not in str(row.get("lastError")):
+            raise CheckFailed(f"{key}: expected a row with trust untrusted and lastError 'not a member': {row}")
     return "; ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in rows.items())
+
+
+def check_outsider_shown(w):
+    """`peerctl peers` on alice and bob (the refusing side, dialed by carol) show carol, with
+    the field that tells trust saying she is not trusted."""
+    shown = {}
+    for d in (w.a, w.b):
+        try:
+            shown[d.name] = eventually(lambda: next((p for p in d.peers() if p.get("peer") == w.c.id), None), 10,
+                                       f"{d.name}'s peers listing carol ({w.c.id[:8]}), who dials it and is refused")
+        except CheckFailed as failure:
+            raise CheckFailed(f"{failure}; {d.name}'s peers: {shorten(d.peers(), 600)}") from None
+        if is_trusted(shown[d.name]) is not False:
+            raise CheckFailed(f"{d.name} shows carol without an untrusted trust state: {shown[d.name]}")
+    return "; ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in shown.items())
 
 
 ATTACK_NAMES = [
@@ -377,7 +392,9 @@ ATTACK_NAMES = [
     "tls-idle", "tls-4gib-header", "tls-garbage-16mib", "tls-nested-100k", "tls-invalid-utf8", "tls-json-flood",
     "tls-json-36-bytes", "tls-offer-then-hello", "tls-proof-none", "tls-no-client-cert", "tls-1.2-only",
     "ins-control", "ins-4gib-header", "ins-garbage-16mib", "ins-garbage-1mib", "ins-nested-100k",
-    "ins-invalid-utf8", "ins-ping-flood", "ins-forged-op",
+    "ins-invalid-utf8", "ins-ping-flood", "ins-forged-own-op",
+    # Last: a forgery that is merged corrupts alice for good (bob refuses it when relayed back).
+    "ins-forged-op",
 ]
 
 
@@ -408,8 +425,8 @@ class Sampler:
 def attack_check(name):
     def check(w):
         a = w.a
-        args = argparse.Namespace(host="127.0.0.1", port=a.port, secret=str(w.secret), forge_origin=w.b.id,
-                                  bound=BOUND, count=1000)
+        args = argparse.Namespace(host="127.0.0.1", port=a.port, secret=str(w.secret),
+                                  forge_origin=a.id if name == "ins-forged-own-op" else w.b.id, bound=BOUND, count=1000)
         fds_before, rss_before = a.fds(), a.rss()
         with Sampler(a) as sampler:
             try:
@@ -428,7 +445,11 @@ def attack_check(name):
             problems.append(f"the daemon did not close the connection ({outcome['how']})")
         elif outcome["close_seconds"] > BOUND:
             problems.append(f"closed after {outcome['close_seconds']:.2f} s > {BOUND} s")
-        sync = w.sync_b_to_a()
+        try:
+            sync = w.sync_b_to_a()
+        except CheckFailed as failure:
+            problems.append(str(failure))
+            sync = float("nan")
         try:
             fds_after = eventually(lambda: (lambda n: n if n <= fds_before + 4 else None)(a.fds()), 10,
                                    f"alice's open fds back to {fds_before} (+4)")
@@ -482,6 +503,7 @@ CHECKS = [
     ("alice's TLS certificate fingerprint is its peer id", check_fingerprint),
     ("a group secret file readable by others is refused at start", check_readable_secret_refused),
     ("outsider daemon carol (another group secret) exchanges nothing with alice and bob", check_outsider),
+    ("alice and bob's peers show the refused outsider carol as untrusted", check_outsider_shown),
     *[(f"attack {n}", attack_check(n)) for n in ATTACK_NAMES],
     ("after all attacks: only the members' operations anywhere, alice = bob", check_final),
 ]
@@ -510,7 +532,7 @@ def main():
         w.a.id = w.a.status()["peer"]
         print(f"abuse: alice {w.a.id[:8]} :{w.a.port}, bob {w.b.id[:8]} :{w.b.port}; work dir {work}", flush=True)
         checks = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
-        needs_c = any(c[1] is check_outsider for c in checks)
+        needs_c = any(c[1] is check_outsider for c in checks)  # it starts carol itself
         if not needs_c:
             w.c.start()
         for title, check in checks:

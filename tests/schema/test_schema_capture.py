@@ -1,12 +1,29 @@
 #!/usr/bin/env python3
-"""Capture real traffic of a running peerd pair and of real peerctl runs, and validate every frame
+"""Capture real traffic of three running peerds and of real peerctl runs, and validate every frame
 against the JSON Schemas in proto/ with an independent validator (python-jsonschema).
 
-Two proxies sit in the middle and copy bytes unchanged while recording frames:
-  peerctl --socket proxy.sock  ->  [unix proxy]  ->  alice.sock
-  alice --peer 127.0.0.1:X     ->  [tcp proxy X] ->  bob
-Binaries come from $PEERD_BIN_DIR (default .build/debug). Exits non-zero on any invalid frame or
-on a message type that was never seen.
+Control traffic goes through Unix proxies that copy bytes unchanged while recording frames:
+  peerctl --socket alice-proxy.sock  ->  [unix proxy]  ->  alice.sock
+  peerctl --socket carol-proxy.sock  ->  [unix proxy]  ->  carol.sock
+Peer traffic is TLS 1.3 (proto/SECURITY.md), so a TCP proxy would see only ciphertext. Instead every
+daemon runs with PEERD_TRACE_FRAMES=<file>: peerd appends each JSON peer frame it sends or receives
+after admission, as 1 byte direction (`>` sent, `<` received), a 4-byte big-endian length and the
+body. Every traced frame of every daemon, both directions, is validated.
+
+The scenario: alice and bob share a group secret (--group-secret-file) and alice dials bob; carol has
+no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. peerctl id, trust
+and forget run too, so every control request and response type is captured. Peer `error` frames
+come from `peerctl forget carol` on alice: alice closes its session with carol with an `error`
+(code `internal`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
+receiver sends for bad input (malformed-frame, unsupported-version, ...) can no longer be provoked
+from here: a plain socket never gets past TLS and admission, so nothing it sends reaches the JSON
+layer. Those are covered by proto/golden/peer-error*.bin and the invalid-peer-*.bin frames
+(`proto/validate.py --golden`, Tests/PeerdWireTests/GoldenFrameTests.swift) and, for members'
+bad frames over TLS, by Tests/EndToEndTests/BadInputTests.swift.
+
+Binaries come from $PEERD_BIN_DIR (default .build/debug). Exits non-zero on any invalid frame, on a
+message type that was never seen (per stream; for peer frames, in each direction where the protocol
+requires it), or on a trace that is missing or does not parse.
 """
 import json
 import os
@@ -116,41 +133,74 @@ def peerctl(sock, *args, check=True):
     return run
 
 
+def read_trace(path):
+    """The (direction, body) records of a PEERD_TRACE_FRAMES file; exits if it does not parse."""
+    data = path.read_bytes()
+    records, offset = [], 0
+    while offset < len(data):
+        if len(data) - offset < 5 or data[offset : offset + 1] not in (b">", b"<"):
+            sys.exit(f"{path.name}: not a frame trace at byte {offset}")
+        (length,) = struct.unpack_from(">I", data, offset + 1)
+        if offset + 5 + length > len(data):
+            sys.exit(f"{path.name}: trace ends inside a frame at byte {offset}")
+        records.append((data[offset : offset + 1].decode(), data[offset + 5 : offset + 5 + length]))
+        offset += 5 + length
+    return records
+
+
+def wait_until(what, condition, timeout=20):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    sys.exit(f"timed out waiting for {what}")
+
+
 def main():
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-schema-"))
     processes = []
     try:
-        alice_port, bob_port = free_port(), free_port()
-        relay = socket.socket()
-        relay.bind(("127.0.0.1", 0))
-        relay.listen()
-        serve_proxy(relay, lambda: socket.create_connection(("127.0.0.1", bob_port)), "peer", "peer")
+        secret = work / "group.secret"
+        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, os.urandom(32).hex().encode() + b"\n")
+        os.close(fd)
+        ports = {"alice": free_port(), "bob": free_port(), "carol": free_port()}
 
-        def start(name, port, peers):
+        def start(name, peers=(), group=True):
             log = work / f"{name}.log"
-            args = [str(BIN / "peerd"), "--name", name, "--port", str(port), "--listen-address", "127.0.0.1",
+            args = [str(BIN / "peerd"), "--name", name, "--port", str(ports[name]), "--listen-address", "127.0.0.1",
                     "--state-dir", str(work / name), "--socket", str(work / f"{name}.sock"), "--no-mdns",
                     "--keepalive-interval", "0.3"]
+            if group:
+                args += ["--group-secret-file", str(secret)]
             for p in peers:
                 args += ["--peer", p]
-            process = subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT)
+            env = dict(os.environ, PEERD_TRACE_FRAMES=str(work / f"{name}.trace"))
+            process = subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
             processes.append(process)
             wait_for_socket(work / f"{name}.sock", process, log)
 
-        start("bob", bob_port, [])
-        start("alice", alice_port, [f"127.0.0.1:{relay.getsockname()[1]}"])
+        start("bob")
+        start("alice", [f"127.0.0.1:{ports['bob']}"])
+        start("carol", group=False)  # joins with an invite code instead
 
-        control_proxy = socket.socket(socket.AF_UNIX)
-        control_proxy.bind(str(work / "proxy.sock"))
-        control_proxy.listen()
+        def proxy(name):
+            listener = socket.socket(socket.AF_UNIX)
+            listener.bind(str(work / f"{name}-proxy.sock"))
+            listener.listen()
 
-        def to_alice():
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(str(work / "alice.sock"))
-            return s
+            def upstream():
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(str(work / f"{name}.sock"))
+                return s
 
-        serve_proxy(control_proxy, to_alice, "control-request", "control-response")
-        sock = work / "proxy.sock"
+            serve_proxy(listener, upstream, "control-request", "control-response")
+            return work / f"{name}-proxy.sock"
+
+        sock = proxy("alice")
+        carol_sock = proxy("carol")
+        ids = {name: peerctl(work / f"{name}.sock", "id").stdout.strip() for name in ports}
 
         follower = subprocess.Popen([str(BIN / "peerctl"), "--socket", str(sock), "list", "--follow", "--json"],
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -162,52 +212,88 @@ def main():
         peerctl(sock, "add", "13", "--title", "Forrest Gump")
         peerctl(sock, "remove", "13")
         peerctl(sock, "remove", "13", check=False)  # error: not listed
-        deadline = time.time() + 15
-        while time.time() < deadline:
-            if 550 in [m["movieId"] for m in json.loads(peerctl(sock, "list", "--json").stdout)]:
-                break
-            time.sleep(0.1)
+        listed = lambda s: [m["movieId"] for m in json.loads(peerctl(s, "list", "--json").stdout)]  # noqa: E731
+        wait_until("bob's add to reach alice", lambda: 550 in listed(sock))
         peerctl(sock, "list")
         peerctl(sock, "list", "--limit", "1")
         peerctl(sock, "list", "--json", "--after", "1.0123456789abcdef0123456789abcdef.1", check=False)
-        peerctl(sock, "peers")
         peerctl(sock, "status")
         peerctl(sock, "connect", f"127.0.0.1:{free_port()}")
+
+        # carol pairs with alice by invite code; alice's members message then introduces bob to carol.
+        code = json.loads(peerctl(sock, "--json", "invite").stdout)["code"]
+        peerctl(carol_sock, "id")
+        joined = json.loads(peerctl(carol_sock, "--json", "join", code, "--address",
+                                    f"127.0.0.1:{ports['alice']}").stdout)
+        if joined.get("peer") != ids["alice"]:
+            sys.exit(f"carol joined {joined}, not alice {ids['alice']}")
+        wait_until("the list to reach carol", lambda: {603, 550} <= set(listed(carol_sock)))
+        peerctl(carol_sock, "add", "27205")
+        wait_until("carol's add to reach alice", lambda: 27205 in listed(sock))
+        peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
+        peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
+        peerctl(sock, "peers")  # with trust fields
         time.sleep(1.2)  # a few keepalive intervals, for ping and pong
+        peerctl(sock, "forget", "carol")  # closes alice's session with carol: an error frame each way's trace
+        peerctl(carol_sock, "forget", "nobody", check=False)  # error: bad-request
+        wait_until("carol's session with alice to close",
+                   lambda: all(p.get("state") != "connected" or p.get("peer") != ids["alice"]
+                               for p in json.loads(peerctl(carol_sock, "--json", "peers").stdout)))
+        peerctl(sock, "peers")
         follower.send_signal(signal.SIGINT)
         follower.wait(timeout=10)
 
-        # An error frame from a peer: a hello with an unsupported version, straight to bob.
-        with socket.create_connection(("127.0.0.1", bob_port)) as raw:
-            body = json.dumps({"type": "hello", "version": 99, "peer": "0123456789abcdef", "name": "x",
-                               "port": 1, "vector": {}}).encode()
-            raw.sendall(struct.pack(">I", len(body)) + body)
-            recorder = FrameRecorder("peer")
-            raw.settimeout(10)
-            while True:
-                data = raw.recv(65536)
-                if not data:
-                    break
-                recorder.feed(data)
+        # Peer frames from the traces, both directions; the direction is part of the stream's label.
+        peer_seen = {}
+        for name in ports:
+            trace = work / f"{name}.trace"
+            if not trace.exists():
+                sys.exit(f"{name} wrote no {trace.name}: does this peerd support PEERD_TRACE_FRAMES?")
+            for direction, body in read_trace(trace):
+                with captured_lock:
+                    captured.append(("peer", body))
+                try:
+                    message = json.loads(body)
+                except ValueError:
+                    continue  # validate_body reports it
+                key = f"{name} {'sent' if direction == '>' else 'received'}"
+                if isinstance(message, dict) and message.get("type") == "error":
+                    print(f"{key} error {message.get('code')}: {message.get('message')}")
+                peer_seen.setdefault(key, set()).add(message.get("type") if isinstance(message, dict) else None)
+                if direction == ">" and isinstance(message, dict) and message.get("type") == "hello" \
+                        and message.get("peer") != ids[name]:
+                    print(f"INVALID {name} sent a hello for {message.get('peer')}, but its id is {ids[name]}")
+                    captured.append(("peer", b"{}"))  # counted as invalid below
 
         invalid = 0
         seen = {}
         for stream, body in captured:
             errors = validate_body(stream, body)
-            seen.setdefault(stream, set()).add(json.loads(body).get("type"))
+            try:
+                seen.setdefault(stream, set()).add(json.loads(body).get("type"))
+            except (ValueError, AttributeError):
+                pass
             if errors:
                 invalid += 1
                 print(f"INVALID {stream} {body[:200]!r}: {errors}")
         expected = {
-            "peer": {"hello", "ops", "ping", "pong", "error"},
-            "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect"},
+            "peer": {"hello", "ops", "ping", "pong", "error", "members"},
+            "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join",
+                                "forget", "trust"},
             "control-response": {"added", "removed", "list", "following", "change", "peers", "status",
-                                 "connecting", "error"},
+                                 "connecting", "invite", "joined", "forgotten", "trusted", "error"},
         }
+        # Every session starts with hello and members each way; alice sends the error to carol.
+        expected_directions = {
+            f"{name} {way}": {"hello", "members", "ops"} for name in ports for way in ("sent", "received")
+        }
+        expected_directions["alice sent"] |= {"error"}
+        expected_directions["carol received"] |= {"error"}
         unseen = 0
-        for stream, types in expected.items():
-            print(f"captured {stream}: {sorted(seen.get(stream, set()))}")
-            missing = types - seen.get(stream, set())
+        for stream, types in list(expected.items()) + list(expected_directions.items()):
+            have = peer_seen.get(stream, set()) if stream in expected_directions else seen.get(stream, set())
+            print(f"captured {stream}: {sorted(t for t in have if isinstance(t, str))}")
+            missing = types - have
             if missing:
                 unseen += 1
                 print(f"never captured on {stream}: {sorted(missing)}")

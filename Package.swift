@@ -170,7 +170,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity"],
+            dependencies: [
+                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         // Fuzzing (`make fuzz`, Fuzz/README.md): libFuzzer targets, fuzzing only when built with

@@ -36,8 +36,12 @@ public enum InsiderConnection {
     ) async throws -> Exchange {
         let identity = try PeerIdentity.generate(name: "insider")
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateChain = [.certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))]
-        configuration.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem))
+        configuration.certificateChain = [
+            .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))
+        ]
+        configuration.privateKey = .privateKey(
+            try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+        )
         configuration.minimumTLSVersion = .tlsv13
         configuration.certificateVerification = .noHostnameVerification
         let context = try NIOSSLContext(configuration: configuration)
@@ -62,7 +66,9 @@ public enum InsiderConnection {
             guard let offer = try await frames.next() else {
                 return Exchange(admitted: false, daemon: .init(peer: "?"), frames: [], closed: true)
             }
-            guard let certificate = try await raw.nioSSL_peerCertificate().get() else { throw ChannelError.ioOnClosedChannel }
+            guard let certificate = try await raw.nioSSL_peerCertificate().get() else {
+                throw InsiderError.noCertificate
+            }
             let daemon = Fingerprint.peer(ofPublicKeyDER: try certificate.extractPublicKey().toSPKIBytes())
             var handshake = AdmissionHandshake(
                 endpoints: .init(
@@ -107,11 +113,16 @@ public enum InsiderConnection {
                     exchange.refusal = refusal
                     continue
                 }
-                if let object = try? JSONSerialization.jsonObject(with: Data(frame.readableBytesView)) as? [String: Any] {
+                if let object = try? JSONSerialization.jsonObject(with: Data(frame.readableBytesView)) as? [String: Any]
+                {
                     exchange.frames.append(object)
                 }
             }
             return exchange
         }
     }
+}
+
+enum InsiderError: Error {
+    case noCertificate
 }

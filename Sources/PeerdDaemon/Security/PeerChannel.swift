@@ -67,7 +67,11 @@ final class PendingAdmission: Sendable {
     }
 
     init(channel: any Channel, gate: AdmissionGate?) throws {
-        if let gate, !gate.enter() { throw Busy() }
+        if let gate, !gate.enter() {
+            // A failed initializer alone leaves the accepted socket open: close it here.
+            channel.close(promise: nil)
+            throw Busy()
+        }
         self.gate = gate
         state = Mutex((false, nil))
         let deadline = channel.eventLoop.scheduleTask(in: PeerChannel.admissionDeadline) {

@@ -61,19 +61,16 @@ public struct AdmissionHandshake: Sendable {
             }
             state = .awaitingProof(remoteNonce: remoteNonce)
             let (method, key) = policy.proofKey(for: endpoints.remote)
-            let mac =
-                key.map {
-                    AdmissionMAC.compute(
-                        key: $0,
-                        method: method,
-                        prover: endpoints.local,
-                        verifier: endpoints.remote,
-                        proverCertificate: endpoints.localCertificate,
-                        verifierCertificate: endpoints.remoteCertificate,
-                        proverNonce: nonce,
-                        verifierNonce: remoteNonce
-                    )
-                } ?? [UInt8](repeating: 0, count: 32)
+            let transcript = AdmissionMAC.Transcript(
+                method: method,
+                prover: endpoints.local,
+                verifier: endpoints.remote,
+                proverCertificate: endpoints.localCertificate,
+                verifierCertificate: endpoints.remoteCertificate,
+                proverNonce: nonce,
+                verifierNonce: remoteNonce
+            )
+            let mac = key.map { AdmissionMAC.compute(key: $0, transcript) } ?? [UInt8](repeating: 0, count: 32)
             return [.send(AdmissionRecord.proof(method: method, mac: mac))]
         case .awaitingProof(let remoteNonce):
             state = .done
@@ -90,19 +87,16 @@ public struct AdmissionHandshake: Sendable {
         if policy.revoked.contains(remote) { return .refuse(.revoked) }
         if let expected, expected != remote { return .refuse(.keyMismatch) }
         if policy.members.contains(remote) { return .admit(via: nil, invite: nil) }
-        func verifies(_ key: SymmetricKey) -> Bool {
-            AdmissionMAC.verify(
-                mac,
-                key: key,
-                method: method,
-                prover: remote,
-                verifier: endpoints.local,
-                proverCertificate: endpoints.remoteCertificate,
-                verifierCertificate: endpoints.localCertificate,
-                proverNonce: remoteNonce,
-                verifierNonce: nonce
-            )
-        }
+        let transcript = AdmissionMAC.Transcript(
+            method: method,
+            prover: remote,
+            verifier: endpoints.local,
+            proverCertificate: endpoints.remoteCertificate,
+            verifierCertificate: endpoints.localCertificate,
+            proverNonce: remoteNonce,
+            verifierNonce: nonce
+        )
+        func verifies(_ key: SymmetricKey) -> Bool { AdmissionMAC.verify(mac, key: key, transcript) }
         switch method {
         case .group:
             if let key = policy.groupKey, verifies(key) { return .admit(via: .groupSecret, invite: nil) }
@@ -166,71 +160,48 @@ public struct AdmissionPolicy: Sendable {
 public enum AdmissionMAC {
     static let label: [UInt8] = Array("peerd admission v1".utf8)
 
-    public static func compute(
-        key: SymmetricKey,
-        method: AdmissionMethod,
-        prover: PeerID,
-        verifier: PeerID,
-        proverCertificate: [UInt8],
-        verifierCertificate: [UInt8],
-        proverNonce: [UInt8],
-        verifierNonce: [UInt8]
-    ) -> [UInt8] {
-        Array(
-            HMAC<SHA256>.authenticationCode(
-                for: message(
-                    method,
-                    prover,
-                    verifier,
-                    proverCertificate,
-                    verifierCertificate,
-                    proverNonce,
-                    verifierNonce
-                ),
-                using: key
-            )
-        )
+    /// What one side's proof covers, from the prover's point of view.
+    public struct Transcript: Sendable {
+        public var method: AdmissionMethod
+        public var prover: PeerID
+        public var verifier: PeerID
+        public var proverCertificate: [UInt8]
+        public var verifierCertificate: [UInt8]
+        public var proverNonce: [UInt8]
+        public var verifierNonce: [UInt8]
+
+        public init(
+            method: AdmissionMethod,
+            prover: PeerID,
+            verifier: PeerID,
+            proverCertificate: [UInt8],
+            verifierCertificate: [UInt8],
+            proverNonce: [UInt8],
+            verifierNonce: [UInt8]
+        ) {
+            self.method = method
+            self.prover = prover
+            self.verifier = verifier
+            self.proverCertificate = proverCertificate
+            self.verifierCertificate = verifierCertificate
+            self.proverNonce = proverNonce
+            self.verifierNonce = verifierNonce
+        }
+
+        var bytes: [UInt8] {
+            label + [method.rawValue] + prover.bytes + verifier.bytes
+                + Array(SHA256.hash(data: proverCertificate)) + Array(SHA256.hash(data: verifierCertificate))
+                + proverNonce + verifierNonce
+        }
+    }
+
+    public static func compute(key: SymmetricKey, _ transcript: Transcript) -> [UInt8] {
+        Array(HMAC<SHA256>.authenticationCode(for: transcript.bytes, using: key))
     }
 
     /// Constant-time comparison, by CryptoKit's `isValidAuthenticationCode`.
-    public static func verify(
-        _ mac: [UInt8],
-        key: SymmetricKey,
-        method: AdmissionMethod,
-        prover: PeerID,
-        verifier: PeerID,
-        proverCertificate: [UInt8],
-        verifierCertificate: [UInt8],
-        proverNonce: [UInt8],
-        verifierNonce: [UInt8]
-    ) -> Bool {
-        HMAC<SHA256>.isValidAuthenticationCode(
-            mac,
-            authenticating: message(
-                method,
-                prover,
-                verifier,
-                proverCertificate,
-                verifierCertificate,
-                proverNonce,
-                verifierNonce
-            ),
-            using: key
-        )
-    }
-
-    private static func message(
-        _ method: AdmissionMethod,
-        _ prover: PeerID,
-        _ verifier: PeerID,
-        _ proverCertificate: [UInt8],
-        _ verifierCertificate: [UInt8],
-        _ proverNonce: [UInt8],
-        _ verifierNonce: [UInt8]
-    ) -> [UInt8] {
-        label + [method.rawValue] + prover.bytes + verifier.bytes
-            + Array(SHA256.hash(data: proverCertificate)) + Array(SHA256.hash(data: verifierCertificate))
-            + proverNonce + verifierNonce
+    public static func verify(_ mac: [UInt8], key: SymmetricKey, _ transcript: Transcript) -> Bool {
+        HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: transcript.bytes, using: key)
     }
 
     /// The key a secret gives for one method: HKDF-SHA256 with a salt per method.

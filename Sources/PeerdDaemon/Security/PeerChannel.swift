@@ -53,8 +53,6 @@ final class AdmissionGate: Sendable {
     func leave() {
         count.withLock { $0 -= 1 }
     }
-
-    var occupied: Int { count.withLock { $0 } }
 }
 
 /// One connection's place in the gate and its deadline, given up once (admitted or closed).

@@ -56,7 +56,6 @@ actor TrustService {
         }
     }
 
-    var hasGroupKey: Bool { groupKey != nil }
     var memberCount: Int { list.members.count }
 
     /// A snapshot for one admission decision.
@@ -129,11 +128,6 @@ actor TrustService {
 
     func name(of peer: PeerID) -> String? { list.member(peer)?.name }
 
-    func trust(of peer: PeerID) -> PeerRecord.Trust {
-        if list.isMember(peer) { return .member }
-        return list.isRevoked(peer) ? .revoked : .untrusted
-    }
-
     func trustStates() -> [PeerID: PeerRecord.Trust] {
         var states: [PeerID: PeerRecord.Trust] = [:]
         for member in list.members { states[member.peer] = .member }
@@ -187,7 +181,7 @@ actor TrustService {
 
     /// Revokes the peer `query` names (id, unique id prefix or unique name).
     func forget(_ query: String) throws(WireError) -> (PeerID, String?) {
-        let peer = try resolve(query, allowUnknownID: true)
+        let peer = try resolve(query)
         let name = list.member(peer)?.name
         guard peer != local else { throw WireError(.badRequest, "that is this peer itself") }
         list.forget(peer)
@@ -205,7 +199,7 @@ actor TrustService {
         return peer
     }
 
-    private func resolve(_ query: String, allowUnknownID: Bool) throws(WireError) -> PeerID {
+    private func resolve(_ query: String) throws(WireError) -> PeerID {
         let lowered = query.lowercased()
         if let id = PeerID(lowered), id.rawValue.count == 32 { return id }
         let known = list.members.map { ($0.peer, $0.name) } + list.revoked.map { ($0, nil as String?) }

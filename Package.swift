@@ -170,10 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: [
-                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity",
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
+            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity"],
             swiftSettings: strict
         ),
         // Fuzzing (`make fuzz`, Fuzz/README.md): libFuzzer targets, fuzzing only when built with

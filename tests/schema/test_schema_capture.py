@@ -171,7 +171,7 @@ def main():
             log = work / f"{name}.log"
             args = [str(BIN / "peerd"), "--name", name, "--port", str(ports[name]), "--listen-address", "127.0.0.1",
                     "--state-dir", str(work / name), "--socket", str(work / f"{name}.sock"), "--no-mdns",
-                    "--keepalive-interval", "0.3"]
+                    "--keepalive-interval", "1"]
             if group:
                 args += ["--group-secret-file", str(secret)]
             for p in peers:
@@ -233,7 +233,12 @@ def main():
         peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
         peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
         peerctl(sock, "peers")  # with trust fields
-        time.sleep(1.2)  # a few keepalive intervals, for ping and pong
+        time.sleep(2.5)  # two keepalive intervals, for ping and pong
+        # The forget below must find a live session to close: a loaded CI machine can have dropped it
+        # (keepalive timeout) and be redialing.
+        wait_until("alice's session with carol", lambda: any(
+            p.get("state") == "connected" and p.get("peer") == ids["carol"]
+            for p in json.loads(peerctl(sock, "--json", "peers").stdout)))
         peerctl(sock, "forget", "carol")  # closes alice's session with carol: an error frame each way's trace
         peerctl(carol_sock, "forget", "nobody", check=False)  # error: bad-request
         wait_until("carol's session with alice to close",

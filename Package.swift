@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "peerd-bench",
             dependencies: [
-                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore",
+                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore", "PeerdSecurity",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

@@ -42,7 +42,13 @@ public enum Daemon {
         )
         let server = try await bindListener(configuration, group: group, tls: tls)
         let port = server.channel.localAddress?.port ?? configuration.port
-        let replicaService = ReplicaService(replica: replica, log: log, threadPool: threadPool, logger: logger)
+        let replicaService = ReplicaService(
+            replica: replica,
+            identity: keys,
+            log: log,
+            threadPool: threadPool,
+            logger: logger
+        )
         let directory = PeerDirectory(localID: identity)
         let sessions = PeerSessionFactory(
             replica: replicaService,

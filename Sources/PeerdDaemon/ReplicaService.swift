@@ -1,12 +1,18 @@
 import Logging
 import NIOPosix
 import PeerdModel
+import PeerdSecurity
 import PeerdStore
 import ServiceLifecycle
 
 /// Owns the replica and its durable log. Every change to the list, local or from a peer, passes
 /// through one commit pipeline here: staged, written and fsynced in one batch with whatever else is
 /// waiting (group commit), and only then applied, published to sessions and acknowledged.
+///
+/// Local operations are signed with this peer's identity key as they are staged; operations from
+/// peers must prove their origin (`OperationVerifier`) before they are staged. Operations the
+/// replica replayed from the log at start are not checked again: the log is this peer's own disk,
+/// and only checked or self-made operations were ever written to it.
 public actor ReplicaService: Service {
     public enum Failure: Error, Sendable {
         case refused(Replica.LocalRefusal)
@@ -21,6 +27,9 @@ public actor ReplicaService: Service {
     }
 
     private var replica: Replica
+    private let identity: PeerIdentity
+    /// Origins' keys and chain ends, for checking operations from peers and sealing our own.
+    private var verifier = OperationVerifier()
     private let log: OperationLog
     private let threadPool: NIOThreadPool
     private let logger: Logger
@@ -31,8 +40,11 @@ public actor ReplicaService: Service {
     private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
     private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
 
-    public init(replica: Replica, log: OperationLog, threadPool: NIOThreadPool, logger: Logger) {
+    public init(replica: Replica, identity: PeerIdentity, log: OperationLog, threadPool: NIOThreadPool, logger: Logger)
+    {
+        precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
         self.replica = replica
+        self.identity = identity
         self.log = log
         self.threadPool = threadPool
         self.logger = logger
@@ -140,7 +152,7 @@ public actor ReplicaService: Service {
                 switch work {
                 case .local(let request, let at, let continuation):
                     do {
-                        let op = try replica.stage(request, at: at)
+                        let op = try stageLocal(request, at: at)
                         operations.append(op)
                         waiters.append(.local(op, continuation))
                     } catch {
@@ -148,7 +160,7 @@ public actor ReplicaService: Service {
                     }
                 case .remote(let incoming, let completion):
                     do {
-                        let fresh = try replica.admit(incoming)
+                        let fresh = try admitVerified(incoming)
                         replica.stage(admitted: fresh)
                         operations += fresh
                         waiters.append(.remote(count: fresh.count, completion: completion))
@@ -163,6 +175,7 @@ public actor ReplicaService: Service {
                     try await threadPool.runIfActive { try log.append(batch) }
                 } catch {
                     replica.discardStaged()
+                    verifier.forgetTips()
                     let failure = (error as? StoreError).map(Failure.storage) ?? .shuttingDown
                     logger.error(
                         "could not save operations",
@@ -186,6 +199,32 @@ public actor ReplicaService: Service {
                 }
             }
         }
+    }
+
+    /// Stages the operation for a local request, signed by this peer and chained to its previous one.
+    private func stageLocal(_ request: Replica.LocalRequest, at now: Int64) throws(Replica.LocalRefusal) -> Operation {
+        let seq = replica.stagedVector[replica.id] + 1
+        let prev = seq == 1 ? nil : verifier.digest(of: OperationID(origin: replica.id, seq: seq - 1), stored: stored)
+        let identity = self.identity
+        let op = try replica.stage(request, at: now) { OperationSeal.seal($0, prev: prev, by: identity) }
+        verifier.record(op)
+        return op
+    }
+
+    /// The new operations among `incoming`, once their origins' signatures vouch for them.
+    private func admitVerified(_ incoming: [Operation]) throws(Replica.Rejection) -> [Operation] {
+        let fresh = try replica.admit(incoming)
+        do {
+            try verifier.verify(fresh, stored: stored)
+        } catch {
+            throw .invalid(error.operation, reason: error.explanation)
+        }
+        return fresh
+    }
+
+    /// A committed operation.
+    private func stored(_ id: OperationID) -> Operation? {
+        replica.operations(from: id.origin, seqs: id.seq...id.seq).first
     }
 
     private func publish(_ changes: [WatchListChange]) {

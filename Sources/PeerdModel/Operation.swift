@@ -22,13 +22,14 @@ public struct OperationID: Hashable, Comparable, Sendable, Codable, CustomString
 /// JSON shape (see proto/schemas/operation.schema.json):
 /// `{"origin":"…","seq":1,"lamport":1,"at":1763700000000,"by":"alice","op":"add","movie":{"id":603,…}}`
 /// `{"origin":"…","seq":2,"lamport":4,"at":…,"by":"alice","op":"remove","movie":{"id":550},"removes":[{"origin":"…","seq":1}]}`
+/// plus the proof of origin, `sig`, `prev` and `key` (``OperationProof``), which PeerdSecurity makes and checks.
 public struct Operation: Hashable, Sendable, Codable {
     public enum Kind: String, Sendable, Codable {
         case add
         case remove
     }
 
-    // Stored properties in this order pack into 104 bytes rather than 112 (`kind` fills the gap
+    // Stored properties in this order pack into 112 bytes rather than 120 (`kind` fills the gap
     // after `movie`): the replica holds every operation, and the list every surviving add.
     public var id: OperationID
     /// Lamport timestamp: larger than every timestamp its origin had seen when it was made.
@@ -42,6 +43,8 @@ public struct Operation: Hashable, Sendable, Codable {
     /// For a removal: the adds it observed and so cancels. An add not listed here survives,
     /// which is what makes a later (or concurrent) re-add show the movie again.
     public var removes: [OperationID]
+    /// `sig`, `prev` and `key`: empty until the origin signs the operation.
+    public var proof: OperationProof
 
     public init(
         id: OperationID,
@@ -50,7 +53,8 @@ public struct Operation: Hashable, Sendable, Codable {
         by: String,
         kind: Kind,
         movie: Movie,
-        removes: [OperationID] = []
+        removes: [OperationID] = [],
+        proof: OperationProof = OperationProof()
     ) {
         self.id = id
         self.lamport = lamport
@@ -59,13 +63,14 @@ public struct Operation: Hashable, Sendable, Codable {
         self.kind = kind
         self.movie = movie
         self.removes = removes
+        self.proof = proof
     }
 
     /// The total order every replica agrees on.
     public var orderKey: OrderKey { OrderKey(lamport: lamport, origin: id.origin, seq: id.seq) }
 
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, sig, prev, key
     }
 
     public init(from decoder: any Decoder) throws {
@@ -80,6 +85,20 @@ public struct Operation: Hashable, Sendable, Codable {
         kind = try c.decode(Kind.self, forKey: .kind)
         movie = try c.decode(Movie.self, forKey: .movie)
         removes = try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? []
+        func bytes(_ key: CodingKeys, _ lengths: ClosedRange<Int>, _ what: String) throws -> [UInt8]? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let bytes = Base64.decode(text), lengths.contains(bytes.count) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not base64 of \(what)")
+            }
+            return bytes
+        }
+        let sigLength = OperationProof.signatureLength
+        let digestLength = OperationProof.digestLength
+        proof = OperationProof(
+            sig: try bytes(.sig, sigLength...sigLength, "a 64-byte signature"),
+            prev: try bytes(.prev, digestLength...digestLength, "a 32-byte SHA-256 digest"),
+            key: try bytes(.key, 1...OperationProof.maxKeyLength, "a public key of 1 to 256 bytes")
+        )
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -92,6 +111,9 @@ public struct Operation: Hashable, Sendable, Codable {
         try c.encode(kind, forKey: .kind)
         try c.encode(movie, forKey: .movie)
         if kind == .remove { try c.encode(removes, forKey: .removes) }
+        if let sig = proof.sig { try c.encode(Base64.string(sig), forKey: .sig) }
+        if let prev = proof.prev { try c.encode(Base64.string(prev), forKey: .prev) }
+        if let key = proof.key { try c.encode(Base64.string(key), forKey: .key) }
     }
 
     /// Why this operation must not be merged, or nil when it is well formed.

@@ -4,7 +4,7 @@ extension OperationJSONParser {
     /// every string value, is most of why the parser took 12,900 instructions an operation before;
     /// about 6,100 now (callgrind).
     enum Key {
-        case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove
+        case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove, sig, prev, key
 
         /// Nil for anything that is not exactly one of the known names.
         init?(_ bytes: Slice<UnsafeRawBufferPointer>) {
@@ -17,12 +17,14 @@ extension OperationJSONParser {
             case (2, UInt8(ascii: "o")): candidate = .op
             case (6, UInt8(ascii: "o")): candidate = .origin
             case (7, UInt8(ascii: "r")): candidate = .removes
-            case (3, UInt8(ascii: "s")): candidate = .seq
+            case (3, UInt8(ascii: "s")): candidate = bytes.dropFirst().first == UInt8(ascii: "e") ? .seq : .sig
             case (2, UInt8(ascii: "i")): candidate = .id
             case (5, UInt8(ascii: "t")): candidate = .title
             case (4, UInt8(ascii: "y")): candidate = .year
             case (3, UInt8(ascii: "a")): candidate = .add
             case (6, UInt8(ascii: "r")): candidate = .remove
+            case (4, UInt8(ascii: "p")): candidate = .prev
+            case (3, UInt8(ascii: "k")): candidate = .key
             default: return nil
             }
             let matches = candidate.name.withUTF8Buffer {
@@ -47,6 +49,9 @@ extension OperationJSONParser {
             case .year: "year"
             case .add: "add"
             case .remove: "remove"
+            case .sig: "sig"
+            case .prev: "prev"
+            case .key: "key"
             }
         }
     }

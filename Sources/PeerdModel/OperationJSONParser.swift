@@ -85,6 +85,9 @@ struct OperationJSONParser {
         var kind: Operation.Kind?
         var movie: Movie?
         var removes: [OperationID]?
+        var sig: [UInt8]?
+        var prev: [UInt8]?
+        var publicKey: [UInt8]?
         let complete = object { parser, key in
             switch key {
             case .origin: return set(&origin, parser.peerID())
@@ -95,6 +98,9 @@ struct OperationJSONParser {
             case .op: return set(&kind, parser.kind())
             case .movie: return set(&movie, parser.movie())
             case .removes: return set(&removes, parser.operationIDs())
+            case .sig: return set(&sig, parser.base64(OperationProof.signatureLength...OperationProof.signatureLength))
+            case .prev: return set(&prev, parser.base64(OperationProof.digestLength...OperationProof.digestLength))
+            case .key: return set(&publicKey, parser.base64(1...OperationProof.maxKeyLength))
             default: return false
             }
         }
@@ -106,7 +112,8 @@ struct OperationJSONParser {
             by: by,
             kind: kind,
             movie: movie,
-            removes: removes ?? []
+            removes: removes ?? [],
+            proof: OperationProof(sig: sig, prev: prev, key: publicKey)
         )
     }
 
@@ -194,6 +201,16 @@ struct OperationJSONParser {
         guard let name = string() else { return nil }
         recent.remember(name)
         return name
+    }
+
+    /// The bytes of a strict base64 string (``Base64``) whose length is in `lengths`.
+    private mutating func base64(_ lengths: ClosedRange<Int>) -> [UInt8]? {
+        guard let raw = plainString() else { return nil }
+        index = raw.endIndex + 1
+        guard let decoded = Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[raw])),
+            lengths.contains(decoded.count)
+        else { return nil }
+        return decoded
     }
 
     /// The bytes of the string that starts here (after whitespace) if it holds no escape and no

@@ -48,8 +48,13 @@ public struct Replica: Sendable {
     }
 
     /// Makes the local operation for a request without applying it. Call `commit` once it is durable,
-    /// or `discardStaged` if persisting failed.
-    public mutating func stage(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Operation {
+    /// or `discardStaged` if persisting failed. `seal` gives the operation its proof of origin
+    /// (the daemon signs it; the pure model's tests leave it unsigned) before it is staged.
+    public mutating func stage(
+        _ request: LocalRequest,
+        at now: Int64,
+        sealedBy seal: (Operation) -> Operation = { $0 }
+    ) throws(LocalRefusal) -> Operation {
         let seq = stagedVector[id] + 1
         lamport += 1
         let opID = OperationID(origin: id, seq: seq)
@@ -80,9 +85,10 @@ public struct Replica: Sendable {
                 removes: names.sorted()
             )
         }
-        staged.append(operation)
+        let sealed = seal(operation)
+        staged.append(sealed)
         stagedVector[id] = seq
-        return operation
+        return sealed
     }
 
     /// Stages operations `admit` returned, so they are written in the same batch as local ones.

@@ -15,6 +15,19 @@ import Testing
         #expect(ops.allSatisfy { $0.kind == .add && $0.by == "alice" && $0.at == epoch && $0.invalidReason == nil })
     }
 
+    @Test mutating func stageSealsTheOperationBeforeItIsStagedAndWhatCommitsIsTheSealedOne() throws {
+        let proof = OperationProof(sig: Array(repeating: 7, count: 64), prev: nil, key: [1, 2, 3])
+        let op = try alice.stage(.add(matrix), at: epoch) { unsealed in
+            #expect(unsealed.proof.isEmpty)
+            var sealed = unsealed
+            sealed.proof = proof
+            return sealed
+        }
+        #expect(op.proof == proof)
+        _ = alice.commit([op])
+        #expect(alice.operations(from: Peers.alice, seqs: 1...1).first?.proof == proof)
+    }
+
     @Test mutating func stageDoesNotApplyAndCommitDoes() throws {
         let op = try alice.stage(.add(matrix), at: epoch)
         #expect(alice.list.count == 0)

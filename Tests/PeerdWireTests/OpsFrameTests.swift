@@ -23,7 +23,13 @@ struct OpsFrameTests {
                 by: "peer " + text,
                 kind: n % 4 == 0 ? .remove : .add,
                 movie: Movie(id: MovieID(n)!, title: n % 5 == 0 ? nil : text, year: n % 2 == 0 ? 1999 : nil),
-                removes: n % 4 == 0 ? (1..<min(n, 4)).map { OperationID(origin: origins[$0 % 2], seq: UInt64($0)) } : []
+                removes: n % 4 == 0
+                    ? (1..<min(n, 4)).map { OperationID(origin: origins[$0 % 2], seq: UInt64($0)) } : [],
+                proof: OperationProof(
+                    sig: (0..<64).map { UInt8(truncatingIfNeeded: $0 * 37 + n) },
+                    prev: n == 1 ? nil : (0..<32).map { UInt8(truncatingIfNeeded: $0 * 251 + n) },
+                    key: n == 1 ? (0..<91).map { UInt8(truncatingIfNeeded: $0 + n) } : nil
+                )
             )
         }
     }

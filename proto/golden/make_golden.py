@@ -18,12 +18,39 @@ import json
 import pathlib
 import struct
 
-HERE = pathlib.Path(__file__).resolve().parent
+# Only for signing the example operations (pip install cryptography); CI does not run this script.
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
-ALICE = "a1b2c3d4e5f60718293a4b5c6d7e8f90"
-BOB = "b7e4c2a19f0d3e5b6a7c8d9e0f1a2b3c"
-CAROL = "c0ffee0123456789abcdef0123456789"
+HERE = pathlib.Path(__file__).resolve().parent
 AT = 1763700000000  # 2025-11-21T04:40:00Z, milliseconds since 1970
+
+# --- the example replicas' keys ------------------------------------------------------------------
+# Fixed test keys: each private scalar is SHA-256 of "peerd golden <name>" (big-endian), so the Swift
+# tests can make the same keys (P256.Signing.PrivateKey(rawRepresentation:)). Never use them for
+# anything else. A peer id is the first 16 bytes of SHA-256 over the DER SubjectPublicKeyInfo, in hex.
+P256_ORDER = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+
+
+def test_key(name: str) -> ec.EllipticCurvePrivateKey:
+    scalar = int.from_bytes(hashlib.sha256(f"peerd golden {name}".encode()).digest(), "big")
+    return ec.derive_private_key(scalar, ec.SECP256R1())
+
+
+def public_der(key: ec.EllipticCurvePrivateKey) -> bytes:
+    return key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+
+
+def peer_id(key: ec.EllipticCurvePrivateKey) -> str:
+    return hashlib.sha256(public_der(key)).digest()[:16].hex()
+
+
+KEYS = {name: test_key(name) for name in ("alice", "bob", "carol")}
+ALICE = peer_id(KEYS["alice"])
+BOB = peer_id(KEYS["bob"])
+CAROL = peer_id(KEYS["carol"])
+ORIGIN_KEYS = {peer_id(key): key for key in KEYS.values()}
 
 
 def canonical_value(value):
@@ -41,6 +68,36 @@ def canonical(obj) -> bytes:
     """The body bytes `WireCoding.encode` writes for `obj`."""
     text = json.dumps(canonical_value(obj), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return text.encode("utf-8")
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def sign(op: dict, previous: dict | None) -> dict:
+    """`op` sealed by its origin's test key (proto/PEER.md, "Signed operations"): `key` on seq 1,
+    `prev` = SHA-256 of `previous` (the origin's op seq - 1, `sig` included) after that, and `sig`:
+    deterministic (RFC 6979) ECDSA P-256 over b"peerd-op-v1\\n" + the canonical JSON without `sig`,
+    raw r||s with s in its low form (s <= n/2)."""
+    key = ORIGIN_KEYS[op["origin"]]
+    sealed = dict(op)
+    if op["seq"] == 1:
+        sealed["key"] = b64(public_der(key))
+    else:
+        sealed["prev"] = b64(hashlib.sha256(canonical(previous)).digest())
+    der = key.sign(b"peerd-op-v1\n" + canonical(sealed), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    r, s = decode_dss_signature(der)
+    s = min(s, P256_ORDER - s)
+    sealed["sig"] = b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
+    return sealed
+
+
+def chain(ops: list) -> list:
+    """Seals one origin's operations, seq 1 up, in order."""
+    sealed = []
+    for op in ops:
+        sealed.append(sign(op, sealed[-1] if sealed else None))
+    return sealed
 
 
 def frame(body: bytes) -> bytes:
@@ -85,13 +142,27 @@ AMELIE_ROW = {
     "cursor": cursor(12, CAROL, 1),
 }
 
-ADD_OP = {
-    "origin": ALICE, "seq": 4, "lamport": 9, "at": AT, "by": "alice", "op": "add", "movie": MATRIX,
-}
-REMOVE_OP = {
-    "origin": ALICE, "seq": 5, "lamport": 10, "at": AT + 5_000, "by": "alice", "op": "remove",
-    "movie": FIGHT_CLUB, "removes": [{"origin": ALICE, "seq": 1}, {"origin": BOB, "seq": 2}],
-}
+# alice's first five operations: seq 1-3 are not in any frame, only chained to.
+ALICE_OPS = chain([
+    {"origin": ALICE, "seq": 1, "lamport": 1, "at": AT - 3_000, "by": "alice", "op": "add", "movie": FIGHT_CLUB},
+    {"origin": ALICE, "seq": 2, "lamport": 2, "at": AT - 2_000, "by": "alice", "op": "add", "movie": {"id": 13}},
+    {"origin": ALICE, "seq": 3, "lamport": 5, "at": AT - 1_000, "by": "alice", "op": "add", "movie": {"id": 680}},
+    {"origin": ALICE, "seq": 4, "lamport": 9, "at": AT, "by": "alice", "op": "add", "movie": MATRIX},
+    {"origin": ALICE, "seq": 5, "lamport": 10, "at": AT + 5_000, "by": "alice", "op": "remove",
+     "movie": FIGHT_CLUB, "removes": [{"origin": ALICE, "seq": 1}, {"origin": BOB, "seq": 2}]},
+])
+ADD_OP = ALICE_OPS[3]
+REMOVE_OP = ALICE_OPS[4]
+# bob's first six: seq 6 is sent, with the id only.
+BOB_OPS = chain([
+    {"origin": BOB, "seq": seq, "lamport": seq, "at": AT + seq * 1_000, "by": "bob", "op": "add",
+     "movie": {"id": 100 + seq}}
+    for seq in range(1, 6)
+] + [{"origin": BOB, "seq": 6, "lamport": 11, "at": AT + 60_000, "by": "bob", "op": "add", "movie": {"id": 27205}}])
+# zoë's first operation carries her key.
+CAROL_OPS = chain([
+    {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
+])
 
 
 
@@ -113,13 +184,8 @@ VALID = {
     "peer-hello-empty-vector": {"type": "hello", "version": 1, "peer": CAROL, "name": "zoë", "port": 7821,
                                 "vector": {}},
     "peer-ops": {"type": "ops", "ops": [ADD_OP, REMOVE_OP]},
-    "peer-ops-id-only": {"type": "ops", "ops": [
-        {"origin": BOB, "seq": 6, "lamport": 11, "at": AT + 60_000, "by": "bob", "op": "add",
-         "movie": {"id": 27205}},
-    ]},
-    "peer-ops-unicode": {"type": "ops", "ops": [
-        {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
-    ]},
+    "peer-ops-id-only": {"type": "ops", "ops": [BOB_OPS[5]]},
+    "peer-ops-unicode": {"type": "ops", "ops": [CAROL_OPS[0]]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",

@@ -3,7 +3,8 @@ import PeerdTestSupport
 
 /// Operations whose JSON exercises every corner of the codec: names and titles drawn from quotes,
 /// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;
-/// zero, huge and negative numbers; removals naming none, one or many adds of several origins.
+/// zero, huge and negative numbers; removals naming none, one or many adds of several origins;
+/// any mix of `sig`, `prev` and `key` (random bytes: their base64 holds `+`, `/` and padding).
 func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
     var rng = SplitMix64(seed: seed)
     let origins = [
@@ -28,6 +29,10 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
         default: T.random(in: least...(least + 1000), using: &rng)
         }
     }
+    func bytes(_ lengths: ClosedRange<Int>) -> [UInt8]? {
+        guard Bool.random(using: &rng) else { return nil }
+        return (0..<Int.random(in: lengths, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
     return (0..<count).map { _ in
         let kind: Operation.Kind = Bool.random(using: &rng) ? .add : .remove
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
@@ -44,7 +49,12 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
                 title: Bool.random(using: &rng) ? text(0...40) : nil,
                 year: Bool.random(using: &rng) ? Int.random(in: Int.min...Int.max, using: &rng) : nil
             ),
-            removes: removes
+            removes: removes,
+            proof: OperationProof(
+                sig: bytes(64...64),
+                prev: bytes(32...32),
+                key: bytes(1...OperationProof.maxKeyLength)
+            )
         )
     }
 }

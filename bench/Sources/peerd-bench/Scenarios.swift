@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PeerControl
 import PeerdModel
+import PeerdSecurity
 import PeerdStore
 import PeerdTestSupport
 import PeerdWire
@@ -157,25 +158,28 @@ struct Scenarios {
         ]
     }
 
-    /// Writes `movies` adds from one made-up origin straight into a state directory's log.
+    /// Writes `movies` adds from one new origin straight into a state directory's log, signed and
+    /// chained by that origin's key as a daemon would have made them.
     private func seedLog(in directory: String, movies: Int) throws {
         let state = try StateDirectory(at: FilePath(directory), logger: Logger(label: "bench"))
         let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
-        let origin = PeerID.random()
+        let origin = try PeerIdentity.generate(name: "seed")
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         var batch: [PeerdModel.Operation] = []
+        var previous: PeerdModel.Operation?
         for n in 1...movies {
             let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
-            batch.append(
-                PeerdModel.Operation(
-                    id: OperationID(origin: origin, seq: UInt64(n)),
-                    lamport: UInt64(n),
-                    at: now,
-                    by: "seed",
-                    kind: .add,
-                    movie: movie
-                )
+            let operation = PeerdModel.Operation(
+                id: OperationID(origin: origin.peer, seq: UInt64(n)),
+                lamport: UInt64(n),
+                at: now,
+                by: "seed",
+                kind: .add,
+                movie: movie
             )
+            let sealed = OperationSeal.seal(operation, prev: previous.map(OperationSeal.digest(of:)), by: origin)
+            batch.append(sealed)
+            previous = sealed
             if batch.count == 1_000 || n == movies {
                 try log.append(batch)
                 batch.removeAll(keepingCapacity: true)

@@ -203,13 +203,17 @@ struct OperationJSONParser {
         return name
     }
 
-    /// The bytes of a strict base64 string (``Base64``) whose length is in `lengths`.
+    /// The bytes of a strict base64 string (``Base64``) whose length is in `lengths`. Escapes (`\/`,
+    /// as `JSONEncoder` writes by default) take the slower way through `string()`.
     private mutating func base64(_ lengths: ClosedRange<Int>) -> [UInt8]? {
-        guard let raw = plainString() else { return nil }
-        index = raw.endIndex + 1
-        guard let decoded = Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[raw])),
-            lengths.contains(decoded.count)
-        else { return nil }
+        let decoded: [UInt8]?
+        if let raw = plainString() {
+            index = raw.endIndex + 1
+            decoded = Base64.decode(UnsafeRawBufferPointer(rebasing: bytes[raw]))
+        } else {
+            decoded = string().flatMap(Base64.decode)
+        }
+        guard let decoded, lengths.contains(decoded.count) else { return nil }
         return decoded
     }
 

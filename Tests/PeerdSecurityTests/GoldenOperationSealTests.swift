@@ -15,7 +15,7 @@ import Testing
         try P256.Signing.PrivateKey(rawRepresentation: SHA256.hash(data: Array("peerd golden \(name)".utf8)))
     }
 
-    static func operations(in file: String) throws -> [Operation] {
+    static func operations(in file: String) throws -> [PeerdModel.Operation] {
         let frame = try Data(contentsOf: golden.appendingPathComponent(file))
         let body = Array(frame.dropFirst(4))
         let prefix = Array(#"{"ops":"#.utf8)

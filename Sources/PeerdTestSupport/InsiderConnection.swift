@@ -30,7 +30,8 @@ public enum InsiderConnection {
     /// order, and reads until the daemon closes or `timeout` passes.
     ///
     /// A connection closed before anything was exchanged is tried again, up to three times: with the
-    /// whole suite running on a 2-core machine, the first one sometimes is (cause not yet known).
+    /// whole suite running on a 2-core machine, TLS and admission sometimes take longer than the
+    /// daemon's 5 s admission deadline (the retry message prints the time it took).
     public static func exchange(
         port: Int,
         groupSecret: String,
@@ -39,10 +40,13 @@ public enum InsiderConnection {
     ) async throws -> Exchange {
         var attempt = 1
         while true {
+            let started = ContinuousClock.now
             do {
                 return try await exchangeOnce(port: port, groupSecret: groupSecret, timeout: timeout, payload: payload)
             } catch let error as ChannelError where attempt < 3 {
-                print("insider connection failed (\(error)); attempt \(attempt + 1)")
+                print(
+                    "insider connection failed (\(error)) after \(ContinuousClock.now - started); attempt \(attempt + 1)"
+                )
                 attempt += 1
             }
         }

@@ -88,12 +88,9 @@ struct BadInputTests {
         try await pair.stillServing(movie: 550)
     }
 
-    // Operations are not signed yet (branch `seal`, not landed): a member can still forge one in
-    // another member's name. This records the gap; it fails once signatures land, as a reminder.
+    // An operation in bob's name that bob never signed: the receiver's verifier refuses it.
     @Test func anOperationForgedInAnotherPeersNameIsRefusedAndNotMerged() async throws {
-        await withKnownIssue("operations are not signed yet: a member can forge one in another's name") {
-            try await forgedOperation()
-        }
+        try await forgedOperation()
     }
 
     func forgedOperation() async throws {

@@ -514,8 +514,6 @@ CHECKS = [
 # signed by their origin (branch `seal`, not landed), so an admitted member can forge one in
 # another member's name; and only the dialing side records a refused peer for `peers`.
 KNOWN_GAPS = {
-    "attack ins-forged-op": "operations are not signed yet: a member's forgery in another's name is merged",
-    "after all attacks: only the members' operations anywhere, alice = bob": "follows from the forged operation",
     "alice and bob's peers show the refused outsider carol as untrusted": "the accepting side does not list refused peers",
     "attack idle-1000": "over the admission cap, some connections wait unaccepted (accept backlog) instead of being closed;"
     " no fd leak, RSS +1.8 MB",

@@ -60,6 +60,9 @@ struct PeerConnection {
     /// make the actor hops negligible, few enough that the copy stays small (about 200 KB).
     private static let opsPerFetch = 2_000
 
+    /// How long the closing `error` frame may wait for a peer that doesn't read.
+    private static let finalWriteLimit = Duration.seconds(1)
+
     func run() async -> Outcome {
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         let clock = ContinuousClock()
@@ -128,6 +131,8 @@ struct PeerConnection {
                         }
                     }
                     group.cancelAll()
+                    // The session is over: `peers` stops showing it now, not when TLS's close is done.
+                    await directory.closed(connectionID)
 
                     /// Admission: feeds the first frames to the handshake and carries out its decision.
                     func admit(_ event: Event) async {
@@ -219,6 +224,14 @@ struct PeerConnection {
                         outcome.code = reason == .selfConnection ? .selfConnection : nil
                         outcome.error = "refused \(remote.short): \(reason)"
                         logger.notice("refused a peer", metadata: ["reason": "\(reason)"])
+                        if role == .acceptor, reason != .selfConnection {
+                            await directory.refusedInbound(
+                                remote,
+                                address: address,
+                                reason: "\(reason)",
+                                now: Wallclock.millis()
+                            )
+                        }
                         try? await outbound.write(ByteBuffer(bytes: AdmissionRecord.refusal(reason)))
                         closing = true
                     }
@@ -270,6 +283,19 @@ struct PeerConnection {
                         try await outbound.write(ByteBuffer(bytes: body))
                     }
 
+                    /// The last frame of a session: a peer that stopped reading (its buffer full,
+                    /// our writer suspended) gets `finalWriteLimit`, not a session held open.
+                    func sendFinal(_ message: PeerMessage) async {
+                        let body = WireCoding.encode(message)
+                        trace?.record(sent: true, body)
+                        await withTaskGroup { group in
+                            group.addTask { try? await outbound.write(ByteBuffer(bytes: body)) }
+                            group.addTask { try? await Task.sleep(for: Self.finalWriteLimit) }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                    }
+
                     func perform(_ action: Session.Action) async throws {
                         switch action {
                         case .send(let message):
@@ -310,7 +336,7 @@ struct PeerConnection {
                                     "closing peer session",
                                     metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
                                 )
-                                try? await send(.error(error))
+                                await sendFinal(.error(error))
                             }
                         case .peerReported(let error):
                             outcome.error = "peer said: \(error)"

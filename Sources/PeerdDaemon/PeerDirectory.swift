@@ -41,8 +41,19 @@ public actor PeerDirectory {
         var lost = false
     }
 
+    /// An inbound peer that admission refused: `peers` lists it as untrusted on the accepting side
+    /// too. Only the latest `refusedLimit` are kept, so many throwaway keys can't grow this.
+    struct Refusal {
+        var address: String
+        var reason: String
+        var at: Int64
+    }
+
+    static let refusedLimit = 64
+
     private let localID: PeerID
     private var connections: [Int: Connection] = [:]
+    private var refusals: [PeerID: Refusal] = [:]
     private var targets: [DialTarget.Key: DialTarget] = [:]
     private var nextConnectionID = 0
 
@@ -89,6 +100,7 @@ public actor PeerDirectory {
         }
         connection.peer = hello.peer
         connection.name = hello.name
+        refusals[hello.peer] = nil
         if connection.role == .dialer,
             let key = targets.first(where: { $0.value.addresses.contains { $0.description == connection.address } })?
                 .key
@@ -117,6 +129,14 @@ public actor PeerDirectory {
         for (id, connection) in connections where connection.peer == peer {
             connections[id]?.established = false
             connection.close(error)
+        }
+    }
+
+    /// Admission refused an inbound connection from `peer`.
+    func refusedInbound(_ peer: PeerID, address: String, reason: String, now: Int64) {
+        refusals[peer] = Refusal(address: address, reason: reason, at: now)
+        if refusals.count > Self.refusedLimit, let oldest = refusals.min(by: { $0.value.at < $1.value.at })?.key {
+            refusals[oldest] = nil
         }
     }
 
@@ -158,7 +178,8 @@ public actor PeerDirectory {
     // MARK: Reporting
 
     /// One row per established peer, then one per dial target not (yet) matched to one, then one per
-    /// origin known only from relayed operations (`relayed`: id and latest name, from the replica).
+    /// inbound peer refused lately, then one per origin known only from relayed operations
+    /// (`relayed`: id and latest name, from the replica).
     func records(
         now: ContinuousClock.Instant,
         relayed: [(peer: PeerID, name: String)],
@@ -203,6 +224,22 @@ public actor PeerDirectory {
                     trust: trusted(target.peer),
                     lastError: target.lastError,
                     retryIn: target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
+                )
+            )
+        }
+        for (peer, refusal) in refusals.sorted(by: { $0.value.at > $1.value.at }) where shown.insert(peer).inserted {
+            rows.append(
+                PeerRecord(
+                    peer: peer,
+                    name: nil,
+                    address: refusal.address,
+                    // Its ephemeral port: not an address to dial.
+                    addresses: [],
+                    source: .inbound,
+                    state: .untrusted,
+                    trust: trusted(peer),
+                    lastSeen: refusal.at,
+                    lastError: "refused: \(refusal.reason)"
                 )
             )
         }

@@ -15,6 +15,8 @@ final class PeerListener: Service {
 
     typealias Server = NIOAsyncChannel<PeerChannel, Never>
 
+    static let backlog: Int32 = 4096
+
     /// Binds the port; done before anything else starts so a port in use is reported at once.
     static func bind(
         host: String,
@@ -25,6 +27,10 @@ final class PeerListener: Service {
     ) async throws -> Server {
         try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Room for a burst: a connection the kernel can't queue waits unseen in SYN retries
+            // (up to a minute), where the admission cap can't close it. The kernel caps this at
+            // net.core.somaxconn (4096 on current kernels).
+            .serverChannelOption(.backlog, value: Self.backlog)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -510,14 +510,8 @@ CHECKS = [
 
 
 # Gaps this version is known to have, with why. Such a check failing prints GAP and is counted
-# apart; passing, it fails the run as a reminder to remove it from here. Operations are not yet
-# signed by their origin (branch `seal`, not landed), so an admitted member can forge one in
-# another member's name; and only the dialing side records a refused peer for `peers`.
-KNOWN_GAPS = {
-    "alice and bob's peers show the refused outsider carol as untrusted": "the accepting side does not list refused peers",
-    "attack idle-1000": "over the admission cap, some connections wait unaccepted (accept backlog) instead of being closed;"
-    " no fd leak, RSS +1.8 MB",
-}
+# apart; passing, it fails the run as a reminder to remove it from here. None today.
+KNOWN_GAPS = {}
 
 
 def main():

@@ -32,6 +32,10 @@ struct PeerTLS: Sendable {
         // Not `.none`: a server with `.none` would not ask for the client's certificate.
         server.certificateVerification = .noHostnameVerification
         client.certificateVerification = .noHostnameVerification
+        // How long a close waits for the peer's close_notify (swift-nio-ssl's default is 5 s): a
+        // peer that stopped reading must not hold a finished session's socket that long.
+        server.shutdownTimeout = .seconds(1)
+        client.shutdownTimeout = .seconds(1)
         self.server = try NIOSSLContext(configuration: server)
         self.client = try NIOSSLContext(configuration: client)
     }

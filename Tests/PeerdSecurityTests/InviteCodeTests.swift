@@ -1,0 +1,82 @@
+import PeerdModel
+import PeerdSecurity
+import PropertyBased
+import Testing
+
+/// `wl1-` codes (proto/SECURITY.md, "Invite codes"): read aloud, typed, pasted.
+@Suite struct InviteCodeTests {
+    static let alphabet = Set("abcdefghijklmnopqrstuvwxyz234567")
+
+    /// A code of a fingerprint-sized inviter id and a 16-byte secret.
+    static let codes = zip(Gen.uint8().array(of: 16), Gen.uint8().array(of: 16))
+        .map { id, secret in InviteCode(inviter: PeerID(bytes: id)!, secret: secret) }
+
+    /// A code made of fixed bytes, so each check on it always sees the same text.
+    let code = InviteCode(inviter: PeerID(bytes: 0..<16)!, secret: Array(16..<32))
+
+    @Test func aPrintedCodeParsesBackToTheSameCode() async {
+        await propertyCheck(input: Self.codes) { code in
+            #expect(InviteCode(code.description) == code)
+            #expect(InviteCode(code.description)?.key == code.key)
+        }
+    }
+
+    @Test func aPrintedCodeIsLowerCaseBase32InGroupsOfFive() async {
+        await propertyCheck(input: Self.codes) { code in
+            let groups = code.description.split(separator: "-", omittingEmptySubsequences: false)
+            #expect(groups.first == "wl1")
+            #expect(groups.count == 12)
+            #expect(groups.dropFirst().dropLast().allSatisfy { $0.count == 5 })
+            #expect(groups.dropFirst().allSatisfy { $0.allSatisfy(Self.alphabet.contains) })
+        }
+    }
+
+    @Test func caseDashesAndSpacesDoNotMatter() {
+        let text = code.description
+        #expect(InviteCode(text.uppercased()) == code)
+        #expect(InviteCode(text.filter { $0 != "-" }) == code)
+        #expect(InviteCode(text.split(separator: "-").joined(separator: " ")) == code)
+        #expect(InviteCode(" " + text.split(separator: "-").joined(separator: " - ") + " ") == code)
+    }
+
+    @Test func aMistypedCharacterIsCaught() {
+        let text = Array(code.description)
+        // The last character carries two bits of the check and three of padding; every other one is all data.
+        for index in text.indices.dropFirst(4).dropLast() where text[index] != "-" {
+            var typo = text
+            typo[index] = text[index] == "a" ? "b" : "a"
+            #expect(InviteCode(String(typo)) == nil, "typo at \(index)")
+        }
+    }
+
+    @Test(arguments: ["wl2", "wl", "w1", "lw1", "xwl1", ""])
+    func aCodeWithAnotherPrefixIsRejected(prefix: String) {
+        let body = code.description.dropFirst(3)
+        #expect(InviteCode(prefix + body) == nil)
+    }
+
+    @Test func aCodeTooShortOrTooLongIsRejected() {
+        let text = code.description
+        #expect(InviteCode(String(text.dropLast())) == nil)
+        #expect(InviteCode(String(text.dropLast(6))) == nil)
+        #expect(InviteCode(text + "a") == nil)
+        #expect(InviteCode(text + "-aaaaa") == nil)
+        #expect(InviteCode("wl1-") == nil)
+        #expect(InviteCode("") == nil)
+    }
+
+    @Test(arguments: ["0", "1", "8", "9", "=", "_", "é"] as [Character])
+    func aCharacterOutsideBase32IsRejected(character: Character) {
+        var text = Array(code.description)
+        text[10] = character
+        #expect(InviteCode(String(text)) == nil)
+    }
+
+    @Test func freshCodesHoldDifferentSecretsAndGiveDifferentKeys() {
+        let first = InviteCode.make(inviter: code.inviter)
+        let second = InviteCode.make(inviter: code.inviter)
+        #expect(first.secret != second.secret)
+        #expect(first.key != second.key)
+        #expect(InviteCode(first.description)?.inviter == code.inviter)
+    }
+}

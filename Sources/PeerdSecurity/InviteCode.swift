@@ -36,9 +36,9 @@ public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
         return ([Self.prefix] + groups.map(String.init)).joined(separator: "-")
     }
 
-    /// Parses a code as printed; dashes, spaces and case don't matter.
+    /// Parses a code as printed; dashes, whitespace (a pasted newline or tab too) and case don't matter.
     public init?(_ text: String) {
-        var body = text.lowercased().filter { $0 != "-" && $0 != " " }
+        var body = text.lowercased().filter { $0 != "-" && !$0.isWhitespace }
         guard body.hasPrefix(Self.prefix) else { return nil }
         body.removeFirst(Self.prefix.count)
         guard let bytes = Base32.decode(body), bytes.count == 34 else { return nil }

@@ -31,8 +31,10 @@ import Testing
         }
     }
 
-    @Test func caseDashesAndSpacesDoNotMatter() {
+    @Test func caseDashesAndWhitespaceDoNotMatter() {
         let text = code.description
+        #expect(InviteCode(text + "\n") == code)
+        #expect(InviteCode("\t" + text.split(separator: "-").joined(separator: "\t")) == code)
         #expect(InviteCode(text.uppercased()) == code)
         #expect(InviteCode(text.filter { $0 != "-" }) == code)
         #expect(InviteCode(text.split(separator: "-").joined(separator: " ")) == code)

@@ -110,7 +110,8 @@ public struct Operation: Hashable, Sendable, Codable {
         try c.encode(by, forKey: .by)
         try c.encode(kind, forKey: .kind)
         try c.encode(movie, forKey: .movie)
-        if kind == .remove { try c.encode(removes, forKey: .removes) }
+        // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
+        if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }
         if let sig = proof.sig { try c.encode(Base64.string(sig), forKey: .sig) }
         if let prev = proof.prev { try c.encode(Base64.string(prev), forKey: .prev) }
         if let key = proof.key { try c.encode(Base64.string(key), forKey: .key) }

@@ -11,7 +11,8 @@
 ///
 /// The canonical form: keys sorted (`at, by, key, lamport, movie, op, origin, prev, removes, seq,
 /// sig`; `id, title, year`; `origin, seq`), no whitespace, `title` and `year` omitted when nil,
-/// `removes` written only for a removal, `key`, `prev` and `sig` only when present (as strict
+/// `removes` written for a removal and wherever it is not empty (an add with one is invalid, and
+/// must reach `Replica` as it came to be refused), `key`, `prev` and `sig` only when present (as strict
 /// padded base64, ``Base64``), integers in plain decimal, strings as UTF-8 with `"` `\` and the
 /// control characters escaped (`\b \f \n \r \t`, the others as `\u00xx`) and nothing else — `/`
 /// included. It is what operations are hashed and signed in (proto/PEER.md, "Signed operations").
@@ -58,7 +59,7 @@ public enum OperationJSON {
             Base64.append(prev, to: &buffer)
             buffer.append(UInt8(ascii: "\""))
         }
-        if operation.kind == .remove {
+        if operation.kind == .remove || !operation.removes.isEmpty {
             append(#","removes":["#, to: &buffer)
             for (index, id) in operation.removes.enumerated() {
                 append(index == 0 ? #"{"origin":"# : #",{"origin":"#, to: &buffer)

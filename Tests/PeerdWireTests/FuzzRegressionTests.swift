@@ -50,16 +50,7 @@ struct FuzzRegressionTests {
 
     @Test("a peer message regression decodes and round-trips, or is refused", arguments: inputs("peer-message"))
     func peerMessage(_ input: String) throws {
-        let body = try Self.bytes(input)
-        guard !input.hasPrefix("peer-message/ops-add-with-removes") else {
-            // Reported, not fixed yet: an add with `removes` decodes with them and is encoded without
-            // them (Fuzz/Sources/PeerdFuzzing/KnownIssue.swift). Fails here once it is fixed.
-            withKnownIssue("an add's removes are lost in a round trip") {
-                try Self.expectRoundTripOrRefusal(PeerMessage.self, body: body)
-            }
-            return
-        }
-        try Self.expectRoundTripOrRefusal(PeerMessage.self, body: body)
+        try Self.expectRoundTripOrRefusal(PeerMessage.self, body: try Self.bytes(input))
     }
 
     @Test("a control request regression decodes and round-trips, or is refused", arguments: inputs("control-request"))

@@ -11,6 +11,6 @@ enum FuzzPeerMessage {
 @_cdecl("LLVMFuzzerTestOneInput")
 func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let body = Array(FuzzTarget.bytes(data, size))
-    MessageBodyProperty.check(PeerMessage.self, body: body, isKnownIssue: KnownIssue.addWithRemoves)
+    MessageBodyProperty.check(PeerMessage.self, body: body)
     return 0
 }

@@ -70,7 +70,7 @@ struct ControlResponder: Sendable {
         case .forget(let query):
             do {
                 let (peer, name) = try await trust.forget(query)
-                await directory.disconnect(peer, WireError(.internal, "revoked with peerctl forget"))
+                await directory.disconnect(peer, WireError(.revoked, "revoked with peerctl forget"))
                 return .forgotten(peer: peer, name: name)
             } catch {
                 return .error(error)

@@ -30,6 +30,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case shuttingDown = "shutting-down"
     /// A peer sent frames faster than the per-peer rate limit allows.
     case rateLimited = "rate-limited"
+    /// This side revoked the peer (`peerctl forget`): its sessions close.
+    case revoked
     /// Anything else; the message says what.
     case `internal`
 }

@@ -74,7 +74,7 @@ struct PeerdCommand: AsyncParsableCommand {
             "A file holding the group's shared secret: peers that hold the same one trust each other.",
             discussion: """
                 For scripted setups; people pair with `peerctl invite` and `peerctl join` instead. Every member \
-                is started with the same file (at least 16 bytes, mode 0600), e.g. one made with \
+                is started with the same file: random bytes, not a password (at least 16, mode 0600), made with \
                 `head -c 32 /dev/urandom | base64 > group.secret`.
                 """,
             valueName: "file"

@@ -14,7 +14,7 @@ The scenario: alice and bob share a group secret (--group-secret-file) and alice
 no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. peerctl id, trust
 and forget run too, so every control request and response type is captured. Peer `error` frames
 come from `peerctl forget carol` on alice: alice closes its session with carol with an `error`
-(code `internal`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
+(code `revoked`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
 receiver sends for bad input (malformed-frame, unsupported-version, ...) can no longer be provoked
 from here: a plain socket never gets past TLS and admission, so nothing it sends reaches the JSON
 layer. Those are covered by proto/golden/peer-error*.bin and the invalid-peer-*.bin frames

@@ -110,8 +110,9 @@ actor TrustService {
     }
 
     /// What a `members` message lists.
+    /// What a `members` message carries: no more than a receiver takes from one.
     func members() -> [PeerMessage.Member] {
-        list.members.map { PeerMessage.Member(peer: $0.peer, name: $0.name) }
+        list.members.prefix(TrustList.maxIntroductions).map { PeerMessage.Member(peer: $0.peer, name: $0.name) }
     }
 
     /// A tick each time the trust list changes, for sessions to send `members` again.

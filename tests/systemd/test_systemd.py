@@ -466,6 +466,13 @@ def test_service(checks, session, scratch):
 
     # --- SIGHUP (systemctl reload): a new peer and the log level apply at once
     other = start_other_peerd(session, scratch)
+    # Only paired peers are admitted (proto/SECURITY.md): each pins the other's id by hand first.
+    other_socket = str(scratch / "other/control.sock")
+    other_id = session.peerctl("--socket", other_socket, "id").stdout.strip()
+    unit_id = session.peerctl("id").stdout.strip()
+    pinned = [session.peerctl("trust", other_id), session.peerctl("--socket", other_socket, "trust", unit_id)]
+    if any(p.returncode != 0 for p in pinned):
+        checks.note("pinning failed: " + " / ".join((p.stdout + p.stderr).strip() for p in pinned))
     session.write_config(json.dumps({"port": 0, "listenAddress": "127.0.0.1", "mdns": False,
                                      "logLevel": "debug", "peers": [f"127.0.0.1:{other['port']}"]}))
     reload = session.systemctl("reload", "peerd.service")

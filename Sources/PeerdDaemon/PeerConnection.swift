@@ -56,10 +56,6 @@ struct PeerConnection {
         case membersChanged
     }
 
-    /// How many operations one read from the replica fetches while catching a peer up: enough to
-    /// make the actor hops negligible, few enough that the copy stays small (about 200 KB).
-    private static let opsPerFetch = 2_000
-
     /// How long the closing `error` frame may wait for a peer that doesn't read.
     private static let finalWriteLimit = Duration.seconds(1)
 
@@ -278,18 +274,15 @@ struct PeerConnection {
                     }
 
                     func send(_ message: PeerMessage) async throws {
-                        let body = WireCoding.encode(message)
-                        trace?.record(sent: true, body)
-                        try await outbound.write(ByteBuffer(bytes: body))
+                        try await outbound.write(traced(WireCoding.encode(message)))
                     }
 
                     /// The last frame of a session: a peer that stopped reading (its buffer full,
                     /// our writer suspended) gets `finalWriteLimit`, not a session held open.
                     func sendFinal(_ message: PeerMessage) async {
-                        let body = WireCoding.encode(message)
-                        trace?.record(sent: true, body)
+                        let frame = traced(WireCoding.encode(message))
                         await withTaskGroup { group in
-                            group.addTask { try? await outbound.write(ByteBuffer(bytes: body)) }
+                            group.addTask { try? await outbound.write(frame) }
                             group.addTask { try? await Task.sleep(for: Self.finalWriteLimit) }
                             await group.next()
                             group.cancelAll()
@@ -356,55 +349,10 @@ struct PeerConnection {
         sink.finish()
         await replica.unsubscribe(subscription)
         await trust.unsubscribe(trustSubscription)
-        await directory.closed(connectionID)
         if let establishedAt {
             outcome.establishedFor = establishedAt.duration(to: clock.now)
             logger.info("peer disconnected", metadata: ["reason": "\(outcome.error ?? "closed")"])
         }
         return outcome
-    }
-
-    /// Sends the operations in `ranges` in `ops` frames packed by size, fetching them from the
-    /// replica a slice at a time; returns how many were sent.
-    private func sendOperations(
-        _ ranges: [Session.SendRange],
-        to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    ) async throws -> Int {
-        var builder = OpsFrameBuilder()
-        var sent = 0
-        for range in ranges {
-            var next = range.seqs.lowerBound
-            while next <= range.seqs.upperBound {
-                let last = min(range.seqs.upperBound, next + UInt64(Self.opsPerFetch - 1))
-                let operations = await replica.operations([(range.origin, next...last)])
-                guard !operations.isEmpty else { break }
-                for operation in operations {
-                    if let body = builder.append(operation) {
-                        trace?.record(sent: true, body)
-                        try await outbound.write(ByteBuffer(bytes: body))
-                    }
-                }
-                sent += operations.count
-                next = last + 1
-            }
-        }
-        if let body = builder.finish() {
-            trace?.record(sent: true, body)
-            try await outbound.write(ByteBuffer(bytes: body))
-        }
-        return sent
-    }
-
-    static func wireError(for failure: ReplicaService.Failure) -> WireError {
-        switch failure {
-        case .rejected(.invalid(let id, let reason)): WireError(.invalidOperation, "operation \(id): \(reason)")
-        case .rejected(.gap(let id, let expected)):
-            WireError(.invalidOperation, "operation \(id) arrived before seq \(expected) of its origin")
-        case .rejected(.forgedOwnOrigin(let id)):
-            WireError(.invalidOperation, "operation \(id) is in my name but I never made it")
-        case .storage(let error): WireError(.storageFailed, "\(error)")
-        case .shuttingDown: WireError(.shuttingDown, "peerd is shutting down")
-        case .refused(let refusal): WireError(.internal, "\(refusal)")
-        }
     }
 }

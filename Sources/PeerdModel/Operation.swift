@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Identifies one operation everywhere: the replica that made it and its sequence number there.
 /// Sequence numbers start at 1 and have no gaps, which is what makes a `VersionVector` enough to
 /// describe a set of operations.
@@ -24,9 +30,20 @@ public struct OperationID: Hashable, Comparable, Sendable, Codable, CustomString
 /// `{"origin":"…","seq":2,"lamport":4,"at":…,"by":"alice","op":"remove","movie":{"id":550},"removes":[{"origin":"…","seq":1}]}`
 /// plus the proof of origin, `sig`, `prev` and `key` (``OperationProof``), which PeerdSecurity makes and checks.
 public struct Operation: Hashable, Sendable, Codable {
-    public enum Kind: String, Sendable, Codable {
+    public enum Kind: Hashable, Sendable {
         case add
         case remove
+        /// A kind a later version made (`op` holds a name this version does not know). It is kept,
+        /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
+        case unknown
+
+        init(name: String) {
+            switch name {
+            case "add": self = .add
+            case "remove": self = .remove
+            default: self = .unknown
+            }
+        }
     }
 
     // Stored properties in this order pack into 112 bytes rather than 120 (`kind` fills the gap
@@ -45,6 +62,9 @@ public struct Operation: Hashable, Sendable, Codable {
     public var removes: [OperationID]
     /// `sig`, `prev` and `key`: empty until the origin signs the operation.
     public var proof: OperationProof
+    /// The operation's canonical JSON as its origin made it, when it holds fields or a kind this
+    /// version does not know; nil for every operation it knows entirely.
+    public var verbatim: VerbatimJSON?
 
     public init(
         id: OperationID,
@@ -54,7 +74,8 @@ public struct Operation: Hashable, Sendable, Codable {
         kind: Kind,
         movie: Movie,
         removes: [OperationID] = [],
-        proof: OperationProof = OperationProof()
+        proof: OperationProof = OperationProof(),
+        verbatim: VerbatimJSON? = nil
     ) {
         self.id = id
         self.lamport = lamport
@@ -64,6 +85,7 @@ public struct Operation: Hashable, Sendable, Codable {
         self.movie = movie
         self.removes = removes
         self.proof = proof
+        self.verbatim = verbatim
     }
 
     /// The total order every replica agrees on.
@@ -73,6 +95,9 @@ public struct Operation: Hashable, Sendable, Codable {
         case origin, seq, lamport, at, by, kind = "op", movie, removes, sig, prev, key
     }
 
+    /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
+    /// canonical form holds more than the known fields write (a field or kind of a later version), it
+    /// is kept as ``verbatim``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = OperationID(
@@ -82,9 +107,16 @@ public struct Operation: Hashable, Sendable, Codable {
         lamport = try c.decode(UInt64.self, forKey: .lamport)
         at = try c.decode(Int64.self, forKey: .at)
         by = try c.decode(String.self, forKey: .by)
-        kind = try c.decode(Kind.self, forKey: .kind)
+        kind = Kind(name: try c.decode(String.self, forKey: .kind))
         movie = try c.decode(Movie.self, forKey: .movie)
         removes = try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? []
+        proof = try Self.decodeProof(c)
+        verbatim = nil
+        let canonical = try JSONValue(from: decoder).canonical
+        if kind == .unknown || OperationJSON.encode(self) != canonical { verbatim = VerbatimJSON(canonical) }
+    }
+
+    private static func decodeProof(_ c: KeyedDecodingContainer<CodingKeys>) throws -> OperationProof {
         func bytes(_ key: CodingKeys, _ lengths: ClosedRange<Int>, _ what: String) throws -> [UInt8]? {
             guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
             guard let bytes = Base64.decode(text), lengths.contains(bytes.count) else {
@@ -94,7 +126,7 @@ public struct Operation: Hashable, Sendable, Codable {
         }
         let sigLength = OperationProof.signatureLength
         let digestLength = OperationProof.digestLength
-        proof = OperationProof(
+        return OperationProof(
             sig: try bytes(.sig, sigLength...sigLength, "a 64-byte signature"),
             prev: try bytes(.prev, digestLength...digestLength, "a 32-byte SHA-256 digest"),
             key: try bytes(.key, 1...OperationProof.maxKeyLength, "a public key of 1 to 256 bytes")
@@ -102,13 +134,17 @@ public struct Operation: Hashable, Sendable, Codable {
     }
 
     public func encode(to encoder: any Encoder) throws {
+        if let verbatim {
+            let value = try JSONDecoder().decode(JSONValue.self, from: Data(verbatim.bytes))
+            return try value.encode(to: encoder)
+        }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id.origin, forKey: .origin)
         try c.encode(id.seq, forKey: .seq)
         try c.encode(lamport, forKey: .lamport)
         try c.encode(at, forKey: .at)
         try c.encode(by, forKey: .by)
-        try c.encode(kind, forKey: .kind)
+        try c.encode(kind == .add ? "add" : "remove", forKey: .kind)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }
@@ -122,9 +158,14 @@ public struct Operation: Hashable, Sendable, Codable {
         if id.seq == 0 { return "seq starts at 1" }
         if lamport == 0 { return "lamport starts at 1" }
         if by.isEmpty || by.unicodeScalars.count > 64 { return "by is 1 to 64 characters" }
+        if let reason = movie.invalidReason { return reason }
+        guard kind != .unknown else { return nil }
         if kind == .add, !removes.isEmpty { return "an add removes nothing" }
         if removes.count > 10_000 { return "a removal names at most 10000 adds" }
-        return movie.invalidReason
+        if zip(removes, removes.dropFirst()).contains(where: { $0 >= $1 }) {
+            return "removes is sorted by (origin, seq), each add named once"
+        }
+        return nil
     }
 }
 

@@ -168,7 +168,8 @@ struct OperationJSONParser {
         return take(UInt8(ascii: "}"))
     }
 
-    /// `"add"` or `"remove"`.
+    /// `"add"` or `"remove"`; nil for a kind this version does not know, which the general path keeps
+    /// verbatim.
     private mutating func kind() -> Operation.Kind? {
         if let raw = plainString() {
             index = raw.endIndex + 1
@@ -178,7 +179,7 @@ struct OperationJSONParser {
             default: return nil
             }
         }
-        return string().flatMap(Operation.Kind.init(rawValue:))
+        return string().map(Operation.Kind.init(name:)).flatMap { $0 == .unknown ? nil : $0 }
     }
 
     /// A peer id; one equal to a recently read one shares its storage instead of allocating.

@@ -106,9 +106,10 @@ public struct Replica: Sendable {
     }
 
     /// Checks operations from a peer and returns those that are new, in order, counting staged ones
-    /// as held. Duplicates are dropped silently; a malformed, out-of-order or forged one stops the check.
+    /// as held. Duplicates are dropped silently; a malformed, out-of-order or forged one stops the check,
+    /// as does one whose lamport is not above its origin's previous operation's (proto/PEER.md).
     public func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
-        var next: [PeerID: UInt64] = [:]
+        var next: [PeerID: (seq: UInt64, lamport: UInt64)] = [:]
         var fresh: [Operation] = []
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
@@ -117,13 +118,27 @@ public struct Replica: Sendable {
                 guard op.id.seq <= vector[id] else { throw .forgedOwnOrigin(op.id) }
                 continue
             }
-            let have = next[op.id.origin] ?? stagedVector[op.id.origin]
+            let have = next[op.id.origin]?.seq ?? stagedVector[op.id.origin]
             if op.id.seq <= have { continue }
             guard op.id.seq == have + 1 else { throw .gap(op.id, expected: have + 1) }
-            next[op.id.origin] = op.id.seq
+            let previous = next[op.id.origin]?.lamport ?? lamport(of: OperationID(origin: op.id.origin, seq: have))
+            guard op.lamport > previous else {
+                throw .invalid(
+                    op.id,
+                    reason: "lamport \(op.lamport) is not above \(previous), its origin's previous one"
+                )
+            }
+            next[op.id.origin] = (op.id.seq, op.lamport)
             fresh.append(op)
         }
         return fresh
+    }
+
+    /// The lamport of a held or staged operation; 0 for seq 0 (nothing before an origin's first).
+    private func lamport(of id: OperationID) -> UInt64 {
+        guard id.seq > 0 else { return 0 }
+        if let op = staged.last(where: { $0.id == id }) { return op.lamport }
+        return log.operations(from: id.origin, seqs: id.seq...id.seq, in: list).first?.lamport ?? 0
     }
 
     /// Applies durable operations (staged local ones or admitted remote ones) in order. The changes

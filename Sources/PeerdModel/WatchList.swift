@@ -97,6 +97,8 @@ public struct WatchList: Sendable {
                 }
             }
             return change
+        case .unknown:
+            return nil
         }
     }
 

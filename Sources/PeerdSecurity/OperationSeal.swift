@@ -17,6 +17,12 @@ public enum OperationSeal {
         return bytes
     }
 
+    /// ``domain``, then `canonicalJSON`: the signing bytes of the operation whose canonical JSON
+    /// without `sig` that is.
+    public static func signingBytes(ofCanonical canonicalJSON: [UInt8]) -> [UInt8] {
+        domain.withUTF8Buffer { Array($0) } + canonicalJSON
+    }
+
     /// SHA-256 of the canonical JSON of `operation`, `sig` included: what the next operation of its
     /// origin names as `prev`. `scratch` is reused between calls to save an allocation each.
     public static func digest(of operation: Operation, scratch: inout [UInt8]) -> SHA256Digest {
@@ -35,21 +41,27 @@ public enum OperationSeal {
     public static func seal(_ operation: Operation, prev: SHA256Digest?, by identity: PeerIdentity) -> Operation {
         precondition(operation.id.origin == identity.peer, "only the origin signs its operations")
         precondition((prev == nil) == (operation.id.seq == 1), "prev on every operation after the first")
+        precondition(operation.verbatim == nil, "this version seals only operations it knows entirely")
         var sealed = operation
         sealed.proof = OperationProof(
             sig: nil,
             prev: prev.map(Array.init),
             key: operation.id.seq == 1 ? identity.publicKeyDER : nil
         )
+        sealed.proof = sealed.proof.signed(signature(over: signingBytes(of: sealed), by: identity))
+        return sealed
+    }
+
+    /// The raw low-S signature `r‖s` of `identity` over `signingBytes`.
+    public static func signature(over signingBytes: [UInt8], by identity: PeerIdentity) -> [UInt8] {
         let signature: P256.Signing.ECDSASignature
         do {
-            signature = try identity.privateKey.signature(for: signingBytes(of: sealed))
+            signature = try identity.privateKey.signature(for: signingBytes)
         } catch {
             // BoringSSL's ECDSA_do_sign fails only when it cannot allocate.
             preconditionFailure("P-256 signing failed: \(error)")
         }
-        sealed.proof = sealed.proof.signed(LowS.normalized(Array(signature.rawRepresentation)))
-        return sealed
+        return LowS.normalized(Array(signature.rawRepresentation))
     }
 
     /// Whether `operation`'s `sig` is a low-S signature by `key` over its signing bytes.

@@ -2,7 +2,7 @@
 /// a receiver that doesn't speak it answers `unsupported-version` and closes.
 public enum ProtocolVersion {
     /// The peer protocol (proto/PEER.md).
-    public static let peer = 1
+    public static let peer = 2
     /// The control protocol (proto/CONTROL.md).
     public static let control = 1
 }

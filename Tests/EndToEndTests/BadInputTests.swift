@@ -69,7 +69,7 @@ struct BadInputTests {
             ("{\"a\":" + String(repeating: "[", count: 5000), "malformed-frame"),
             // A hello in another peer's name: the certificate says who this is.
             (
-                #"{"type":"hello","version":1,"peer":"0123456789abcdef0123456789abcdef","name":"x","port":1,"vector":{}}"#,
+                #"{"type":"hello","version":2,"peer":"0123456789abcdef0123456789abcdef","name":"x","port":1,"vector":{}}"#,
                 "unexpected-message"
             ),
         ]
@@ -99,7 +99,7 @@ struct BadInputTests {
         _ = try await insider(pair, expect: "invalid-operation") { me in
             [
                 RawConnection.frame(
-                    Array(#"{"type":"hello","version":1,"peer":"\#(me)","name":"mallory","port":1,"vector":{}}"#.utf8)
+                    Array(#"{"type":"hello","version":2,"peer":"\#(me)","name":"mallory","port":1,"vector":{}}"#.utf8)
                 ),
                 // In bob's name, next in bob's sequence, but not signed by bob's key.
                 RawConnection.frame(
@@ -118,7 +118,7 @@ struct BadInputTests {
     @Test func plaintextOnTheTLSPortIsClosedWithoutAnAnswer() async throws {
         let pair = try await Pair("plaintext")
         let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.sendFrame(#"{"type":"hello","version":1,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
+        attacker.sendFrame(#"{"type":"hello","version":2,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
         let (frames, closed) = attacker.readFramesUntilClosed()
         #expect(closed)
         #expect(frames.isEmpty)
@@ -133,7 +133,7 @@ struct BadInputTests {
         ) { me in
             [
                 RawConnection.frame(
-                    Array(#"{"type":"hello","version":1,"peer":"\#(me)","name":"x","port":1,"vector":{}}"#.utf8)
+                    Array(#"{"type":"hello","version":2,"peer":"\#(me)","name":"x","port":1,"vector":{}}"#.utf8)
                 )
             ]
         }

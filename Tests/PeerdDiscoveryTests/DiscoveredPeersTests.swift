@@ -14,7 +14,7 @@ struct DiscoveredPeersTests {
         address: String,
         ipv6: Bool = false,
         interface: Int32 = 2,
-        proto: String = "1"
+        proto: String = String(ProtocolVersion.peer)
     ) -> AvahiEvent {
         .resolved(
             ResolvedService(
@@ -53,9 +53,10 @@ struct DiscoveredPeersTests {
 
     @Test func aServiceWithAnotherProtocolOrNoIDIsIgnoredWithAReason() {
         var peers = DiscoveredPeers(localID: me)
-        let other = peers.apply(resolved("future", id: bob, address: "10.0.0.2", proto: "2"))
+        let future = ProtocolVersion.peer + 1
+        let other = peers.apply(resolved("future", id: bob, address: "10.0.0.2", proto: String(future)))
         #expect(other.changes.isEmpty)
-        #expect(other.ignored?.contains("protocol 2") == true)
+        #expect(other.ignored?.contains("protocol \(future)") == true)
         let broken = AvahiEvent.resolved(
             ResolvedService(
                 name: "x",
@@ -64,7 +65,7 @@ struct DiscoveredPeersTests {
                 ipv6: false,
                 address: "10.0.0.9",
                 port: 1,
-                txt: ["proto": "1"]
+                txt: ["proto": String(ProtocolVersion.peer)]
             )
         )
         #expect(peers.apply(broken).ignored?.contains("'id'") == true)

@@ -114,3 +114,26 @@ struct OperationLogTests {
         )
     }
 }
+
+@Suite("Operation log keeps what it does not know")
+struct OperationLogVerbatimTests {
+    @Test func anOperationWithAnUnknownFieldComesBackByteForByteAfterReopening() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appending("operations.log")
+            let origin = makeOperations(count: 1)[0].id.origin
+            let json =
+                #"{"at":1,"by":"bob","lamport":2,"movie":{"id":603,"poster":"/p.jpg"},"op":"add","#
+                + #""origin":"\#(origin)","seq":1,"zz":[1,{"a":null}]}"#
+            var reader = OperationJSONReader()
+            let later = try Array(json.utf8).withUnsafeBytes { try reader.decode($0) }
+            do {
+                let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
+                try log.append([later])
+            }
+            let (_, operations, recovery) = try OperationLog.open(at: path, logger: quietLogger)
+            #expect(recovery == nil)
+            #expect(operations == [later])
+            #expect(operations.first.map(OperationJSON.encode) == Array(json.utf8))
+        }
+    }
+}

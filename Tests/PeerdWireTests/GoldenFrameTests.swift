@@ -7,7 +7,7 @@ import Testing
 struct GoldenFrameTests {
     @Test("the golden folder holds valid and invalid frames")
     func goldenFramesExist() {
-        #expect(GoldenFrames.valid.count >= 21, "no golden frames under \(GoldenFrames.directory.path)")
+        #expect(GoldenFrames.valid.count >= 53, "no golden frames under \(GoldenFrames.directory.path)")
         #expect(GoldenFrames.invalid.count >= 7)
         #expect(Set(GoldenFrames.invalid.keys) == Set(GoldenFrames.allFiles.filter { $0.hasPrefix("invalid-") }))
     }
@@ -56,6 +56,14 @@ struct GoldenFrameTests {
         let stream = try #require(GoldenFrames.Stream(fileName: String(name.dropFirst("invalid-".count))))
         let code = GoldenFrames.firstErrorCode(try GoldenFrames.bytes(name), as: stream)
         #expect(code == expected, "\(name)")
+    }
+
+    @Test("golden/README.md lists every frame with its size in bytes", arguments: GoldenFrames.allFiles)
+    func readmeListsTheFrame(_ name: String) throws {
+        let url = GoldenFrames.directory.appendingPathComponent("README.md")
+        let readme = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        let size = try GoldenFrames.bytes(name).count
+        #expect(readme.contains("| `\(name)` | \(size) |"), "README.md lacks the row of \(name) (\(size) bytes)")
     }
 
     @Test("every error code is documented in proto/ERRORS.md")

@@ -87,14 +87,14 @@ struct WireCodingTests {
     }
 
     @Test("a hello of another version is refused with the version this peerd speaks, whatever else it holds")
-    func helloVersion2() {
-        let full = #"{"type":"hello","version":2,"peer":"a1b2c3d4","name":"a","port":1,"vector":{}}"#
+    func helloOfAnotherVersion() {
+        let full = #"{"type":"hello","version":3,"peer":"a1b2c3d4","name":"a","port":1,"vector":{}}"#
         let error = Self.error(decoding: full, as: PeerMessage.self)
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message.contains("version 2") == true)
-        #expect(error?.message.contains("speaks version 1") == true)
+        #expect(error?.message.contains("version 3") == true)
+        #expect(error?.message.contains("speaks version 2") == true)
 
-        let shapeOfTheFuture = #"{"type":"hello","version":2,"identity":{"key":"…"}}"#
+        let shapeOfTheFuture = #"{"type":"hello","version":3,"identity":{"key":"…"}}"#
         #expect(Self.error(decoding: shapeOfTheFuture, as: PeerMessage.self)?.code == .unsupportedVersion)
     }
 
@@ -117,7 +117,7 @@ struct WireCodingTests {
 
     @Test("fields a message doesn't define are ignored")
     func unknownFieldsAreIgnored() throws {
-        let body = #"{"type":"hello","version":1,"peer":"a1b2c3d4","name":"a","port":7820,"vector":{},"tls":true}"#
+        let body = #"{"type":"hello","version":2,"peer":"a1b2c3d4","name":"a","port":7820,"vector":{},"tls":true}"#
         let message = try WireCoding.decode(PeerMessage.self, from: Array(body.utf8))
         let hello = PeerMessage.Hello(peer: PeerID("a1b2c3d4")!, name: "a", port: 7820, vector: VersionVector())
         #expect(message == .hello(hello))

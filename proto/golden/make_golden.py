@@ -24,6 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
 
 HERE = pathlib.Path(__file__).resolve().parent
+PEER_VERSION = 2  # PEER.md; control requests carry the control protocol's version, 1
 AT = 1763700000000  # 2025-11-21T04:40:00Z, milliseconds since 1970
 
 # --- the example replicas' keys ------------------------------------------------------------------
@@ -92,11 +93,11 @@ def sign(op: dict, previous: dict | None) -> dict:
     return sealed
 
 
-def chain(ops: list) -> list:
-    """Seals one origin's operations, seq 1 up, in order."""
+def chain(ops: list, previous: dict | None = None) -> list:
+    """Seals one origin's operations in order: from seq 1, or after `previous`."""
     sealed = []
     for op in ops:
-        sealed.append(sign(op, sealed[-1] if sealed else None))
+        sealed.append(sign(op, sealed[-1] if sealed else previous))
     return sealed
 
 
@@ -159,6 +160,15 @@ BOB_OPS = chain([
      "movie": {"id": 100 + seq}}
     for seq in range(1, 6)
 ] + [{"origin": BOB, "seq": 6, "lamport": 11, "at": AT + 60_000, "by": "bob", "op": "add", "movie": {"id": 27205}}])
+# bob's seq 7 and 8, as a later version makes them (PEER.md, "Operations can grow"): seq 7 an add with
+# fields this version does not know, at the top level and inside `movie`; seq 8 of a kind it does not
+# know. Both are signed over their canonical JSON, unknown fields included, and chained to seq 6.
+BOB_LATER_OPS = chain([
+    {"origin": BOB, "seq": 7, "lamport": 13, "at": AT + 70_000, "by": "bob", "op": "add",
+     "movie": {"id": 603, "poster": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"}, "mood": {"stars": 5, "tags": ["rewatch"]}},
+    {"origin": BOB, "seq": 8, "lamport": 14, "at": AT + 80_000, "by": "bob", "op": "rate",
+     "movie": {"id": 603}, "stars": 4},
+], previous=BOB_OPS[5])
 # zoë's first operation carries her key.
 CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
@@ -179,13 +189,14 @@ ALICE_INVITE = invite_code(ALICE, bytes(range(0x10, 0x20)))
 
 VALID = {
     # peer protocol
-    "peer-hello": {"type": "hello", "version": 1, "peer": ALICE, "name": "alice", "port": 7820,
+    "peer-hello": {"type": "hello", "version": PEER_VERSION, "peer": ALICE, "name": "alice", "port": 7820,
                    "vector": {ALICE: 5, BOB: 6}},
-    "peer-hello-empty-vector": {"type": "hello", "version": 1, "peer": CAROL, "name": "zoë", "port": 7821,
+    "peer-hello-empty-vector": {"type": "hello", "version": PEER_VERSION, "peer": CAROL, "name": "zoë", "port": 7821,
                                 "vector": {}},
     "peer-ops": {"type": "ops", "ops": [ADD_OP, REMOVE_OP]},
     "peer-ops-id-only": {"type": "ops", "ops": [BOB_OPS[5]]},
     "peer-ops-unicode": {"type": "ops", "ops": [CAROL_OPS[0]]},
+    "peer-ops-later-version": {"type": "ops", "ops": BOB_LATER_OPS},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -245,7 +256,7 @@ VALID = {
                                 "operations": 11, "peersConnected": 1, "peersKnown": 2, "uptimeSeconds": 3725.25,
                                 "stateDir": "/home/alice/.local/state/peerd",
                                 "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
-                                "protocolVersion": 1},
+                                "protocolVersion": PEER_VERSION},
     "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
     "control-response-peers-trust": {"type": "peers", "peers": [
         {"peer": BOB, "name": "bob", "address": "192.168.1.20:7820", "addresses": ["192.168.1.20:7820"],
@@ -300,6 +311,13 @@ INVALID = {
         {"type": "hello", "version": 99, "peer": ALICE, "name": "alice", "port": 7820, "vector": {}})),
         "unsupported-version"),
     "invalid-peer-nested-17": (frame(nested(17)), "malformed-frame"),
+    # A version 1 hello: version 1 receivers drop fields they do not know before they verify.
+    "invalid-peer-hello-version-1": (frame(canonical(
+        {"type": "hello", "version": 1, "peer": ALICE, "name": "alice", "port": 7820, "vector": {}})),
+        "unsupported-version"),
+    # A number with a fraction in a field the receiver does not know: operations hold integers only.
+    "invalid-peer-ops-fraction": (frame(canonical(
+        {"type": "ops", "ops": [dict(ADD_OP, rating=7.5)]})), "malformed-frame"),
     # 0xFF never occurs in UTF-8; here it sits in a field the receiver does not know.
     "invalid-peer-invalid-utf8": (frame(b'{"note":"\xff","type":"ping"}'), "malformed-frame"),
     "invalid-peer-ops-bad-origin": (frame(canonical(
@@ -336,10 +354,163 @@ INVALID = {
 }
 
 
+# --- what each frame shows: golden/README.md's tables are written from this ----------------------
+
+ABOUT = {
+    "control-request-add-id-only": "add with the id only",
+    "control-request-add": "add with title and year",
+    "control-request-connect-ipv6": "connect to a bracketed IPv6 address with a zone",
+    "control-request-connect": "connect to `host:port`",
+    "control-request-follow": "follow",
+    "control-request-forget": "forget by name",
+    "control-request-forget-prefix": "forget by an id prefix",
+    "control-request-invite": "invite, valid for 600 s",
+    "control-request-invite-default": "invite with the default expiry",
+    "control-request-join": "join with a code; mDNS finds the inviter",
+    "control-request-join-address": "join with a code at an address",
+    "control-request-list-page": "list with `limit` and `after`",
+    "control-request-list": "list everything",
+    "control-request-peers": "peers",
+    "control-request-remove": "remove: `movie` is a bare id",
+    "control-request-status": "status",
+    "control-request-trust": "trust a full peer id",
+    "control-response-added-already-listed": "added, no `operation`: already listed by this peer (two adders)",
+    "control-response-added": "added, with the new operation",
+    "control-response-change-added": "change `added` with `row`",
+    "control-response-change-removed": "change `removed`: no `row`",
+    "control-response-change-updated": "change `updated`: a second adder",
+    "control-response-connecting": "connecting",
+    "control-response-error-bad-request": "error `bad-request`",
+    "control-response-error-timeout": "error `timeout`: a join that could not pair",
+    "control-response-error": "error `not-listed`",
+    "control-response-following": "following",
+    "control-response-forgotten": "forgotten, with the peer's name",
+    "control-response-forgotten-no-name": "forgotten: a peer whose name is unknown",
+    "control-response-invite": "an invite code and when it expires",
+    "control-response-joined": "joined, with the inviter's name",
+    "control-response-joined-no-name": "joined: the inviter's name is not known yet",
+    "control-response-list-empty": "an empty list",
+    "control-response-list-last-page": "the last page: no `next`; non-ASCII title",
+    "control-response-list": "a page with `next` (one row without title and year)",
+    "control-response-peers-empty": "no peers",
+    "control-response-peers": "a connected mDNS peer, a retrying static one and a relay-only one (optional fields omitted)",
+    "control-response-peers-trust": "each peer's `trust`: a member, an untrusted mDNS peer, a revoked relay",
+    "control-response-removed": "removed",
+    "control-response-status": "status (paths show unescaped `/`; a fractional number)",
+    "control-response-trusted": "trusted",
+    "peer-error-duplicate-session": "error `duplicate-session`",
+    "peer-error-rate-limited": "error `rate-limited`",
+    "peer-error": "error `invalid-operation` (a gap)",
+    "peer-hello-empty-vector": "hello from a new replica (empty vector), non-ASCII name",
+    "peer-hello": "hello with a two-origin vector",
+    "peer-members": "members: two with names, one without",
+    "peer-ops-id-only": "an add that knows only the movie id (bob's seq 6: `prev` and `sig`)",
+    "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
+                              "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
+                              "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",
+    "peer-ops-unicode": "title with é, 🎬, `/`, `\"`, `\\` and a tab: raw UTF-8, only `\"` `\\` `\\t` escaped; "
+                        "zoë's seq 1, with her `key`",
+    "peer-ops": "an add and a removal (`removes` only on the removal), alice's seq 4 and 5, chained",
+    "peer-ping": "ping",
+    "peer-pong": "pong",
+    "invalid-control-request-add-title-over-limit": "add with a title of 4 097 bytes: over the string limit",
+    "invalid-control-request-invalid-utf8": "bytes C3 28 (a broken 2-byte sequence) in an unknown field",
+    "invalid-control-request-join-missing-code": "join without `code`",
+    "invalid-control-request-missing-version": "list without version",
+    "invalid-control-request-movie-id-zero": "remove of movie 0",
+    "invalid-control-request-nested-17": "a status nesting 17 levels deep",
+    "invalid-control-request-not-json": "body `add 603`",
+    "invalid-control-request-oversized-length": "only a header, 0xFFFFFFFF",
+    "invalid-control-request-unknown-type": "type `delete`",
+    "invalid-control-request-version-99": "list with version 99",
+    "invalid-control-request-zero-length": "length header 0",
+    "invalid-control-response-unknown-type": "type `welcome`",
+    "invalid-peer-array-over-limit": "a ping with an unknown field holding 16 385 zeros: over the array limit",
+    "invalid-peer-hello-version-1": "hello with version 1, which drops unknown fields before it verifies",
+    "invalid-peer-hello-version-99": "hello with version 99",
+    "invalid-peer-invalid-utf8": "byte 0xFF in a field the receiver does not know",
+    "invalid-peer-members-bad-peer": "members naming something that is not a peer id",
+    "invalid-peer-missing-type": "object without `type`",
+    "invalid-peer-nested-17": "a ping nesting 17 levels deep",
+    "invalid-peer-not-json": "body `hello, peer`",
+    "invalid-peer-ops-bad-origin": "an operation whose origin is not a peer id",
+    "invalid-peer-ops-fraction": "an operation with an unknown field holding 7.5: numbers in operations are integers",
+    "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
+    "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
+    "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
+    "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",
+    "invalid-peer-top-level-array": "body is an array",
+    "invalid-peer-truncated": "header says 64 bytes, the stream ends after 15",
+    "invalid-peer-unknown-type": "type `gossip`",
+    "invalid-peer-zero-length": "length header 0",
+}
+
+README = """# Golden frames
+
+Each `.bin` file is the exact bytes of one frame: the 4-byte big-endian length, then the JSON body
+exactly as `WireCoding.encode` writes it (sorted keys, no whitespace, raw UTF-8, `/` unescaped).
+The name says the stream and the message: `<stream>-<type>[-variant].bin`, with stream `peer`,
+`control-request` or `control-response`. Invalid frames are `invalid-<stream>-<what>.bin`.
+
+They are made by [`make_golden.py`](make_golden.py), which also writes this file; never edit a
+`.bin` or this README by hand. To change one, change the script and run it:
+
+```sh
+python3 proto/golden/make_golden.py      # rewrites every .bin, invalid.json and this README
+python3 proto/validate.py --golden        # schemas accept every valid frame, byte-exact canonical
+swift test --filter PeerdWireTests        # Swift decodes and re-encodes each to the same bytes
+```
+
+The Swift tests (`GoldenFrameTests`) decode every valid frame with `FrameDecoder` and
+`WireCoding.decode` into `PeerMessage`, `ControlRequest` or `ControlResponse` (by the name's prefix),
+encode it again and expect the same bytes. They run every invalid frame through a channel with
+`FrameDecoder` (then end of stream) and `WireCoding.decode`, and expect the error code that
+[`invalid.json`](invalid.json) gives for the file. They also check that this README lists every
+file with its size.
+
+Examples use three replicas: alice `{alice}`, bob `{bob}` and zoë `{carol}`. Their ids are the
+fingerprints of fixed test keys (each private scalar is SHA-256 of `peerd golden <name>`), and
+every operation in the `peer-ops*` frames is really signed and chained by its origin's key
+(PEER.md, "Signed operations"; deterministic RFC 6979 signatures, so the script's output does not
+change between runs). Making them needs Python's `cryptography` package; the Swift tests
+(`GoldenOperationSealTests`) check the signatures.
+
+## Valid frames
+{valid}
+## Invalid frames
+
+The code is the `error` a receiver sends before it closes; `invalid.json` holds the same mapping.
+
+| file | bytes | what is wrong | expected error code |
+|---|---|---|---|
+{invalid}
+"""
+
+SECTIONS = [("Control requests", "control-request-"), ("Control responses", "control-response-"),
+            ("Peer protocol", "peer-")]
+
+
+def readme(files: dict) -> str:
+    """golden/README.md: a table per stream of the valid frames, and one of the invalid frames."""
+    valid = ""
+    for title, prefix in SECTIONS:
+        rows = [f"| `{name}.bin` | {len(files[name])} | {ABOUT[name]} |" for name in sorted(VALID)
+                if name.startswith(prefix)]
+        valid += f"\n### {title}\n\n| file | bytes | what it shows |\n|---|---|---|\n" + "\n".join(rows) + "\n"
+    invalid = "\n".join(f"| `{name}.bin` | {len(data)} | {ABOUT[name]} | `{code}` |"
+                        for name, (data, code) in sorted(INVALID.items()))
+    return README.format(alice=ALICE, bob=BOB, carol=CAROL, valid=valid, invalid=invalid)
+
+
+
 def main() -> None:
+    missing = (set(VALID) | set(INVALID)) ^ set(ABOUT)
+    if missing:
+        raise SystemExit(f"ABOUT and the frames differ in: {sorted(missing)}")
+    files = {name: frame(canonical(body)) for name, body in VALID.items()}
     written = set()
-    for name, body in VALID.items():
-        (HERE / f"{name}.bin").write_bytes(frame(canonical(body)))
+    for name, data in files.items():
+        (HERE / f"{name}.bin").write_bytes(data)
         written.add(f"{name}.bin")
     for name, (data, _) in INVALID.items():
         (HERE / f"{name}.bin").write_bytes(data)
@@ -349,6 +520,7 @@ def main() -> None:
             stale.unlink()
     mapping = {f"{name}.bin": code for name, (_, code) in sorted(INVALID.items())}
     (HERE / "invalid.json").write_text(json.dumps(mapping, indent=2) + "\n")
+    (HERE / "README.md").write_text(readme(files))
     print(f"wrote {len(VALID)} valid and {len(INVALID)} invalid golden frames to {HERE}")
 
 

@@ -48,9 +48,11 @@ except ImportError:  # reported by require_cryptography(), so `list` and --help 
     x509 = None
 
 MIB = 1 << 20
+PEER_PROTOCOL_VERSION = 2  # proto/PEER.md: the hello's "version"
 OFFER_MAGIC, PROOF_MAGIC, REFUSAL_MAGIC = b"WLO1", b"WLP1", b"WLR1"
 METHOD_NONE, METHOD_GROUP, METHOD_INVITE = 0, 1, 2
-REFUSAL_REASONS = {1: "not-a-member", 2: "revoked", 3: "key-mismatch", 4: "self-connection", 5: "busy"}
+REFUSAL_REASONS = {1: "not-a-member", 2: "revoked", 3: "key-mismatch", 4: "self-connection", 5: "busy",
+                   6: "unsupported-key"}
 MAC_LABEL = b"peerd admission v1"
 GROUP_SALT, INVITE_SALT, KEY_INFO = b"peerd group v1", b"peerd invite v1", b"admission"
 FORGED_MOVIE = 990_001  # an id nobody legitimate adds: seeing it on a list means a forgery merged
@@ -337,7 +339,7 @@ def admit(host, port, identity, secret_file, name="mallory"):
         message = json.loads(body)
         if message.get("type") == "hello":
             break
-    hello = {"type": "hello", "version": 1, "peer": identity.peer_id, "name": name, "port": 9, "vector": {}}
+    hello = {"type": "hello", "version": PEER_PROTOCOL_VERSION, "peer": identity.peer_id, "name": name, "port": 9, "vector": {}}
     sock.sendall(frame(json.dumps(hello).encode()))
     session = Session(sock, started, reader, identity, peer_id.hex(), message, chosen[0], None)
     # Collect what the daemon sends right after hello (members, catch-up ops) for a moment.
@@ -395,7 +397,7 @@ def over_tls(host, port, payload, name, bound, identity=None, offer_first=False)
 def json_flood_frames(count, movie_base=FORGED_MOVIE + 100):
     """Valid-looking peer frames: a hello, then pings and small ops, as if admission were not there."""
     me = os.urandom(16).hex()
-    out = [frame(json.dumps({"type": "hello", "version": 1, "peer": me, "name": "mallory", "port": 9,
+    out = [frame(json.dumps({"type": "hello", "version": PEER_PROTOCOL_VERSION, "peer": me, "name": "mallory", "port": 9,
                              "vector": {}}).encode())]
     for i in range(count):
         if i % 2:
@@ -672,7 +674,7 @@ def serve(listen, log_path, stop=None):
                 entry["first_json"] = body[:200].decode(errors="replace")
                 op = {"at": int(time.time() * 1000), "by": "impostor", "lamport": 1, "op": "add",
                       "origin": identity.peer_id, "seq": 1, "movie": {"id": FORGED_MOVIE + 7, "title": "Spoofed"}}
-                tls.sendall(frame(json.dumps({"type": "hello", "version": 1, "peer": identity.peer_id,
+                tls.sendall(frame(json.dumps({"type": "hello", "version": PEER_PROTOCOL_VERSION, "peer": identity.peer_id,
                                               "name": "impostor", "port": int(port), "vector": {}}).encode()))
                 tls.sendall(frame(json.dumps({"type": "ops", "ops": [op]}).encode()))
                 break

@@ -18,6 +18,8 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) add \(op.movie.id) \(op.movie.title ?? "-") \(op.movie.year.map(String.init) ?? "-")"
             case .remove:
                 "\(op.id) L\(op.lamport) remove \(op.movie.id) \(op.removes)"
+            case .unknown:
+                "\(op.id) L\(op.lamport) unknown kind"
             }
         }.joined(separator: "\n")
     }

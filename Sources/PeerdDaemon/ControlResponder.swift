@@ -84,10 +84,8 @@ struct ControlResponder: Sendable {
         case .status:
             return .status(await status())
         case .connect(let text):
-            guard let address = PeerAddress(text) else {
-                return .error(
-                    WireError(.badRequest, "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601")
-                )
+            guard let address = PeerAddress(text, defaultPort: nil) else {
+                return .error(WireError(.badRequest, Self.notAnAddress(text)))
             }
             do {
                 try await dialer.add(address, remember: true)
@@ -113,8 +111,8 @@ struct ControlResponder: Sendable {
         }
         var address: PeerAddress?
         if let addressText {
-            guard let parsed = PeerAddress(addressText) else {
-                return .error(WireError(.badRequest, "'\(addressText)' is not host:port"))
+            guard let parsed = PeerAddress(addressText, defaultPort: nil) else {
+                return .error(WireError(.badRequest, Self.notAnAddress(addressText)))
             }
             address = parsed
         }
@@ -168,6 +166,14 @@ struct ControlResponder: Sendable {
             records.append(record)
         }
         return records
+    }
+
+    /// Why `text` is not the `host:port` the control protocol takes (CONTROL.md, "connect").
+    static func notAnAddress(_ text: String) -> String {
+        if let guess = PeerAddress(text) {
+            return "'\(text)' has no port; the control protocol takes host:port, e.g. \(guess)"
+        }
+        return "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601"
     }
 
     static func wireError(_ error: any Error) -> WireError {

@@ -62,8 +62,9 @@ final class ControlServer: Service {
                     } catch {
                         logger.notice("bad control request", metadata: ["error": "\(error)"])
                         try await outbound.write(Self.encode(.error(error)))
-                        // A well-framed request of an unknown type or version leaves the stream intact.
-                        guard error.code == .unknownType || error.code == .unsupportedVersion else { return }
+                        // An unknown type leaves the stream intact, so a newer client can probe for a
+                        // request this daemon lacks and go on; any other error closes it (CONTROL.md).
+                        guard error.code == .unknownType else { return }
                         continue
                     }
                     if case .follow = request {
@@ -129,15 +130,17 @@ final class ControlServer: Service {
         }
     }
 
-    /// Streams changes until the client closes its end (or sends anything more).
+    /// Streams changes until the client closes its end. A client that sends anything more gets
+    /// `unexpected-message`, and the stream ends (CONTROL.md, "follow").
     private func follow(
         frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
         let (id, changes) = await responder.replica.changes()
+        let clientSent: Bool
         do {
             try await outbound.write(Self.encode(.following))
-            try await withThrowingTaskGroup { group in
+            clientSent = try await withThrowingTaskGroup { group in
                 group.addTask {
                     for await batch in changes {
                         for change in batch {
@@ -145,15 +148,18 @@ final class ControlServer: Service {
                         }
                     }
                 }
-                // The client never sends after `follow`; anything, or its end, means it is done.
-                _ = try? await frames.next()
+                let frame = try? await frames.next()
                 group.cancelAll()
+                return frame != nil
             }
         } catch {
             await responder.replica.unsubscribe(id)
             throw error
         }
         await responder.replica.unsubscribe(id)
+        guard clientSent else { return }
+        let error = WireError(.unexpectedMessage, "a follow stream takes no requests; send them on another connection")
+        try await outbound.write(Self.encode(.error(error)))
     }
 
     static func encode(_ response: ControlResponse) -> ByteBuffer {

@@ -84,6 +84,7 @@ public struct AdmissionHandshake: Sendable {
     private func decide(method: AdmissionMethod, mac: [UInt8], remoteNonce: [UInt8]) -> Action {
         let remote = endpoints.remote
         if remote == endpoints.local { return .refuse(.selfConnection) }
+        if !Fingerprint.hasP256Key(certificateDER: endpoints.remoteCertificate) { return .refuse(.unsupportedKey) }
         if policy.revoked.contains(remote) { return .refuse(.revoked) }
         if let expected, expected != remote { return .refuse(.keyMismatch) }
         if policy.members.contains(remote) { return .admit(via: nil, invite: nil) }

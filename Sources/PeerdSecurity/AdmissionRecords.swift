@@ -61,6 +61,7 @@ public enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
     case keyMismatch = 3
     case selfConnection = 4
     case busy = 5
+    case unsupportedKey = 6
 
     public var description: String {
         switch self {
@@ -69,6 +70,7 @@ public enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
         case .keyMismatch: "presented a different key than the peer id it was reached for"
         case .selfConnection: "this address is this peerd itself"
         case .busy: "too many connections are being set up"
+        case .unsupportedKey: "its certificate's key is not P-256, the only key a peer identity is"
         }
     }
 }

@@ -140,6 +140,13 @@ public enum Fingerprint {
         return PeerID(digest.prefix(16).map { hex($0) }.joined())!
     }
 
+    /// Whether a certificate (DER) carries a P-256 key, the only kind a peer identity is: operations
+    /// are signed with it (PEER.md), so a peer with any other key could not make one we accept.
+    public static func hasP256Key(certificateDER der: [UInt8]) -> Bool {
+        guard let certificate = try? Certificate(derEncoded: der) else { return false }
+        return P256.Signing.PublicKey(certificate.publicKey) != nil
+    }
+
     /// SHA-256 of a whole certificate: what the admission proof binds to.
     public static func certificateHash(_ der: some DataProtocol) -> [UInt8] {
         Array(SHA256.hash(data: der))

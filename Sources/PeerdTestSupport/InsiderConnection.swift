@@ -26,8 +26,9 @@ public enum InsiderConnection {
         public var peer: String
     }
 
-    /// Connects to `127.0.0.1:port`, is admitted with `groupSecret`, sends `payload(ourID)` in
-    /// order, and reads until the daemon closes or `timeout` passes.
+    /// Connects to `127.0.0.1:port` as `identity` (a fresh one when nil), is admitted with
+    /// `groupSecret`, sends `payload(ourID)` in order, and reads until the daemon closes or `timeout`
+    /// passes.
     ///
     /// A connection closed before anything was exchanged is tried again, up to three times: with the
     /// whole suite running on a 2-core machine, TLS and admission sometimes take longer than the
@@ -35,14 +36,22 @@ public enum InsiderConnection {
     public static func exchange(
         port: Int,
         groupSecret: String,
+        identity: PeerIdentity? = nil,
         timeout: Duration = .seconds(8),
         payload: @escaping @Sendable (_ ourID: String) -> [[UInt8]]
     ) async throws -> Exchange {
+        let identity = try identity ?? PeerIdentity.generate(name: "insider")
         var attempt = 1
         while true {
             let started = ContinuousClock.now
             do {
-                return try await exchangeOnce(port: port, groupSecret: groupSecret, timeout: timeout, payload: payload)
+                return try await exchangeOnce(
+                    port: port,
+                    groupSecret: groupSecret,
+                    identity: identity,
+                    timeout: timeout,
+                    payload: payload
+                )
             } catch let error as ChannelError where attempt < 3 {
                 print(
                     "insider connection failed (\(error)) after \(ContinuousClock.now - started); attempt \(attempt + 1)"
@@ -55,10 +64,10 @@ public enum InsiderConnection {
     private static func exchangeOnce(
         port: Int,
         groupSecret: String,
+        identity: PeerIdentity,
         timeout: Duration,
         payload: @escaping @Sendable (_ ourID: String) -> [[UInt8]]
     ) async throws -> Exchange {
-        let identity = try PeerIdentity.generate(name: "insider")
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.certificateChain = [
             .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))

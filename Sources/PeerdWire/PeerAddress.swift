@@ -11,8 +11,9 @@ public struct PeerAddress: Hashable, Sendable, Codable, CustomStringConvertible 
         self.port = port
     }
 
-    /// Parses `text`, or returns nil with nothing guessed.
-    public init?(_ text: String, defaultPort: Int = PeerAddress.defaultPort) {
+    /// Parses `text`, or returns nil with nothing guessed. A bare host gets `defaultPort`; with
+    /// `defaultPort` nil a port is required (the control protocol's `host:port`).
+    public init?(_ text: String, defaultPort: Int? = PeerAddress.defaultPort) {
         var host = Substring(text)
         var portText: Substring?
         if host.hasPrefix("[") {

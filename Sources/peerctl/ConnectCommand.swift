@@ -9,7 +9,12 @@ struct ConnectCommand: ParsableCommand {
             "For peers mDNS can't find, e.g. on another subnet. The address is remembered in the state directory."
     )
 
-    @Argument(help: ArgumentHelp("The peer's address.", valueName: "host:port"))
+    @Argument(
+        help: ArgumentHelp(
+            "The peer's address; the port is \(PeerAddress.defaultPort) when left out.",
+            valueName: "host[:port]"
+        )
+    )
     var address: String
 
     @OptionGroup var options: ControlOptions
@@ -23,7 +28,8 @@ struct ConnectCommand: ParsableCommand {
     }
 
     func run() throws {
-        let response = try options.request(.connect(address: address))
+        // The control protocol takes host:port: the default port is filled in here, where people type.
+        let response = try options.request(.connect(address: PeerAddress(address)!.description))
         guard case .connecting(let address) = response else { throw Output.unexpected() }
         if options.json {
             Output.json(response)

@@ -71,7 +71,12 @@ struct JoinCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The code `peerctl invite` printed.", valueName: "code"))
     var code: String
 
-    @Option(help: ArgumentHelp("The inviter's address, if mDNS can't find it.", valueName: "host:port"))
+    @Option(
+        help: ArgumentHelp(
+            "The inviter's address, if mDNS can't find it; the port is \(PeerAddress.defaultPort) when left out.",
+            valueName: "host[:port]"
+        )
+    )
     var address: String?
 
     @OptionGroup var options: ControlOptions
@@ -83,7 +88,8 @@ struct JoinCommand: ParsableCommand {
     }
 
     func run() throws {
-        let response = try options.request(.join(code: code, address: address))
+        // The control protocol takes host:port: the default port is filled in here, where people type.
+        let response = try options.request(.join(code: code, address: address.map { PeerAddress($0)!.description }))
         guard case .joined(let peer, let name, let members) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         print("paired with \(name ?? peer.short) (\(peer.rawValue)); this daemon now trusts \(members) peers")

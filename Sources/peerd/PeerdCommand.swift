@@ -74,8 +74,10 @@ struct PeerdCommand: AsyncParsableCommand {
             "A file holding the group's shared secret: peers that hold the same one trust each other.",
             discussion: """
                 For scripted setups; people pair with `peerctl invite` and `peerctl join` instead. Every member \
-                is started with the same file: random bytes, not a password (at least 16, mode 0600), made with \
-                `head -c 32 /dev/urandom | base64 > group.secret`.
+                is started with a copy of the same file: random bytes, not a password, mode 0600, made with \
+                `head -c 32 /dev/urandom | base64 > group.secret`. The secret is the file's bytes as they are \
+                (base64 text is not decoded; a binary file works too) with whitespace at both ends dropped, \
+                and at least 16 bytes must remain.
                 """,
             valueName: "file"
         )

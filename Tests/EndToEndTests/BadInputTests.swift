@@ -156,16 +156,49 @@ struct BadInputTests {
         garbage.sendFrame("{\"type\":")
         #expect(Self.errorCodes(garbage.readFramesUntilClosed().frames) == ["malformed-frame"])
 
-        // An unknown type or version is answered, and the same connection still serves the next request.
+        // An unknown type is answered and the same connection serves the next request (a newer client
+        // may probe); another version is answered and closed (CONTROL.md).
         let polite = try RawConnection(unixPath: pair.alice.socket)
         polite.sendFrame(#"{"type":"dance","version":1}"#)
-        polite.sendFrame(#"{"type":"status","version":2}"#)
         polite.sendFrame(#"{"type":"status","version":1}"#)
-        let replies = polite.readFramesUntilClosedOrCount(3)
-        #expect(Self.errorCodes(replies) == ["unknown-type", "unsupported-version"])
+        let replies = polite.readFramesUntilClosedOrCount(2)
+        #expect(Self.errorCodes(replies) == ["unknown-type"])
         #expect(replies.last?["type"] as? String == "status")
+        let future = try RawConnection(unixPath: pair.alice.socket)
+        future.sendFrame(#"{"type":"status","version":2}"#)
+        future.sendFrame(#"{"type":"status","version":1}"#)
+        let (futureReplies, futureClosed) = future.readFramesUntilClosed()
+        #expect(futureClosed)
+        #expect(Self.errorCodes(futureReplies) == ["unsupported-version"])
+        #expect(futureReplies.count == 1)
 
         try await pair.stillServing(movie: 550)
+    }
+
+    @Test func aFrameOnAFollowStreamIsAnUnexpectedMessageAndEndsTheStream() async throws {
+        let pair = try await Pair("follow")
+        let follower = try RawConnection(unixPath: pair.alice.socket)
+        follower.sendFrame(#"{"type":"follow","version":1}"#)
+        #expect(follower.readOneFrame()?["type"] as? String == "following")
+        follower.sendFrame(#"{"type":"status","version":1}"#)
+        let (frames, closed) = follower.readFramesUntilClosed()
+        #expect(closed)
+        #expect(Self.errorCodes(frames) == ["unexpected-message"])
+        try await pair.stillServing(movie: 550)
+    }
+
+    @Test func connectWithoutAPortIsABadRequestOnTheSocketButPeerctlFillsInTheDefault() async throws {
+        let pair = try await Pair("connect")
+        let raw = try RawConnection(unixPath: pair.alice.socket)
+        raw.sendFrame(#"{"address":"127.0.0.1","type":"connect","version":1}"#)
+        let reply = raw.readOneFrame()
+        #expect(reply?["code"] as? String == "bad-request")
+        #expect((reply?["message"] as? String)?.contains("127.0.0.1:7601") == true)
+        #expect(try !pair.alice.peerctl("peers").stdout.contains("127.0.0.1:7601"))
+
+        let run = try pair.alice.peerctl("connect", "127.0.0.1", "--json")
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("127.0.0.1:7601"))
     }
 
     @Test func peerctlExplainsAMovieItCannotUnderstand() throws {

@@ -22,6 +22,16 @@ import Testing
         #expect(outcome.second == .admit(via: .groupSecret, invite: nil))
     }
 
+    @Test func aPeerWhoseKeyIsNotP256IsRefusedEvenWithTheGroupSecretOrPinned() throws {
+        let p384 = try AdmissionParty.withP384Key()
+        for policy in [group, AdmissionPolicy(members: [p384.peer])] {
+            var member = alice.handshake(with: p384, policy: policy)
+            var other = p384.handshake(with: alice, policy: group)
+            let outcome = admission(&member, &other)
+            #expect(outcome.first == .refuse(.unsupportedKey))
+        }
+    }
+
     @Test func theRecordsSentAreAnOfferAndThenAProof() {
         var handshake = alice.handshake(with: bob, policy: group)
         #expect(AdmissionRecord.nonce(ofOffer: handshake.offer()) != nil)

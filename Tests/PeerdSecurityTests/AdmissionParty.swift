@@ -1,5 +1,8 @@
+import Crypto
+import Foundation
 import PeerdModel
 import PeerdSecurity
+import X509
 
 /// One end of a TLS session as admission sees it: the peer id and the certificate it presented.
 struct AdmissionParty: Sendable {
@@ -10,6 +13,26 @@ struct AdmissionParty: Sendable {
     static func generate() throws -> AdmissionParty {
         let identity = try PeerIdentity.generate()
         return AdmissionParty(peer: identity.peer, certificate: identity.certificateDER)
+    }
+
+    /// A party whose certificate carries a P-384 key: TLS takes it, a peer identity it is not.
+    static func withP384Key() throws -> AdmissionParty {
+        let key = P384.Signing.PrivateKey()
+        let name = try DistinguishedName { CommonName("p384") }
+        let certificate = try Certificate(
+            version: .v3,
+            serialNumber: Certificate.SerialNumber(),
+            publicKey: Certificate.PublicKey(key.publicKey),
+            notValidBefore: Date(),
+            notValidAfter: Date().addingTimeInterval(3_600),
+            issuer: name,
+            subject: name,
+            signatureAlgorithm: .ecdsaWithSHA384,
+            extensions: Certificate.Extensions(),
+            issuerPrivateKey: Certificate.PrivateKey(key)
+        )
+        let der = try certificate.serializeAsPEM().derBytes
+        return AdmissionParty(peer: Fingerprint.peer(ofPublicKeyDER: key.publicKey.derRepresentation), certificate: der)
     }
 
     /// This party's handshake on a session whose other end is `remote`.

@@ -4,7 +4,9 @@ import Testing
 
 /// The fixed-size binary records an untrusted party can send (proto/SECURITY.md, "The handshake").
 @Suite struct AdmissionRecordTests {
-    static let reasons: [AdmissionRefusal] = [.notAMember, .revoked, .keyMismatch, .selfConnection, .busy]
+    static let reasons: [AdmissionRefusal] = [
+        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey,
+    ]
 
     @Test func anOfferGivesBackItsNonce() async {
         await propertyCheck(input: Gen.uint8().array(of: 32)) { nonce in
@@ -32,7 +34,7 @@ import Testing
         #expect(AdmissionRecord.parseRefusal(refusal) == reason)
     }
 
-    @Test(arguments: [0, 6, 255] as [UInt8])
+    @Test(arguments: [0, 7, 255] as [UInt8])
     func aRefusalForAnUnknownReasonIsStillARefusal(reason: UInt8) {
         #expect(AdmissionRecord.parseRefusal(Array("WLR1".utf8) + [reason]) == .notAMember)
     }

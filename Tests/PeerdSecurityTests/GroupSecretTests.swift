@@ -13,12 +13,20 @@ import Testing
         mode: mode_t = 0o600,
         _ body: (FilePath) throws -> Result
     ) throws -> Result {
+        try withSecretFile(Data(contents.utf8), mode: mode, body)
+    }
+
+    func withSecretFile<Result>(
+        _ contents: Data,
+        mode: mode_t = 0o600,
+        _ body: (FilePath) throws -> Result
+    ) throws -> Result {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("peerd-group-secret-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = FilePath(directory.path).appending("group.secret")
-        #expect(FileManager.default.createFile(atPath: path.string, contents: Data(contents.utf8)))
+        #expect(FileManager.default.createFile(atPath: path.string, contents: contents))
         #expect(chmod(path.string, mode) == 0)
         return try body(path)
     }
@@ -33,6 +41,21 @@ import Testing
         let padded = try withSecretFile(" \t0123456789 abcdef\r\n\n") { try GroupSecret.load($0) }
         #expect(padded == GroupSecret.key(Array("0123456789 abcdef".utf8)))
         #expect(padded != GroupSecret.key(Array("0123456789abcdef".utf8)))
+    }
+
+    /// SECURITY.md, "Group secret": the secret is the file's bytes, not what they may encode.
+    @Test func aBase64FileGivesTheKeyOfItsTextNotOfTheBytesItEncodes() throws {
+        let text = Data((0..<32).map { UInt8($0) }).base64EncodedString()
+        let key = try withSecretFile(text + "\n") { try GroupSecret.load($0) }
+        #expect(key == GroupSecret.key(Array(text.utf8)))
+        #expect(key != GroupSecret.key((0..<32).map { UInt8($0) }))
+    }
+
+    @Test func aBinaryFileGivesTheKeyOfItsBytesWithOnlyWhitespaceAtItsEndsDropped() throws {
+        let inner: [UInt8] = [0x00, 0xFF, 0xC3, 0x28, 0x0A, 0x20] + (0..<16).map { UInt8(0x80 + $0) }
+        let file = Data([0x0A, 0x20] + inner + [0x09, 0x0D])
+        let key = try withSecretFile(file) { try GroupSecret.load($0) }
+        #expect(key == GroupSecret.key(inner))
     }
 
     @Test(arguments: ["  0123456789abcde\n", "0123456789abcde", " \n\t ", ""])

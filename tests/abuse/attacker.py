@@ -241,23 +241,10 @@ def admission_mac(key, method, prover_id, verifier_id, prover_cert, verifier_cer
     return hmac.new(key, message, hashlib.sha256).digest()
 
 
-def secret_candidates(raw):
-    """What "ikm: group secret" may mean for a file: its bytes, without the trailing newline, or
-    the base64 it holds decoded. SECURITY.md does not say; the daemon's own proof tells which."""
-    import base64
-    import binascii
-
-    candidates = [("file bytes", raw), ("file bytes, whitespace stripped", raw.strip())]
-    try:
-        candidates.append(("base64-decoded", base64.b64decode(raw.strip(), validate=True)))
-    except (binascii.Error, ValueError):
-        pass
-    seen, unique = set(), []
-    for label, value in candidates:
-        if value not in seen:
-            seen.add(value)
-            unique.append((label, value))
-    return unique
+def group_secret(raw):
+    """The secret's bytes, as SECURITY.md ("Group secret") defines them: the file's bytes with space,
+    tab, line feed and carriage return removed from both ends; base64 is not decoded."""
+    return raw.strip(b" \t\n\r")
 
 
 def tls_context(identity, minimum=ssl.TLSVersion.TLSv1_3, maximum=ssl.TLSVersion.TLSv1_3, with_cert=True):
@@ -315,19 +302,15 @@ def admit(host, port, identity, secret_file, name="mallory"):
         peer_proof = reader.frame(1.5)  # SECURITY.md: each side proves as soon as it has the other's offer
     except TimeoutError:
         peer_proof = None
-    chosen = None
+    secret = group_secret(raw_secret)
     if peer_proof is not None:
         if len(peer_proof) != 37 or peer_proof[:4] != PROOF_MAGIC:
             raise Refused(f"daemon's proof is not a 37-byte WLP1 record: {peer_proof[:8]!r}")
-        for label, secret in secret_candidates(raw_secret):
-            expected = admission_mac(group_key(secret), peer_proof[4], peer_id, identity.id_bytes, peer_cert,
-                                     identity.cert_der, peer_nonce, nonce)
-            if hmac.compare_digest(expected, peer_proof[5:]):
-                chosen = (label, secret)
-                break
-    if chosen is None:
-        chosen = secret_candidates(raw_secret)[0]
-    mac = admission_mac(group_key(chosen[1]), METHOD_GROUP, identity.id_bytes, peer_id, identity.cert_der,
+        expected = admission_mac(group_key(secret), peer_proof[4], peer_id, identity.id_bytes, peer_cert,
+                                 identity.cert_der, peer_nonce, nonce)
+        if not hmac.compare_digest(expected, peer_proof[5:]):
+            raise Refused("the daemon's group proof does not verify under the secret as SECURITY.md defines it")
+    mac = admission_mac(group_key(secret), METHOD_GROUP, identity.id_bytes, peer_id, identity.cert_der,
                         peer_cert, nonce, peer_nonce)
     sock.sendall(frame(PROOF_MAGIC + bytes([METHOD_GROUP]) + mac))
     if peer_proof is None:
@@ -341,7 +324,7 @@ def admit(host, port, identity, secret_file, name="mallory"):
             break
     hello = {"type": "hello", "version": PEER_PROTOCOL_VERSION, "peer": identity.peer_id, "name": name, "port": 9, "vector": {}}
     sock.sendall(frame(json.dumps(hello).encode()))
-    session = Session(sock, started, reader, identity, peer_id.hex(), message, chosen[0], None)
+    session = Session(sock, started, reader, identity, peer_id.hex(), message, "SECURITY.md's bytes", None)
     # Collect what the daemon sends right after hello (members, catch-up ops) for a moment.
     end = time.monotonic() + 1.0
     while time.monotonic() < end:

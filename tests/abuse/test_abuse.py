@@ -372,6 +372,20 @@ def check_outsider(w):
     return "; ".join(f"{k}: {json.dumps(v, sort_keys=True)}" for k, v in rows.items())
 
 
+def check_p384_refused(w):
+    """A P-384 key, which TLS takes but a peer identity is not (SECURITY.md), holding the group
+    secret: refused at admission with `unsupported-key`, before any hello or catch-up."""
+    identity = attacker.Identity("p384", curve=attacker.ec.SECP384R1())
+    try:
+        session = attacker.admit("127.0.0.1", w.a.port, identity, str(w.secret))
+    except attacker.Refused as refused:
+        if refused.reason != "unsupported-key":
+            raise CheckFailed(f"refused, but as {refused.reason!r} rather than unsupported-key") from None
+        return "refused at admission: unsupported-key"
+    session.sock.close()
+    raise CheckFailed(f"a P-384 key was admitted and got alice's hello: {shorten(session.peer_hello, 300)}")
+
+
 def check_outsider_shown(w):
     """`peerctl peers` on alice and bob (the refusing side, dialed by carol) show carol, with
     the field that tells trust saying she is not trusted."""
@@ -504,6 +518,7 @@ CHECKS = [
     ("a group secret file readable by others is refused at start", check_readable_secret_refused),
     ("outsider daemon carol (another group secret) exchanges nothing with alice and bob", check_outsider),
     ("alice and bob's peers show the refused outsider carol as untrusted", check_outsider_shown),
+    ("a member holding a P-384 key is refused at admission (unsupported-key)", check_p384_refused),
     *[(f"attack {n}", attack_check(n)) for n in ATTACK_NAMES],
     ("after all attacks: only the members' operations anywhere, alice = bob", check_final),
 ]

@@ -255,9 +255,15 @@ struct PeerConnection {
                             return current.failed(WireError(error.code, error.description))
                         case .inboundEnded where Task.isCancelled:
                             return current.failed(WireError(.shuttingDown, "peerd is shutting down"))
-                        case .inboundEnded(let error):
-                            outcome.error = error.map { "connection failed: \($0)" } ?? "connection closed by peer"
-                            return current.failed(WireError(.internal, outcome.error!))
+                        case .inboundEnded(nil):
+                            // The peer closed its end cleanly (TLS close_notify, then EOF): a close, not an error.
+                            logger.info("peer closed the session")
+                            return current.transportEnded()
+                        case .inboundEnded(let error?):
+                            let reason = PeerTLSError.describe(error)
+                            outcome.error = "connection lost: \(reason)"
+                            logger.notice("connection lost", metadata: ["error": "\(reason)"])
+                            return current.transportEnded()
                         case .advanced(let vector):
                             return current.localAdvanced(to: vector, now: now)
                         case .delivered(.success, _):
@@ -307,7 +313,6 @@ struct PeerConnection {
                                 logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(role)"])
                                 try await send(.members(await trust.members()))
                             } else {
-                                outcome.error = "already connected to this peer"
                                 sink.yield(
                                     .closeRequested(WireError(.duplicateSession, "already connected to this peer"))
                                 )
@@ -321,21 +326,23 @@ struct PeerConnection {
                         case .close(let error):
                             if let error {
                                 outcome.code = outcome.code ?? error.code
-                                if error.code != .duplicateSession || outcome.error == nil {
-                                    outcome.error = error.description
-                                }
+                                // Stopping, or keeping the other session with this peer, is no error.
+                                let ordinary = error.code == .shuttingDown || error.code == .duplicateSession
+                                if !ordinary { outcome.error = error.description }
                                 logger.log(
-                                    level: error.code == .duplicateSession ? .debug : .notice,
+                                    level: ordinary ? (error.code == .duplicateSession ? .debug : .info) : .notice,
                                     "closing peer session",
                                     metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
                                 )
                                 await sendFinal(.error(error))
                             }
                         case .peerReported(let error):
-                            outcome.error = "peer said: \(error)"
                             outcome.code = error.code
+                            // A peer that stops, or keeps another session with us, closes in the ordinary way.
+                            let ordinary = error.code == .shuttingDown || error.code == .duplicateSession
+                            if !ordinary { outcome.error = "peer said: \(error)" }
                             logger.log(
-                                level: error.code == .duplicateSession ? .debug : .notice,
+                                level: ordinary ? (error.code == .duplicateSession ? .debug : .info) : .notice,
                                 "peer closed the session",
                                 metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"]
                             )

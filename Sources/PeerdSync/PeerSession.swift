@@ -175,6 +175,12 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
         close(error)
     }
 
+    /// The connection ended under the session: the peer closed its end, or it was lost. Nothing
+    /// more can be sent, so the session closes without an `error`.
+    public mutating func transportEnded() -> [Action] {
+        close(nil)
+    }
+
     private mutating func close(_ error: WireError?) -> [Action] {
         if case .closed = state { return [] }
         state = .closed

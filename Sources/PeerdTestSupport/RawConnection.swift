@@ -63,20 +63,21 @@ public final class RawConnection {
         return [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + body
     }
 
-    /// Reads frames until the peer closes (or 10 s pass); returns their JSON bodies as objects.
-    public func readFramesUntilClosed() -> (frames: [[String: Any]], closed: Bool) {
+    /// Reads bytes until the peer closes (or 10 s pass).
+    public func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        var closed = false
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 || (n < 0 && errno == ECONNRESET) {
-                closed = true
-                break
-            }
-            if n < 0 { break }
+            if n == 0 || (n < 0 && errno == ECONNRESET) { return (buffer, true) }
+            if n < 0 { return (buffer, false) }
             buffer += chunk[0..<n]
         }
+    }
+
+    /// Reads frames until the peer closes (or 10 s pass); returns their JSON bodies as objects.
+    public func readFramesUntilClosed() -> (frames: [[String: Any]], closed: Bool) {
+        let (buffer, closed) = readUntilClosed()
         var frames: [[String: Any]] = []
         var offset = 0
         while buffer.count - offset >= 4 {

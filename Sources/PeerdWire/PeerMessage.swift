@@ -28,7 +28,7 @@ public enum PeerMessage: Hashable, Sendable {
         public var version: Int
         public var peer: PeerID
         public var name: String
-        /// The TCP port the sender listens on, so the receiver can dial it back later.
+        /// The TCP port the sender accepts connections on, or 0 for none. Information only: nobody dials it.
         public var port: Int
         public var vector: VersionVector
 

@@ -115,13 +115,17 @@ struct BadInputTests {
         try await pair.stillServing(movie: 550)
     }
 
-    @Test func plaintextOnTheTLSPortIsClosedWithoutAnAnswer() async throws {
+    /// The TLS server answers bytes that are not a ClientHello with a TLS alert, then closes: no
+    /// frame, nothing of the peer protocol.
+    @Test func plaintextOnTheTLSPortGetsATLSAlertAndAClose() async throws {
         let pair = try await Pair("plaintext")
         let attacker = try RawConnection(tcpPort: pair.alice.port)
         attacker.sendFrame(#"{"type":"hello","version":2,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
-        let (frames, closed) = attacker.readFramesUntilClosed()
+        let (bytes, closed) = attacker.readUntilClosed()
         #expect(closed)
-        #expect(frames.isEmpty)
+        // A TLS record: content type 21 (alert), a version, a 2-byte length, then level and description.
+        #expect(bytes.first == 21, "\(bytes)")
+        #expect(bytes.count == 7)
         try await pair.stillServing(movie: 550)
     }
 

@@ -52,6 +52,7 @@ from lab_support import (
     HERE,
     OBSERVER_INDEX,
     PEERD_PORT,
+    PROTOCOL,
     ROOT,
     RUN_ROOT,
     SERVICE_TYPE,
@@ -73,7 +74,7 @@ from lab_support import (
 )
 
 __all__ = [
-    "BIN_DIR", "DEFAULT_WAIT", "HERE", "OBSERVER_INDEX", "PEERD_PORT", "ROOT", "RUN_ROOT", "SERVICE_TYPE",
+    "BIN_DIR", "DEFAULT_WAIT", "HERE", "OBSERVER_INDEX", "PEERD_PORT", "PROTOCOL", "ROOT", "RUN_ROOT", "SERVICE_TYPE",
     "SKIP_EXIT_CODE", "SUBNET", "Host", "Lab", "LabError", "LabInterrupted", "LabSkip", "LabTimeout", "Observer",
     "cleanup_stale", "eventually", "install_signal_handlers", "list_namespaces", "parse_avahi_browse", "parse_txt",
     "preflight", "remove_namespaces", "sh", "skip_unless_possible", "spawn", "stop_process", "tail",

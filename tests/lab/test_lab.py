@@ -20,7 +20,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from lab import Lab, LabError, LabSkip, SERVICE_TYPE, eventually, tail  # noqa: E402
+from lab import PROTOCOL, Lab, LabError, LabSkip, SERVICE_TYPE, eventually, tail  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave", "h5": "mallory"}
@@ -197,7 +197,7 @@ def check_converge(ctx):
 
 
 def check_observer(ctx):
-    """python-zeroconf (no Avahi involved) sees every peerd with TXT proto=1 and id = its peer id."""
+    """python-zeroconf (no Avahi involved) sees every peerd with TXT proto=PROTOCOL and id = its peer id."""
     for host in ctx.trio:
         ensure_peerd(ctx, host)
     ports = {h.name: h.status()["port"] for h in ctx.trio}
@@ -205,7 +205,7 @@ def check_observer(ctx):
     def matching(services, host):
         return [
             s for s in services.values()
-            if s["txt"].get("id") == ctx.ids[host.name] and s["txt"].get("proto") == "1"
+            if s["txt"].get("id") == ctx.ids[host.name] and s["txt"].get("proto") == PROTOCOL
             and s["port"] == ports[host.name] and host.ip in s["addresses"]
         ]
 
@@ -218,7 +218,7 @@ def check_observer(ctx):
     except CheckFailed as failure:
         seen = ctx.observer.services()
         raise CheckFailed(
-            f"{failure}\nexpected TXT proto=1 and id in {sorted(ctx.ids[h.name] for h in ctx.trio)}, ports {ports}\n"
+            f"{failure}\nexpected TXT proto={PROTOCOL} and id in {sorted(ctx.ids[h.name] for h in ctx.trio)}, ports {ports}\n"
             f"python-zeroconf sees: {seen or 'no _watchlist._tcp service at all'}"
         ) from None
     for h in ctx.trio:
@@ -236,7 +236,7 @@ def check_avahi_browse(ctx):
         rows = browser.avahi_browse()
         return all(
             any(
-                r["txt"].get("id") == ctx.ids[h.name] and r["txt"].get("proto") == "1"
+                r["txt"].get("id") == ctx.ids[h.name] and r["txt"].get("proto") == PROTOCOL
                 and r["protocol"] == "IPv4" and r["address"] == h.ip and r["port"] == ports[h.name]
                 for r in rows
             )
@@ -389,7 +389,7 @@ def check_spoofed_announcement(ctx):
     h5.spawn([sys.executable, "-u", ATTACKER, "serve", "--listen", f"[::]:{labkit.PEERD_PORT}", "--log", log],
              "spoofer.log")
     for name, peer_id in claimed.items():
-        h5.spawn(["avahi-publish", "-s", name, SERVICE_TYPE, str(labkit.PEERD_PORT), "proto=1", f"id={peer_id}",
+        h5.spawn(["avahi-publish", "-s", name, SERVICE_TYPE, str(labkit.PEERD_PORT), f"proto={PROTOCOL}", f"id={peer_id}",
                   f"name={name}"], f"avahi-publish-{name}.log")
 
     def entries():
@@ -456,7 +456,7 @@ CHECKS = [
      ["h1", "h2", "obs"]),
     ("discovery with zero configuration: h1, h2, h3 find each other over mDNS", check_discovery, ["h1", "h2", "h3"]),
     ("three hosts converge on the same list after adds on each", check_converge, ["h1", "h2", "h3"]),
-    ("python-zeroconf observer sees every peerd with TXT proto=1 and its peer id", check_observer,
+    ("python-zeroconf observer sees every peerd with TXT proto=2 and its peer id", check_observer,
      ["h1", "h2", "h3", "obs"]),
     ("avahi-browse sees every peerd", check_avahi_browse, ["h1", "h2", "h3"]),
     ("after avahi-daemon is killed and restarted on h2, the peers find each other again", check_avahi_restart,

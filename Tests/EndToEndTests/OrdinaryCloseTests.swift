@@ -1,0 +1,41 @@
+import Foundation
+import PeerdTestSupport
+import PeerdWire
+import Testing
+
+/// A peer that stops, or a connection closed in the ordinary way, is not an error: it is logged as
+/// a close, and `peers` keeps `lastError` for real errors.
+@Suite("An ordinary close is not an error")
+struct OrdinaryCloseTests {
+    static func peers(of daemon: TestDaemon) throws -> [PeerRecord] {
+        try daemon.peerctl("peers", "--json").json([PeerRecord].self)
+    }
+
+    @Test func aPeerThatStopsIsLoggedAsAClosePlainly() async throws {
+        let scratch = try ScratchDirectory("ordinary-close")
+        let alice = try TestDaemon("alice", in: scratch)
+        let bob = try TestDaemon("bob", in: scratch, peers: [alice])
+        #expect(try alice.peerctl("add", "603").status == 0)
+        #expect(try await eventually { try bob.movieIDs() == [603] })
+
+        alice.stop()
+        // bob dials again after a backoff; until the first redial fails, its record shows the close.
+        var afterClose: PeerRecord?
+        #expect(
+            try await eventually(every: .milliseconds(10)) {
+                afterClose = try Self.peers(of: bob).first { $0.state == .retrying }
+                return afterClose != nil
+            }
+        )
+        #expect(afterClose?.lastError == nil, "a stop is not an error: \(String(describing: afterClose))")
+        let bobLog = bob.log
+        #expect(!bobLog.contains("code=internal"), "\(bobLog)")
+        #expect(bobLog.contains("peer closed the session"))
+
+        try alice.start()
+        #expect(try await eventually { try Self.peers(of: bob).first?.state == .connected })
+        bob.stop()
+        #expect(try await eventually { try Self.peers(of: alice).isEmpty })
+        #expect(!alice.log.contains("code=internal"), "\(alice.log)")
+    }
+}

@@ -250,6 +250,7 @@ def main():
 
         # Peer frames from the traces, both directions; the direction is part of the stream's label.
         peer_seen = {}
+        error_codes = {}
         for name in ports:
             trace = work / f"{name}.trace"
             if not trace.exists():
@@ -264,6 +265,7 @@ def main():
                 key = f"{name} {'sent' if direction == '>' else 'received'}"
                 if isinstance(message, dict) and message.get("type") == "error":
                     print(f"{key} error {message.get('code')}: {message.get('message')}")
+                    error_codes.setdefault(key, set()).add(message.get("code"))
                 peer_seen.setdefault(key, set()).add(message.get("type") if isinstance(message, dict) else None)
                 if direction == ">" and isinstance(message, dict) and message.get("type") == "hello" \
                         and message.get("peer") != ids[name]:
@@ -271,6 +273,10 @@ def main():
                     captured.append(("peer", b"{}"))  # counted as invalid below
 
         invalid = 0
+        # CONTROL.md, "forget": the forgotten peer's session is closed with `revoked`.
+        if "revoked" not in error_codes.get("carol received", set()):
+            invalid += 1
+            print(f"INVALID carol received errors {error_codes.get('carol received')}, not `revoked`, from forget")
         seen = {}
         for stream, body in captured:
             errors = validate_body(stream, body)

@@ -1,11 +1,28 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+// Every module: existential `any` spelled out, members visible only from modules imported directly,
+// and imports internal unless marked otherwise (what a module exposes is said where it is imported).
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let x509 = Target.Dependency.product(name: "X509", package: "swift-certificates")
+let asn1 = Target.Dependency.product(name: "SwiftASN1", package: "swift-asn1")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 
 let package = Package(
     name: "peerd",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "peerd", targets: ["peerd"]),
         .executable(name: "peerctl", targets: ["peerctl"]),
@@ -23,24 +40,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
-        // model + list: the replicated watch list. Pure: no sockets, files or clocks.
+        // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
         .target(name: "PeerdModel", swiftSettings: strict),
+        // codec: the JSON of operations (fast hand-written reader and writer, canonical form). Pure.
+        .target(name: "PeerdCodec", dependencies: ["PeerdModel"], swiftSettings: strict),
         // wire: frame codec and message types for both sockets. Pure.
-        .target(
-            name: "PeerdWire",
-            dependencies: ["PeerdModel", .product(name: "NIOCore", package: "swift-nio")],
-            swiftSettings: strict
-        ),
+        .target(name: "PeerdWire", dependencies: ["PeerdModel", "PeerdCodec", nioCore], swiftSettings: strict),
         // sync: the per-connection session state machine. Pure.
         .target(name: "PeerdSync", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
         // store: the append-only durable operation log.
         .target(
             name: "PeerdStore",
-            dependencies: [
-                "PeerdModel",
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["PeerdModel", "PeerdCodec", systemPackage, logging],
             swiftSettings: strict
         ),
         // discovery: Avahi publish + browse + resolve. The C interop stays in AvahiBridge.swift.
@@ -54,52 +65,40 @@ let package = Package(
         // handshake and the trust list. Pure apart from reading and writing the key files.
         .target(
             name: "PeerdSecurity",
-            dependencies: [
-                "PeerdModel", "PeerdStore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdStore", crypto, x509, asn1, systemPackage, logging],
             swiftSettings: strict
         ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
-        .target(name: "PeerControl", dependencies: ["PeerdWire"], swiftSettings: strict),
+        .target(name: "PeerControl", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
         // transport, control server, replica and services: everything the daemon wires together.
         .target(
             name: "PeerdDaemon",
             dependencies: [
-                "PeerdModel", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery", "PeerControl",
-                "PeerdSecurity",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
+                "PeerControl", "PeerdSecurity", nioCore, nioSSL, crypto, nioPosix, logging, serviceLifecycle,
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],
+            swiftSettings: strict
+        ),
+        // For tests of the pure parts: a seeded random generator, operations of a later version.
+        .target(
+            name: "PeerdTestKit",
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity"],
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
         .target(
             name: "PeerdTestSupport",
             dependencies: [
-                "PeerControl", "PeerdWire", "PeerdSecurity",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "PeerControl", "PeerdModel", "PeerdWire", "PeerdSecurity", nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "peerd-bench",
             dependencies: [
-                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdStore", "PeerdSecurity",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdStore",
+                "PeerdSecurity", logging, systemPackage,
             ],
             path: "bench/Sources/peerd-bench",
             swiftSettings: strict
@@ -107,71 +106,72 @@ let package = Package(
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", "PeerdStore", "PeerdSecurity",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "SystemPackage", package: "swift-system"),
+                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", "PeerdStore", "PeerdSecurity",
+                argumentParser, logging, systemPackage,
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "peerctl",
-            dependencies: [
-                "PeerControl", "PeerdModel", "PeerdWire",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
+            dependencies: ["PeerControl", "PeerdModel", "PeerdWire", argumentParser],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdModelTests",
-            dependencies: [
-                "PeerdModel", "PeerdTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdTestKit", propertyBased],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdCodecTests",
+            dependencies: ["PeerdCodec", "PeerdModel", "PeerdTestKit", propertyBased],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdWireTests",
             dependencies: [
-                "PeerdWire", "PeerdModel",
-                .product(name: "NIOCore", package: "swift-nio"),
+                "PeerdWire", "PeerdModel", "PeerdCodec", nioCore,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdSyncTests",
-            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire", "PeerdTestSupport"],
+            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire", "PeerdTestKit"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PeerdDiscoveryTests", dependencies: ["PeerdDiscovery", "PeerdModel", "PeerdWire"]),
+        .testTarget(
+            name: "PeerdDiscoveryTests",
+            dependencies: ["PeerdDiscovery", "PeerdModel", "PeerdWire"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "PeerdSecurityTests",
             dependencies: [
-                "PeerdSecurity", "PeerdModel", "PeerdStore", "PeerdTestSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "PeerdSecurity", "PeerdModel", "PeerdCodec", "PeerdStore", "PeerdTestKit", crypto, x509, asn1, logging,
+                propertyBased, systemPackage,
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdStoreTests",
-            dependencies: ["PeerdStore", "PeerdModel", "PeerdTestSupport"],
+            dependencies: ["PeerdStore", "PeerdModel", "PeerdCodec", "PeerdTestKit", logging, systemPackage],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdDaemonTests",
             dependencies: [
-                "PeerdDaemon", "PeerdWire",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "PeerdDaemon", "PeerdWire", "PeerdModel", logging, serviceLifecycle,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdSecurity"],
+            dependencies: [
+                "PeerdTestSupport", "PeerdTestKit", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec",
+                "PeerdSecurity",
+            ],
             swiftSettings: strict
         ),
         // Fuzzing (`make fuzz`, Fuzz/README.md): libFuzzer targets, fuzzing only when built with
@@ -179,20 +179,27 @@ let package = Package(
         // so and exits 2, so `swift build` and `swift build --build-tests` still link.
         .target(
             name: "PeerdFuzzing",
-            dependencies: ["PeerdWire", "PeerdModel", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["PeerdWire", "PeerdModel", "PeerdCodec", nioCore],
             path: "Fuzz/Sources/PeerdFuzzing",
             swiftSettings: strict + [.enableExperimentalFeature("Extern")]
         ),
-        .executableTarget(name: "fuzz-frame", dependencies: ["PeerdFuzzing"], path: "Fuzz/Sources/fuzz-frame"),
+        .executableTarget(
+            name: "fuzz-frame",
+            dependencies: ["PeerdFuzzing"],
+            path: "Fuzz/Sources/fuzz-frame",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "fuzz-peer-message",
             dependencies: ["PeerdFuzzing"],
-            path: "Fuzz/Sources/fuzz-peer-message"
+            path: "Fuzz/Sources/fuzz-peer-message",
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "fuzz-control-request",
             dependencies: ["PeerdFuzzing"],
-            path: "Fuzz/Sources/fuzz-control-request"
+            path: "Fuzz/Sources/fuzz-control-request",
+            swiftSettings: strict
         ),
         // End of fuzzing.
     ],

@@ -1,4 +1,4 @@
-import PeerdWire
+package import PeerdWire
 
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +10,8 @@ import Darwin
 ///
 /// Plain POSIX sockets rather than SwiftNIO: `peerctl` makes one request and exits, so starting an
 /// event loop would only add to its start-up time.
-public final class ControlClient {
-    public enum Failure: Error, CustomStringConvertible {
+package final class ControlClient {
+    package enum Failure: Error, CustomStringConvertible {
         /// Nothing is listening at the path (or it doesn't exist).
         case noDaemon(path: String, reason: String)
         /// The socket or its directory belongs to another user: connecting was refused (EACCES).
@@ -21,7 +21,7 @@ public final class ControlClient {
         /// The daemon closed the connection or sent something that isn't the control protocol.
         case protocolError(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noDaemon(let path, let reason):
                 "no peerd is listening on \(path) (\(reason)).\n"
@@ -41,10 +41,10 @@ public final class ControlClient {
             + "or run peerctl as the user who started this one."
     }
 
-    public let socketPath: String
+    package let socketPath: String
     private let fd: Int32
 
-    public init(socketPath: String) throws(Failure) {
+    package init(socketPath: String) throws(Failure) {
         self.socketPath = socketPath
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -78,12 +78,12 @@ public final class ControlClient {
     deinit { close(fd) }
 
     /// Sends one request and reads its one response.
-    public func request(_ request: ControlRequest) throws(Failure) -> ControlResponse {
+    package func request(_ request: ControlRequest) throws(Failure) -> ControlResponse {
         try send(request)
         return try receive()
     }
 
-    public func send(_ request: ControlRequest) throws(Failure) {
+    package func send(_ request: ControlRequest) throws(Failure) {
         do {
             try writeAll(Frame.bytes(WireCoding.encode(request)))
         } catch {
@@ -99,7 +99,7 @@ public final class ControlClient {
     }
 
     /// Reads the next response; `follow` streams call this in a loop.
-    public func receive() throws(Failure) -> ControlResponse {
+    package func receive() throws(Failure) -> ControlResponse {
         let header = try readExactly(Frame.headerLength)
         let length = header.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let bodyLength: Int

@@ -1,14 +1,14 @@
-import PeerdModel
+package import PeerdModel
 
 /// Turns what people paste into a TMDB movie id: `603`, `tmdb:603`,
 /// `https://www.themoviedb.org/movie/603-the-matrix` (any language path, query or fragment).
-public enum MovieReference {
-    public static let accepted = """
+package enum MovieReference {
+    package static let accepted = """
         a TMDB movie id (603), tmdb:603, or a TMDB movie URL \
         (https://www.themoviedb.org/movie/603-the-matrix)
         """
 
-    public static func parse(_ text: String) -> MovieID? {
+    package static func parse(_ text: String) -> MovieID? {
         let trimmed = text.trimmingSpaces
         if let id = Int(trimmed) { return MovieID(id) }
         if trimmed.lowercased().hasPrefix("tmdb:") { return Int(trimmed.dropFirst(5)).flatMap(MovieID.init) }

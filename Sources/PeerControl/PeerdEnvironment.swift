@@ -5,14 +5,14 @@ import Glibc
 /// Defaults that come from the environment (the control socket, the host name), shared by peerd
 /// and peerctl so both agree on where the control socket is. The state directory's default lives
 /// with the store (`StateDirectory.defaultPath`).
-public struct PeerdEnvironment: Sendable {
-    public var variables: [String: String]
+package struct PeerdEnvironment: Sendable {
+    package var variables: [String: String]
 
-    public init(variables: [String: String]) {
+    package init(variables: [String: String]) {
         self.variables = variables
     }
 
-    public static var current: PeerdEnvironment {
+    package static var current: PeerdEnvironment {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
@@ -26,13 +26,13 @@ public struct PeerdEnvironment: Sendable {
     }
 
     /// `$PEERD_SOCKET`, else `$XDG_RUNTIME_DIR/peerd/control.sock`, else `/tmp/peerd-<uid>/control.sock`.
-    public var defaultSocketPath: String {
+    package var defaultSocketPath: String {
         if let socket = variables["PEERD_SOCKET"], !socket.isEmpty { return socket }
         if let runtime = variables["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/peerd/control.sock" }
         return "/tmp/peerd-\(getuid())/control.sock"
     }
 
-    public var hostName: String {
+    package var hostName: String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count) == 0 else { return "peerd" }
         let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -137,24 +137,25 @@ final class ControlServer: Service {
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
         let (id, changes) = await responder.replica.changes()
-        let clientSent: Bool
         do {
             try await outbound.write(Self.encode(.following))
-            clientSent = try await withThrowingTaskGroup { group in
-                group.addTask {
-                    for await batch in changes {
-                        for change in batch {
-                            try await outbound.write(Self.encode(.change(ChangeRecord(change))))
-                        }
-                    }
-                }
-                let frame = try? await frames.next()
-                group.cancelAll()
-                return frame != nil
-            }
         } catch {
             await responder.replica.unsubscribe(id)
             throw error
+        }
+        let clientSent = await withTaskGroup { group in
+            group.addTask {
+                for await batch in changes {
+                    for change in batch {
+                        // A client that went away ends the stream; `frames` sees its end as well.
+                        guard (try? await outbound.write(Self.encode(.change(ChangeRecord(change))))) != nil
+                        else { return }
+                    }
+                }
+            }
+            let frame = try? await frames.next()
+            group.cancelAll()
+            return frame != nil
         }
         await responder.replica.unsubscribe(id)
         guard clientSent else { return }

@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 import NIOCore
 import NIOPosix
 import PeerdModel
@@ -7,14 +7,15 @@ import PeerdStore
 import PeerdWire
 import ServiceLifecycle
 import SystemPackage
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Opens the state, binds both sockets, and runs every part as a service until SIGTERM or SIGINT.
-public enum Daemon {
-    public static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
+package enum Daemon {
+    package static func run(_ configuration: DaemonConfiguration, logger: Logger) async throws {
         let started = ContinuousClock.now
         HeapTuning.apply()
         let state = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
@@ -163,10 +164,10 @@ public enum Daemon {
 }
 
 /// Start-up failures, with what to do about them.
-public enum DaemonError: Error, CustomStringConvertible {
+package enum DaemonError: Error, CustomStringConvertible {
     case portInUse(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .portInUse(let port): "TCP port \(port) is already in use; give peerd another one with --port"
         }

@@ -1,31 +1,32 @@
-import Crypto
-import PeerdSync
+package import Crypto
+package import PeerdModel
+package import PeerdSync
 import PeerdWire
 
 /// Everything `peerd` is started with, after flags and defaults are resolved.
-public struct DaemonConfiguration: Sendable {
-    public var name: String
-    public var port: Int
-    public var listenAddress: String
-    public var stateDirectory: String
-    public var socketPath: String
+package struct DaemonConfiguration: Sendable {
+    package var name: String
+    package var port: Int
+    package var listenAddress: String
+    package var stateDirectory: String
+    package var socketPath: String
     /// True when the socket is the default one, whose directory peerd creates private (0700).
-    public var socketIsDefault: Bool
-    public var mdns: Bool
-    public var staticPeers: [PeerAddress]
+    package var socketIsDefault: Bool
+    package var mdns: Bool
+    package var staticPeers: [PeerAddress]
     /// From `--group-secret-file`: peers proving the same secret are trusted.
-    public var groupKey: SymmetricKey?
-    public var session = PeerSession<ContinuousClock.Instant>.Configuration()
+    package var groupKey: SymmetricKey?
+    package var session = PeerSession<ContinuousClock.Instant>.Configuration()
     /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
-    public var configPath: String?
+    package var configPath: String?
     /// What that file said at start, so a reload applies only what changed.
-    public var config = ConfigFile()
+    package var config = ConfigFile()
     /// Where a reloaded `logLevel` goes; nil when `--log-level` was given, which the file never overrides.
-    public var logLevels: LogLevelOverride?
+    package var logLevels: LogLevelOverride?
     /// The environment `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read from.
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
 
-    public init(
+    package init(
         name: String,
         port: Int,
         listenAddress: String,

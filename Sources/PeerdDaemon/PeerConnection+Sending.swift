@@ -1,4 +1,6 @@
 import NIOCore
+import PeerdModel
+import PeerdSync
 import PeerdWire
 
 /// What a session sends besides single messages: catch-up operations, and the error a replica

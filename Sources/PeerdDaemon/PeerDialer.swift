@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import PeerdModel
+import PeerdSecurity
 import PeerdStore
 import PeerdSync
 import PeerdWire

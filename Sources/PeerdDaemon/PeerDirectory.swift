@@ -1,10 +1,10 @@
-import PeerdModel
+package import PeerdModel
 import PeerdSync
 import PeerdWire
 
 /// Who we know and how each connection stands: the source of `peerctl peers`, and the one place
 /// that decides which of two sessions with the same peer survives.
-public actor PeerDirectory {
+package actor PeerDirectory {
     /// A live connection, from TCP connect until close.
     struct Connection {
         var address: String
@@ -57,7 +57,7 @@ public actor PeerDirectory {
     private var targets: [DialTarget.Key: DialTarget] = [:]
     private var nextConnectionID = 0
 
-    public init(localID: PeerID) {
+    package init(localID: PeerID) {
         self.localID = localID
     }
 

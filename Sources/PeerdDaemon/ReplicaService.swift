@@ -1,8 +1,8 @@
-import Logging
-import NIOPosix
-import PeerdModel
-import PeerdSecurity
-import PeerdStore
+package import Logging
+package import NIOPosix
+package import PeerdModel
+package import PeerdSecurity
+package import PeerdStore
 import ServiceLifecycle
 
 /// Owns the replica and its durable log. Every change to the list, local or from a peer, passes
@@ -13,8 +13,8 @@ import ServiceLifecycle
 /// peers must prove their origin (`OperationVerifier`) before they are staged. Operations the
 /// replica replayed from the log at start are not checked again: the log is this peer's own disk,
 /// and only checked or self-made operations were ever written to it.
-public actor ReplicaService: Service {
-    public enum Failure: Error, Sendable {
+package actor ReplicaService: Service {
+    package enum Failure: Error, Sendable {
         case refused(Replica.LocalRefusal)
         case rejected(Replica.Rejection)
         case storage(StoreError)
@@ -40,7 +40,7 @@ public actor ReplicaService: Service {
     private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
     private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
 
-    public init(replica: Replica, identity: PeerIdentity, log: OperationLog, threadPool: NIOThreadPool, logger: Logger)
+    package init(replica: Replica, identity: PeerIdentity, log: OperationLog, threadPool: NIOThreadPool, logger: Logger)
     {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
         self.replica = replica
@@ -50,7 +50,7 @@ public actor ReplicaService: Service {
         self.logger = logger
     }
 
-    public func run() async throws {
+    package func run() async throws {
         for await _ in wakeups.stream.cancelOnGracefulShutdown() {
             await flush()
         }
@@ -64,24 +64,24 @@ public actor ReplicaService: Service {
 
     // MARK: Reading
 
-    public var id: PeerID { replica.id }
-    public var name: String { replica.name }
-    public var vector: VersionVector { replica.vector }
-    public var movieCount: Int { replica.list.count }
-    public var operationCount: Int { replica.operationCount }
+    package var id: PeerID { replica.id }
+    package var name: String { replica.name }
+    package var vector: VersionVector { replica.vector }
+    package var movieCount: Int { replica.list.count }
+    package var operationCount: Int { replica.operationCount }
 
-    public func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
+    package func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
         replica.list.page(after: cursor, limit: limit)
     }
 
-    public func operations(_ ranges: [(origin: PeerID, seqs: ClosedRange<UInt64>)]) -> [Operation] {
+    package func operations(_ ranges: [(origin: PeerID, seqs: ClosedRange<UInt64>)]) -> [Operation] {
         ranges.flatMap { replica.operations(from: $0.origin, seqs: $0.seqs) }
     }
 
-    public func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
+    package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
 
     /// Every other origin we hold operations from, with the name on its latest one.
-    public func origins() -> [(peer: PeerID, name: String)] {
+    package func origins() -> [(peer: PeerID, name: String)] {
         replica.vector.entries.keys.sorted().compactMap { origin in
             guard origin != replica.id else { return nil }
             let last = replica.vector[origin]
@@ -92,7 +92,7 @@ public actor ReplicaService: Service {
     // MARK: Writing
 
     /// Makes, persists and applies a local operation; returns once it is durable.
-    public func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Operation {
+    package func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Operation {
         guard accepting else { throw Failure.shuttingDown }
         return try await withCheckedThrowingContinuation { continuation in
             pending.append(.local(request, at: now, continuation))
@@ -102,7 +102,7 @@ public actor ReplicaService: Service {
 
     /// Queues operations from a peer, in arrival order; `completion` gets the number that were new
     /// once they are durable and applied, or why they were refused.
-    public func enqueue(_ operations: [Operation], completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
+    package func enqueue(_ operations: [Operation], completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
         guard accepting else { return completion(.failure(.shuttingDown)) }
         pending.append(.remote(operations, completion: completion))
         wakeups.continuation.yield()
@@ -111,7 +111,7 @@ public actor ReplicaService: Service {
     // MARK: Subscriptions
 
     /// The replica's vector after each commit; only the newest is kept for a slow reader.
-    public func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
+    package func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: VersionVector.self,
             bufferingPolicy: .bufferingNewest(1)
@@ -123,14 +123,14 @@ public actor ReplicaService: Service {
     }
 
     /// Every list change, in order.
-    public func changes() -> (id: Int, changes: AsyncStream<[WatchListChange]>) {
+    package func changes() -> (id: Int, changes: AsyncStream<[WatchListChange]>) {
         let (stream, continuation) = AsyncStream.makeStream(of: [WatchListChange].self)
         nextSubscriberID += 1
         changeSubscribers[nextSubscriberID] = continuation
         return (nextSubscriberID, stream)
     }
 
-    public func unsubscribe(_ id: Int) {
+    package func unsubscribe(_ id: Int) {
         vectorSubscribers.removeValue(forKey: id)?.finish()
         changeSubscribers.removeValue(forKey: id)?.finish()
     }

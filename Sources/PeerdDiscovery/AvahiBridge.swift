@@ -11,12 +11,12 @@ import Glibc
 /// events. The client is made with `AVAHI_CLIENT_NO_FAIL`, so a missing daemon is a state to wait
 /// in, and when the daemon goes away the client is freed and made again: publishing and browsing
 /// resume by themselves when Avahi comes back.
-public final class AvahiBridge: @unchecked Sendable {
+package final class AvahiBridge: @unchecked Sendable {
     // @unchecked: `client`, `group`, `browser` and `serviceName` are touched only on Avahi's poll
     // thread (inside callbacks) or while holding `avahi_threaded_poll_lock`; the rest is immutable.
-    public static let serviceType = "_watchlist._tcp"
+    package static let serviceType = "_watchlist._tcp"
 
-    public let events: AsyncStream<AvahiEvent>
+    package let events: AsyncStream<AvahiEvent>
     private let sink: AsyncStream<AvahiEvent>.Continuation
     private let port: UInt16
     private let txt: [(String, String)]
@@ -29,7 +29,7 @@ public final class AvahiBridge: @unchecked Sendable {
     /// - Parameters:
     ///   - name: the service instance name to announce (e.g. the peer's name).
     ///   - txt: TXT record entries, written in the given order.
-    public init(name: String, port: Int, txt: [(String, String)]) {
+    package init(name: String, port: Int, txt: [(String, String)]) {
         (events, sink) = AsyncStream.makeStream(of: AvahiEvent.self)
         serviceName = name
         self.port = UInt16(clamping: port)
@@ -38,7 +38,7 @@ public final class AvahiBridge: @unchecked Sendable {
 
     /// Starts Avahi's thread and connects. Returns false (after reporting `unavailable`) only if
     /// Avahi's poll could not even be made.
-    public func start() -> Bool {
+    package func start() -> Bool {
         guard let poll = avahi_threaded_poll_new() else {
             sink.yield(.unavailable("could not start Avahi's event loop"))
             return false
@@ -51,7 +51,7 @@ public final class AvahiBridge: @unchecked Sendable {
     }
 
     /// Withdraws the service (Avahi sends goodbye packets), stops the thread and ends `events`.
-    public func stop() {
+    package func stop() {
         guard let poll else { return }
         avahi_threaded_poll_lock(poll)
         if let client { avahi_client_free(client) }  // frees the group and browser with it
@@ -265,13 +265,18 @@ public final class AvahiBridge: @unchecked Sendable {
                 ResolvedService(
                     name: String(cString: name),
                     interface: interface,
-                    interfaceName: hasName ? String(cString: interfaceName) : nil,
+                    interfaceName: hasName ? Self.string(fromNulTerminated: interfaceName) : nil,
                     ipv6: proto == AvahiProtocol(AVAHI_PROTO_INET6),
-                    address: String(cString: text),
+                    address: Self.string(fromNulTerminated: text),
                     port: Int(port),
                     txt: entries
                 )
             )
         )
+    }
+
+    /// The text of a C buffer filled up to its first NUL (`snprintf`-style output).
+    static func string(fromNulTerminated buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -1,5 +1,5 @@
 /// What the Avahi bridge reports, in the order it happened on Avahi's thread.
-public enum AvahiEvent: Hashable, Sendable {
+package enum AvahiEvent: Hashable, Sendable {
     /// The Avahi daemon (or the D-Bus system bus) is not reachable; the bridge keeps waiting for it.
     case unavailable(String)
     /// Connected to the daemon; publishing and browsing start (again).
@@ -19,17 +19,17 @@ public enum AvahiEvent: Hashable, Sendable {
 }
 
 /// One resolution of a `_watchlist._tcp` service: one address on one interface.
-public struct ResolvedService: Hashable, Sendable {
-    public var name: String
-    public var interface: Int32
+package struct ResolvedService: Hashable, Sendable {
+    package var name: String
+    package var interface: Int32
     /// The interface's name, needed as the scope of an IPv6 link-local address.
-    public var interfaceName: String?
-    public var ipv6: Bool
-    public var address: String
-    public var port: Int
-    public var txt: [String: String]
+    package var interfaceName: String?
+    package var ipv6: Bool
+    package var address: String
+    package var port: Int
+    package var txt: [String: String]
 
-    public init(
+    package init(
         name: String,
         interface: Int32,
         interfaceName: String?,

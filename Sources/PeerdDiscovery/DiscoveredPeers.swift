@@ -1,12 +1,12 @@
-import PeerdModel
+package import PeerdModel
 import PeerdWire
 
 /// What mDNS currently says about other peers, folded from `AvahiEvent`s. Pure.
 ///
 /// Avahi reports each service once per interface and address family; a peer is found when its
 /// first usable address resolves and lost when the last one is removed.
-public struct DiscoveredPeers: Sendable {
-    public enum Change: Hashable, Sendable {
+package struct DiscoveredPeers: Sendable {
+    package enum Change: Hashable, Sendable {
         /// A peer's addresses (best first: IPv4, then IPv6 global, then link-local with scope).
         case found(PeerID, name: String, addresses: [PeerAddress])
         case lost(PeerID)
@@ -21,13 +21,13 @@ public struct DiscoveredPeers: Sendable {
     private let localID: PeerID
     private var resolutions: [Key: (peer: PeerID, name: String, address: PeerAddress)] = [:]
 
-    public init(localID: PeerID) {
+    package init(localID: PeerID) {
         self.localID = localID
     }
 
     /// Applies one event; returns what changed for the peers it concerns, and a reason when a
     /// resolved service was ignored (for a log line).
-    public mutating func apply(_ event: AvahiEvent) -> (changes: [Change], ignored: String?) {
+    package mutating func apply(_ event: AvahiEvent) -> (changes: [Change], ignored: String?) {
         switch event {
         case .resolved(let service):
             let txt: ServiceTXT

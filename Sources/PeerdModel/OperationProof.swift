@@ -7,11 +7,11 @@
 ///
 /// One array holds all three (`[present flags][sig][prev][key]`), so an operation grows by one
 /// pointer and one allocation of about 100 bytes, not three: the replica holds every operation.
-public struct OperationProof: Hashable, Sendable {
-    public static let signatureLength = 64
-    public static let digestLength = 32
+package struct OperationProof: Hashable, Sendable {
+    package static let signatureLength = 64
+    package static let digestLength = 32
     /// Longer than any SubjectPublicKeyInfo of a P-256 key (91 bytes); a bound for decoding.
-    public static let maxKeyLength = 256
+    package static let maxKeyLength = 256
 
     private static let hasSig: UInt8 = 1
     private static let hasPrev: UInt8 = 2
@@ -20,10 +20,10 @@ public struct OperationProof: Hashable, Sendable {
     private let storage: [UInt8]
 
     /// No fields: an unsigned operation.
-    public init() { storage = [] }
+    package init() { storage = [] }
 
     /// - Precondition: `sig` is 64 bytes, `prev` 32, `key` 1 to ``maxKeyLength``.
-    public init(sig: [UInt8]?, prev: [UInt8]?, key: [UInt8]?) {
+    package init(sig: [UInt8]?, prev: [UInt8]?, key: [UInt8]?) {
         precondition(sig == nil || sig!.count == Self.signatureLength, "sig is 64 bytes")
         precondition(prev == nil || prev!.count == Self.digestLength, "prev is 32 bytes")
         precondition(key == nil || (1...Self.maxKeyLength).contains(key!.count), "key is 1 to 256 bytes")
@@ -44,13 +44,13 @@ public struct OperationProof: Hashable, Sendable {
         self.storage = storage
     }
 
-    public var isEmpty: Bool { storage.isEmpty }
-    public var sig: ArraySlice<UInt8>? { field(Self.hasSig) }
-    public var prev: ArraySlice<UInt8>? { field(Self.hasPrev) }
-    public var key: ArraySlice<UInt8>? { field(Self.hasKey) }
+    package var isEmpty: Bool { storage.isEmpty }
+    package var sig: ArraySlice<UInt8>? { field(Self.hasSig) }
+    package var prev: ArraySlice<UInt8>? { field(Self.hasPrev) }
+    package var key: ArraySlice<UInt8>? { field(Self.hasKey) }
 
     /// This proof with `sig` replaced.
-    public func signed(_ sig: [UInt8]) -> OperationProof {
+    package func signed(_ sig: [UInt8]) -> OperationProof {
         OperationProof(sig: sig, prev: prev.map(Array.init), key: key.map(Array.init))
     }
 

@@ -3,11 +3,11 @@
 /// On the wire it is a lowercase hex string of 32 characters (128 random bits, made when a state
 /// directory is first used). A reset state directory gets a fresh id, so `(origin, seq)` pairs are
 /// never reused.
-public struct PeerID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    public let rawValue: String
+package struct PeerID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    package let rawValue: String
 
     /// Accepts 8 to 64 lowercase hex digits; anything else is not a peer id.
-    public init?(_ rawValue: String) {
+    package init?(_ rawValue: String) {
         guard (8...64).contains(rawValue.utf8.count),
             rawValue.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) })
         else { return nil }
@@ -15,7 +15,7 @@ public struct PeerID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     }
 
     /// A fresh random id.
-    public static func random() -> PeerID {
+    package static func random() -> PeerID {
         var generator = SystemRandomNumberGenerator()
         let hex = (0..<16).map { _ in
             let byte = UInt8.random(in: 0...255, using: &generator)
@@ -25,13 +25,13 @@ public struct PeerID: Hashable, Comparable, Sendable, Codable, CustomStringConve
     }
 
     /// The first 8 hex digits: enough to tell peers apart in a table.
-    public var short: String { String(rawValue.prefix(8)) }
+    package var short: String { String(rawValue.prefix(8)) }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public static func < (lhs: PeerID, rhs: PeerID) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: PeerID, rhs: PeerID) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let raw = try container.decode(String.self)
         guard let id = PeerID(raw) else {
@@ -43,7 +43,7 @@ public struct PeerID: Hashable, Comparable, Sendable, Codable, CustomStringConve
         self = id
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }

@@ -2,25 +2,25 @@
 ///
 /// Pure: the daemon's replica service owns one, persists what `stage` returns, and only then calls
 /// `commit`. Each origin's operations are held as a gap-free prefix, so `vector` describes them exactly.
-public struct Replica: Sendable {
-    public let id: PeerID
-    public var name: String
-    public private(set) var list = WatchList()
-    public private(set) var vector = VersionVector()
-    public private(set) var lamport: UInt64 = 0
+package struct Replica: Sendable {
+    package let id: PeerID
+    package var name: String
+    package private(set) var list = WatchList()
+    package private(set) var vector = VersionVector()
+    package private(set) var lamport: UInt64 = 0
     /// Every operation held, by `(origin, seq)`; adds the list holds are found there.
     private var log = ReplicaLog()
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
     private var staged: [Operation] = []
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
-    public private(set) var stagedVector = VersionVector()
+    package private(set) var stagedVector = VersionVector()
 
-    public init(id: PeerID, name: String) {
+    package init(id: PeerID, name: String) {
         self.id = id
         self.name = name
     }
 
-    public enum Rejection: Error, Hashable, Sendable {
+    package enum Rejection: Error, Hashable, Sendable {
         /// The operation is malformed; the reason says how.
         case invalid(OperationID, reason: String)
         /// `(origin, seq)` arrived before `(origin, seq - 1)`.
@@ -29,28 +29,28 @@ public struct Replica: Sendable {
         case forgedOwnOrigin(OperationID)
     }
 
-    public enum LocalRequest: Hashable, Sendable {
+    package enum LocalRequest: Hashable, Sendable {
         case add(Movie)
         case remove(MovieID)
     }
 
-    public enum LocalRefusal: Error, Hashable, Sendable {
+    package enum LocalRefusal: Error, Hashable, Sendable {
         case alreadyListed(WatchListRow)
         case notListed(MovieID)
         case invalid(String)
     }
 
-    public var operationCount: Int { Int(vector.operationCount) }
+    package var operationCount: Int { Int(vector.operationCount) }
 
     /// Operations `(origin, seqs)`; the caller asks only for ranges `vector` covers.
-    public func operations(from origin: PeerID, seqs: ClosedRange<UInt64>) -> [Operation] {
+    package func operations(from origin: PeerID, seqs: ClosedRange<UInt64>) -> [Operation] {
         log.operations(from: origin, seqs: seqs, in: list)
     }
 
     /// Makes the local operation for a request without applying it. Call `commit` once it is durable,
     /// or `discardStaged` if persisting failed. `seal` gives the operation its proof of origin
     /// (the daemon signs it; the pure model's tests leave it unsigned) before it is staged.
-    public mutating func stage(
+    package mutating func stage(
         _ request: LocalRequest,
         at now: Int64,
         sealedBy seal: (Operation) -> Operation = { $0 }
@@ -92,7 +92,7 @@ public struct Replica: Sendable {
     }
 
     /// Stages operations `admit` returned, so they are written in the same batch as local ones.
-    public mutating func stage(admitted operations: [Operation]) {
+    package mutating func stage(admitted operations: [Operation]) {
         for op in operations where op.id.seq == stagedVector[op.id.origin] + 1 {
             staged.append(op)
             stagedVector[op.id.origin] = op.id.seq
@@ -100,7 +100,7 @@ public struct Replica: Sendable {
     }
 
     /// Forgets staged operations that could not be persisted; local seqs will be used again.
-    public mutating func discardStaged() {
+    package mutating func discardStaged() {
         staged.removeAll()
         stagedVector = vector
     }
@@ -108,7 +108,7 @@ public struct Replica: Sendable {
     /// Checks operations from a peer and returns those that are new, in order, counting staged ones
     /// as held. Duplicates are dropped silently; a malformed, out-of-order or forged one stops the check,
     /// as does one whose lamport is not above its origin's previous operation's (proto/PEER.md).
-    public func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
+    package func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
         var next: [PeerID: (seq: UInt64, lamport: UInt64)] = [:]
         var fresh: [Operation] = []
         for op in incoming {
@@ -143,7 +143,7 @@ public struct Replica: Sendable {
 
     /// Applies durable operations (staged local ones or admitted remote ones) in order. The changes
     /// to the list are made only when `reportingChanges` (nobody may be listening).
-    public mutating func commit(_ operations: [Operation], reportingChanges: Bool = true) -> [WatchListChange] {
+    package mutating func commit(_ operations: [Operation], reportingChanges: Bool = true) -> [WatchListChange] {
         var changes: [WatchListChange] = []
         for op in operations where !vector.contains(op.id) {
             precondition(op.id.seq == vector[op.id.origin] + 1, "commit out of order: \(op.id)")
@@ -160,7 +160,7 @@ public struct Replica: Sendable {
 
     /// Rebuilds state from the durable log at start. Operations that don't continue their origin's
     /// prefix are skipped and counted (the log never holds them unless it was edited by hand).
-    public mutating func replay(_ operations: [Operation]) -> (applied: Int, skipped: Int) {
+    package mutating func replay(_ operations: [Operation]) -> (applied: Int, skipped: Int) {
         var applied = 0
         for op in operations where replay(op) { applied += 1 }
         return (applied, operations.count - applied)
@@ -168,7 +168,7 @@ public struct Replica: Sendable {
 
     /// Replays one operation read from the durable log, as the log is read; false if it was skipped
     /// because it does not continue its origin's prefix or is malformed.
-    public mutating func replay(_ operation: Operation) -> Bool {
+    package mutating func replay(_ operation: Operation) -> Bool {
         let origin = operation.id.origin
         guard operation.id.seq == vector[origin] + 1, operation.invalidReason == nil else { return false }
         _ = append(operation, reportingChange: false)

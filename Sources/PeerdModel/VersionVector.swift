@@ -2,25 +2,25 @@
 ///
 /// Because every replica keeps a gap-free prefix of each origin's operations, this map describes
 /// exactly which operations a replica holds; comparing two vectors tells what one lacks.
-public struct VersionVector: Hashable, Sendable, Codable, CustomStringConvertible {
-    public private(set) var entries: [PeerID: UInt64]
+package struct VersionVector: Hashable, Sendable, Codable, CustomStringConvertible {
+    package private(set) var entries: [PeerID: UInt64]
 
-    public init(_ entries: [PeerID: UInt64] = [:]) {
+    package init(_ entries: [PeerID: UInt64] = [:]) {
         self.entries = entries.filter { $0.value > 0 }
     }
 
-    public subscript(origin: PeerID) -> UInt64 {
+    package subscript(origin: PeerID) -> UInt64 {
         get { entries[origin] ?? 0 }
         set { entries[origin] = newValue == 0 ? nil : newValue }
     }
 
-    public func contains(_ id: OperationID) -> Bool { id.seq <= self[id.origin] }
+    package func contains(_ id: OperationID) -> Bool { id.seq <= self[id.origin] }
 
     /// Total number of operations described.
-    public var operationCount: UInt64 { entries.values.reduce(0, +) }
+    package var operationCount: UInt64 { entries.values.reduce(0, +) }
 
     /// Per origin, the range of sequence numbers `self` has and `other` lacks.
-    public func missing(from other: VersionVector) -> [(origin: PeerID, seqs: ClosedRange<UInt64>)] {
+    package func missing(from other: VersionVector) -> [(origin: PeerID, seqs: ClosedRange<UInt64>)] {
         entries.keys.sorted().compactMap { origin in
             let have = self[origin]
             let theirs = other[origin]
@@ -29,15 +29,15 @@ public struct VersionVector: Hashable, Sendable, Codable, CustomStringConvertibl
     }
 
     /// The pointwise maximum.
-    public func merged(with other: VersionVector) -> VersionVector {
+    package func merged(with other: VersionVector) -> VersionVector {
         VersionVector(entries.merging(other.entries, uniquingKeysWith: max))
     }
 
-    public var description: String {
+    package var description: String {
         "[" + entries.sorted { $0.key < $1.key }.map { "\($0.key.short):\($0.value)" }.joined(separator: " ") + "]"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode([String: UInt64].self)
         var entries: [PeerID: UInt64] = [:]
         for (key, value) in raw {
@@ -54,7 +54,7 @@ public struct VersionVector: Hashable, Sendable, Codable, CustomStringConvertibl
         self.init(entries)
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Dictionary(uniqueKeysWithValues: entries.map { ($0.key.rawValue, $0.value) }))
     }

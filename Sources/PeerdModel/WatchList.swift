@@ -4,7 +4,7 @@
 /// `merged(with:)` is union on both and then drops tombstoned adds, so merging is commutative,
 /// associative and idempotent, and applying the same operations in any order gives the same list.
 /// A removal cancels only the adds it names; a re-add (a new operation) survives it.
-public struct WatchList: Sendable {
+package struct WatchList: Sendable {
     /// Each listed movie's surviving adds, in no particular order: a movie's place is `slots[movie]`,
     /// and a movie that leaves the list gives its place to the last one. Dense, so 100,000 movies
     /// take 100,000 × 112 bytes here and a table of 4-byte places in `slots` (a dictionary's table
@@ -17,33 +17,33 @@ public struct WatchList: Sendable {
     /// time, so most inserts land at the end.
     private var order: [(key: OrderKey, movie: MovieID)] = []
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { order.count }
+    package var count: Int { order.count }
 
-    public func row(for movie: MovieID) -> WatchListRow? { adds(of: movie)?.row }
+    package func row(for movie: MovieID) -> WatchListRow? { adds(of: movie)?.row }
 
     /// The ids of the adds of `movie` that survive: what a removal of it must name.
-    public func survivingAdds(of movie: MovieID) -> [OperationID] {
+    package func survivingAdds(of movie: MovieID) -> [OperationID] {
         adds(of: movie)?.ids.sorted() ?? []
     }
 
     /// Rows in list order.
-    public var rows: [WatchListRow] { order.map { adds(of: $0.movie)!.row } }
+    package var rows: [WatchListRow] { order.map { adds(of: $0.movie)!.row } }
 
     /// Up to `limit` rows that come strictly after `cursor` in list order; none when `limit` is not
     /// positive. Keyset pagination: rows added while paging land before or after the cursor, so
     /// paging never repeats or skips a row that keeps its position. A row moves only when its
     /// earliest add changes (that add is removed, or an earlier concurrent add of the movie arrives);
     /// a moved row may be seen twice or not at all.
-    public func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
+    package func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
         let start = cursor.map { key in firstIndex { $0.key > key } } ?? 0
         return order[start...].prefix(max(limit, 0)).map { adds(of: $0.movie)!.row }
     }
 
     /// Applies one operation. Applying an operation twice changes nothing and reports no change.
     @discardableResult
-    public mutating func apply(_ operation: Operation) -> WatchListChange? {
+    package mutating func apply(_ operation: Operation) -> WatchListChange? {
         apply(operation, reporting: true)
     }
 
@@ -103,7 +103,7 @@ public struct WatchList: Sendable {
     }
 
     /// State-based merge: the list that holds everything either list holds.
-    public func merged(with other: WatchList) -> WatchList {
+    package func merged(with other: WatchList) -> WatchList {
         var result = WatchList()
         result.tombstones = tombstones.union(other.tombstones)
         for list in [self, other] {
@@ -179,7 +179,7 @@ public struct WatchList: Sendable {
 
 extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
-    public static func == (lhs: WatchList, rhs: WatchList) -> Bool {
+    package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
         lhs.tombstones == rhs.tombstones && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }

@@ -1,24 +1,24 @@
 /// One movie as the list shows it: the merge of every surviving add of that movie.
-public struct WatchListRow: Hashable, Sendable {
-    public var movie: Movie
+package struct WatchListRow: Hashable, Sendable {
+    package var movie: Movie
     /// The row's position: the order key of its earliest surviving add. Also its pagination cursor.
-    public var key: OrderKey
+    package var key: OrderKey
     /// Everyone whose add of this movie survives, in the order they added it.
-    public var addedBy: [Adder]
+    package var addedBy: [Adder]
     /// Wall-clock time of the earliest surviving add, milliseconds since 1970.
-    public var addedAt: Int64
+    package var addedAt: Int64
 
-    public struct Adder: Hashable, Sendable {
-        public var name: String
-        public var peer: PeerID
+    package struct Adder: Hashable, Sendable {
+        package var name: String
+        package var peer: PeerID
 
-        public init(name: String, peer: PeerID) {
+        package init(name: String, peer: PeerID) {
             self.name = name
             self.peer = peer
         }
     }
 
-    public init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64) {
+    package init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64) {
         self.movie = movie
         self.key = key
         self.addedBy = addedBy
@@ -42,7 +42,7 @@ public struct WatchListRow: Hashable, Sendable {
 }
 
 /// What applying operations changed, in the order it happened; `peerctl list --follow` prints these.
-public enum WatchListChange: Hashable, Sendable {
+package enum WatchListChange: Hashable, Sendable {
     /// A movie appeared on the list.
     case added(WatchListRow, by: Operation)
     /// A movie already listed got another adder or a new position.

@@ -1,18 +1,18 @@
-import Crypto
-import PeerdModel
+package import Crypto
+package import PeerdModel
 
 /// The membership half of connecting to a peer, after TLS: offers, proofs and the decision of
 /// proto/SECURITY.md, as a plain value. The transport feeds it the first two frames and carries
 /// out its actions; it never sees JSON.
-public struct AdmissionHandshake: Sendable {
+package struct AdmissionHandshake: Sendable {
     /// Who is on each end of the TLS session: ids are fingerprints of the certificates' keys.
-    public struct Endpoints: Sendable {
-        public var local: PeerID
-        public var localCertificate: [UInt8]
-        public var remote: PeerID
-        public var remoteCertificate: [UInt8]
+    package struct Endpoints: Sendable {
+        package var local: PeerID
+        package var localCertificate: [UInt8]
+        package var remote: PeerID
+        package var remoteCertificate: [UInt8]
 
-        public init(local: PeerID, localCertificate: [UInt8], remote: PeerID, remoteCertificate: [UInt8]) {
+        package init(local: PeerID, localCertificate: [UInt8], remote: PeerID, remoteCertificate: [UInt8]) {
             self.local = local
             self.localCertificate = localCertificate
             self.remote = remote
@@ -20,7 +20,7 @@ public struct AdmissionHandshake: Sendable {
         }
     }
 
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         case send([UInt8])
         /// The peer proved membership (or already had it); `via` is set when it is new and must be pinned.
         case admit(via: TrustList.Via?, invite: Int?)
@@ -34,14 +34,14 @@ public struct AdmissionHandshake: Sendable {
         case done
     }
 
-    public let endpoints: Endpoints
-    public let policy: AdmissionPolicy
+    package let endpoints: Endpoints
+    package let policy: AdmissionPolicy
     /// The id this side dialed expecting, if any.
-    public let expected: PeerID?
+    package let expected: PeerID?
     private let nonce: [UInt8]
     private var state = State.awaitingOffer
 
-    public init(endpoints: Endpoints, policy: AdmissionPolicy, expected: PeerID?, nonce: [UInt8]? = nil) {
+    package init(endpoints: Endpoints, policy: AdmissionPolicy, expected: PeerID?, nonce: [UInt8]? = nil) {
         self.endpoints = endpoints
         self.policy = policy
         self.expected = expected
@@ -49,10 +49,10 @@ public struct AdmissionHandshake: Sendable {
     }
 
     /// Our offer: sent at once.
-    public func offer() -> [UInt8] { AdmissionRecord.offer(nonce: nonce) }
+    package func offer() -> [UInt8] { AdmissionRecord.offer(nonce: nonce) }
 
     /// One of the first two frames from the other side.
-    public mutating func received(_ frame: [UInt8]) -> [Action] {
+    package mutating func received(_ frame: [UInt8]) -> [Action] {
         switch state {
         case .awaitingOffer:
             guard let remoteNonce = AdmissionRecord.nonce(ofOffer: frame) else {
@@ -115,26 +115,26 @@ public struct AdmissionHandshake: Sendable {
 }
 
 /// What admission needs to know of the trust list and the secrets, at the moment it decides.
-public struct AdmissionPolicy: Sendable {
-    public struct Invite: Sendable {
-        public var id: Int
-        public var key: SymmetricKey
+package struct AdmissionPolicy: Sendable {
+    package struct Invite: Sendable {
+        package var id: Int
+        package var key: SymmetricKey
 
-        public init(id: Int, key: SymmetricKey) {
+        package init(id: Int, key: SymmetricKey) {
             self.id = id
             self.key = key
         }
     }
 
-    public var members: Set<PeerID>
-    public var revoked: Set<PeerID>
-    public var groupKey: SymmetricKey?
+    package var members: Set<PeerID>
+    package var revoked: Set<PeerID>
+    package var groupKey: SymmetricKey?
     /// Unexpired, unused invites this daemon made.
-    public var invites: [Invite]
+    package var invites: [Invite]
     /// Codes this daemon is joining with, by inviter.
-    public var joins: [PeerID: SymmetricKey]
+    package var joins: [PeerID: SymmetricKey]
 
-    public init(
+    package init(
         members: Set<PeerID> = [],
         revoked: Set<PeerID> = [],
         groupKey: SymmetricKey? = nil,
@@ -158,20 +158,20 @@ public struct AdmissionPolicy: Sendable {
 }
 
 /// The MAC of a proof, bound to both certificates and both nonces.
-public enum AdmissionMAC {
+package enum AdmissionMAC {
     static let label: [UInt8] = Array("peerd admission v1".utf8)
 
     /// What one side's proof covers, from the prover's point of view.
-    public struct Transcript: Sendable {
-        public var method: AdmissionMethod
-        public var prover: PeerID
-        public var verifier: PeerID
-        public var proverCertificate: [UInt8]
-        public var verifierCertificate: [UInt8]
-        public var proverNonce: [UInt8]
-        public var verifierNonce: [UInt8]
+    package struct Transcript: Sendable {
+        package var method: AdmissionMethod
+        package var prover: PeerID
+        package var verifier: PeerID
+        package var proverCertificate: [UInt8]
+        package var verifierCertificate: [UInt8]
+        package var proverNonce: [UInt8]
+        package var verifierNonce: [UInt8]
 
-        public init(
+        package init(
             method: AdmissionMethod,
             prover: PeerID,
             verifier: PeerID,
@@ -196,17 +196,17 @@ public enum AdmissionMAC {
         }
     }
 
-    public static func compute(key: SymmetricKey, _ transcript: Transcript) -> [UInt8] {
+    package static func compute(key: SymmetricKey, _ transcript: Transcript) -> [UInt8] {
         Array(HMAC<SHA256>.authenticationCode(for: transcript.bytes, using: key))
     }
 
     /// Constant-time comparison, by CryptoKit's `isValidAuthenticationCode`.
-    public static func verify(_ mac: [UInt8], key: SymmetricKey, _ transcript: Transcript) -> Bool {
+    package static func verify(_ mac: [UInt8], key: SymmetricKey, _ transcript: Transcript) -> Bool {
         HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: transcript.bytes, using: key)
     }
 
     /// The key a secret gives for one method: HKDF-SHA256 with a salt per method.
-    public static func key(secret: [UInt8], salt: String) -> SymmetricKey {
+    package static func key(secret: [UInt8], salt: String) -> SymmetricKey {
         HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: secret),
             salt: Array(salt.utf8),
@@ -218,7 +218,7 @@ public enum AdmissionMAC {
 
 extension PeerID {
     /// The raw bytes of the hex id.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var result: [UInt8] = []
         var iterator = rawValue.utf8.makeIterator()
         while let high = iterator.next(), let low = iterator.next() {
@@ -227,7 +227,7 @@ extension PeerID {
         return result
     }
 
-    public init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         self.init(bytes.map { Fingerprint.hex($0) }.joined())
     }
 

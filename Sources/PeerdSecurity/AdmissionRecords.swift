@@ -1,33 +1,33 @@
 /// The binary records of the admission handshake (proto/SECURITY.md, "The handshake"). They are
 /// fixed-size and not JSON, so nothing from a party that is not yet trusted reaches a JSON parser.
-public enum AdmissionRecord {
-    public static let offerLength = 36
-    public static let proofLength = 37
-    public static let refusalLength = 5
+package enum AdmissionRecord {
+    package static let offerLength = 36
+    package static let proofLength = 37
+    package static let refusalLength = 5
     /// The frame limit for each of the first two frames a side receives.
-    public static let maxLength = 64
+    package static let maxLength = 64
 
     static let offerMagic: [UInt8] = Array("WLO1".utf8)
     static let proofMagic: [UInt8] = Array("WLP1".utf8)
     static let refusalMagic: [UInt8] = Array("WLR1".utf8)
 
-    public static func offer(nonce: [UInt8]) -> [UInt8] {
+    package static func offer(nonce: [UInt8]) -> [UInt8] {
         precondition(nonce.count == 32)
         return offerMagic + nonce
     }
 
     /// The nonce of an offer, or nil if `bytes` is not one.
-    public static func nonce(ofOffer bytes: some Collection<UInt8>) -> [UInt8]? {
+    package static func nonce(ofOffer bytes: some Collection<UInt8>) -> [UInt8]? {
         guard bytes.count == offerLength, bytes.starts(with: offerMagic) else { return nil }
         return Array(bytes.dropFirst(4))
     }
 
-    public static func proof(method: AdmissionMethod, mac: [UInt8]) -> [UInt8] {
+    package static func proof(method: AdmissionMethod, mac: [UInt8]) -> [UInt8] {
         precondition(mac.count == 32)
         return proofMagic + [method.rawValue] + mac
     }
 
-    public static func parseProof(_ bytes: some Collection<UInt8>) -> (method: AdmissionMethod, mac: [UInt8])? {
+    package static func parseProof(_ bytes: some Collection<UInt8>) -> (method: AdmissionMethod, mac: [UInt8])? {
         let bytes = Array(bytes)
         guard bytes.count == proofLength, bytes.starts(with: proofMagic),
             let method = AdmissionMethod(rawValue: bytes[4])
@@ -35,27 +35,27 @@ public enum AdmissionRecord {
         return (method, Array(bytes[5...]))
     }
 
-    public static func refusal(_ reason: AdmissionRefusal) -> [UInt8] {
+    package static func refusal(_ reason: AdmissionRefusal) -> [UInt8] {
         refusalMagic + [reason.rawValue]
     }
 
     /// The reason of a refusal record, or nil if `bytes` is not one (an unknown reason reads as
     /// `notAMember`: still a refusal).
-    public static func parseRefusal(_ bytes: some Collection<UInt8>) -> AdmissionRefusal? {
+    package static func parseRefusal(_ bytes: some Collection<UInt8>) -> AdmissionRefusal? {
         guard bytes.count == refusalLength, bytes.starts(with: refusalMagic) else { return nil }
         return AdmissionRefusal(rawValue: bytes[bytes.index(bytes.startIndex, offsetBy: 4)]) ?? .notAMember
     }
 }
 
 /// How a prover shows it belongs.
-public enum AdmissionMethod: UInt8, Sendable {
+package enum AdmissionMethod: UInt8, Sendable {
     case none = 0
     case group = 1
     case invite = 2
 }
 
 /// Why a verifier refused; sent in the refusal record.
-public enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
+package enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
     case notAMember = 1
     case revoked = 2
     case keyMismatch = 3
@@ -63,7 +63,7 @@ public enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
     case busy = 5
     case unsupportedKey = 6
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notAMember: "not a member: pair first with 'peerctl invite' and 'peerctl join', or share a group secret"
         case .revoked: "revoked with 'peerctl forget'"

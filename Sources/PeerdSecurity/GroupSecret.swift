@@ -1,13 +1,13 @@
-import Crypto
+package import Crypto
 import PeerdStore
-import SystemPackage
+package import SystemPackage
 
 /// The shared secret of `--group-secret-file`, as the key its proofs are made with.
-public enum GroupSecret {
-    public static let minimumLength = 16
+package enum GroupSecret {
+    package static let minimumLength = 16
 
     /// Reads `path`: at least 16 bytes (surrounding whitespace ignored), not readable by others.
-    public static func load(_ path: FilePath) throws(GroupSecretError) -> SymmetricKey {
+    package static func load(_ path: FilePath) throws(GroupSecretError) -> SymmetricKey {
         let bytes: [UInt8]
         do {
             guard let read = try AtomicFile.read(path) else { throw GroupSecretError.missing(path) }
@@ -31,18 +31,18 @@ public enum GroupSecret {
     }
 
     /// The key a secret's bytes give.
-    public static func key(_ secret: [UInt8]) -> SymmetricKey {
+    package static func key(_ secret: [UInt8]) -> SymmetricKey {
         AdmissionMAC.key(secret: secret, salt: "peerd group v1")
     }
 }
 
-public enum GroupSecretError: Error, CustomStringConvertible {
+package enum GroupSecretError: Error, CustomStringConvertible {
     case missing(FilePath)
     case unreadable(FilePath, String)
     case readableByOthers(FilePath, String)
     case tooShort(FilePath, Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .missing(let path): "group secret file \(path) does not exist"
         case .unreadable(let path, let reason): "cannot read group secret file \(path): \(reason)"

@@ -1,30 +1,30 @@
-import Crypto
-import PeerdModel
+package import Crypto
+package import PeerdModel
 
 /// A one-time invite: the inviter's id, 16 secret bytes, and a 2-byte typo check, as
 /// `wl1-xxxxx-xxxxx-…` in lower-case base32 (proto/SECURITY.md, "Invite codes").
-public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
-    public var inviter: PeerID
-    public var secret: [UInt8]
+package struct InviteCode: Hashable, Sendable, CustomStringConvertible {
+    package var inviter: PeerID
+    package var secret: [UInt8]
 
     static let prefix = "wl1"
 
-    public init(inviter: PeerID, secret: [UInt8]) {
+    package init(inviter: PeerID, secret: [UInt8]) {
         precondition(secret.count == 16)
         self.inviter = inviter
         self.secret = secret
     }
 
     /// A fresh code of `inviter`'s, from the system's CSPRNG.
-    public static func make(inviter: PeerID) -> InviteCode {
+    package static func make(inviter: PeerID) -> InviteCode {
         var generator = SystemRandomNumberGenerator()
         return InviteCode(inviter: inviter, secret: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// The key its proof is made with.
-    public var key: SymmetricKey { AdmissionMAC.key(secret: secret, salt: "peerd invite v1") }
+    package var key: SymmetricKey { AdmissionMAC.key(secret: secret, salt: "peerd invite v1") }
 
-    public var description: String {
+    package var description: String {
         let payload = inviter.bytes + secret
         let text = Base32.encode(payload + Array(SHA256.hash(data: payload).prefix(2)))
         var groups: [Substring] = []
@@ -37,7 +37,7 @@ public struct InviteCode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses a code as printed; dashes, whitespace (a pasted newline or tab too) and case don't matter.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var body = text.lowercased().filter { $0 != "-" && !$0.isWhitespace }
         guard body.hasPrefix(Self.prefix) else { return nil }
         body.removeFirst(Self.prefix.count)

@@ -1,15 +1,16 @@
-import Crypto
-import PeerdModel
+package import Crypto
+import PeerdCodec
+package import PeerdModel
 
 /// The cryptography of signed operations (proto/PEER.md, "Signed operations"): what is hashed,
 /// what is signed, and how a signature is made and checked. ``OperationVerifier`` applies the rules.
-public enum OperationSeal {
+package enum OperationSeal {
     /// Put before the canonical JSON in the signing bytes, so a signature over an operation can be
     /// mistaken for no other message signed by the same key (the TLS handshake, a future version).
-    public static let domain: StaticString = "peerd-op-v1\n"
+    package static let domain: StaticString = "peerd-op-v1\n"
 
     /// What the origin signs: ``domain``, then the canonical JSON of `operation` without `sig`.
-    public static func signingBytes(of operation: Operation) -> [UInt8] {
+    package static func signingBytes(of operation: Operation) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(320)
         domain.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -19,26 +20,26 @@ public enum OperationSeal {
 
     /// ``domain``, then `canonicalJSON`: the signing bytes of the operation whose canonical JSON
     /// without `sig` that is.
-    public static func signingBytes(ofCanonical canonicalJSON: [UInt8]) -> [UInt8] {
+    package static func signingBytes(ofCanonical canonicalJSON: [UInt8]) -> [UInt8] {
         domain.withUTF8Buffer { Array($0) } + canonicalJSON
     }
 
     /// SHA-256 of the canonical JSON of `operation`, `sig` included: what the next operation of its
     /// origin names as `prev`. `scratch` is reused between calls to save an allocation each.
-    public static func digest(of operation: Operation, scratch: inout [UInt8]) -> SHA256Digest {
+    package static func digest(of operation: Operation, scratch: inout [UInt8]) -> SHA256Digest {
         scratch.removeAll(keepingCapacity: true)
         OperationJSON.append(operation, to: &scratch)
         return SHA256.hash(data: scratch)
     }
 
-    public static func digest(of operation: Operation) -> SHA256Digest {
+    package static func digest(of operation: Operation) -> SHA256Digest {
         var scratch: [UInt8] = []
         return digest(of: operation, scratch: &scratch)
     }
 
     /// `operation` with its proof: `key` on seq 1, `prev` (the digest of the origin's previous
     /// operation) after that, and the signature by `identity`, whose peer id must be the origin.
-    public static func seal(_ operation: Operation, prev: SHA256Digest?, by identity: PeerIdentity) -> Operation {
+    package static func seal(_ operation: Operation, prev: SHA256Digest?, by identity: PeerIdentity) -> Operation {
         precondition(operation.id.origin == identity.peer, "only the origin signs its operations")
         precondition((prev == nil) == (operation.id.seq == 1), "prev on every operation after the first")
         precondition(operation.verbatim == nil, "this version seals only operations it knows entirely")
@@ -53,7 +54,7 @@ public enum OperationSeal {
     }
 
     /// The raw low-S signature `r‖s` of `identity` over `signingBytes`.
-    public static func signature(over signingBytes: [UInt8], by identity: PeerIdentity) -> [UInt8] {
+    package static func signature(over signingBytes: [UInt8], by identity: PeerIdentity) -> [UInt8] {
         let signature: P256.Signing.ECDSASignature
         do {
             signature = try identity.privateKey.signature(for: signingBytes)
@@ -65,7 +66,7 @@ public enum OperationSeal {
     }
 
     /// Whether `operation`'s `sig` is a low-S signature by `key` over its signing bytes.
-    public static func isSignatureValid(_ operation: Operation, key: P256.Signing.PublicKey) -> Bool {
+    package static func isSignatureValid(_ operation: Operation, key: P256.Signing.PublicKey) -> Bool {
         guard let sig = operation.proof.sig, LowS.isLow(sig),
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: sig)
         else { return false }

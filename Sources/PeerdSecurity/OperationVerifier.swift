@@ -1,5 +1,5 @@
-import Crypto
-import PeerdModel
+package import Crypto
+package import PeerdModel
 
 /// Decides whether operations from a peer really come from their origins (proto/PEER.md, "Signed
 /// operations"), and holds what makes that cheap: each origin's public key and the digest of the
@@ -11,7 +11,7 @@ import PeerdModel
 /// run vouches for the whole run, and the run's first `prev` ties it to what is already held. One
 /// ECDSA verification (50–100 µs) per origin per batch instead of one per operation is what keeps
 /// a catch-up of 100,000 operations above 100,000 a second.
-public struct OperationVerifier: Sendable {
+package struct OperationVerifier: Sendable {
     /// The seq and digest of the last operation of an origin checked or made here.
     struct Tip: Sendable {
         var seq: UInt64
@@ -22,13 +22,13 @@ public struct OperationVerifier: Sendable {
     private var tips: [PeerID: Tip] = [:]
     private var scratch: [UInt8] = []
 
-    public init() {}
+    package init() {}
 
     /// Checks operations a replica admitted (new ones only, each origin's in ascending seq with no gap
     /// from what is held), all or nothing. `stored` gives an operation already held (committed), for
     /// the one before a run and an origin's first when its key is not cached. On success the cache
     /// moves on to the end of each run.
-    public mutating func verify(
+    package mutating func verify(
         _ operations: [Operation],
         stored: (OperationID) -> Operation?
     ) throws(OperationRejection) {
@@ -71,19 +71,19 @@ public struct OperationVerifier: Sendable {
 
     /// The digest of operation `id`: from the cache when it is the last one seen of its origin,
     /// else of the held operation; nil if it is not held.
-    public func digest(of id: OperationID, stored: (OperationID) -> Operation?) -> SHA256Digest? {
+    package func digest(of id: OperationID, stored: (OperationID) -> Operation?) -> SHA256Digest? {
         if let tip = tips[id.origin], tip.seq == id.seq { return tip.digest }
         return stored(id).map { OperationSeal.digest(of: $0) }
     }
 
     /// Notes a local operation this replica just sealed, so the next one's `prev` needs no lookup.
-    public mutating func record(_ sealed: Operation) {
+    package mutating func record(_ sealed: Operation) {
         tips[sealed.id.origin] = Tip(seq: sealed.id.seq, digest: OperationSeal.digest(of: sealed, scratch: &scratch))
     }
 
     /// Forgets the chain ends: after staged operations were discarded, the digests may name ones
     /// that were never kept. Keys stay: a key is fixed by its origin's id.
-    public mutating func forgetTips() {
+    package mutating func forgetTips() {
         tips.removeAll()
     }
 
@@ -95,8 +95,8 @@ public struct OperationVerifier: Sendable {
 }
 
 /// Why an operation from a peer is not accepted as its origin's.
-public struct OperationRejection: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Reason: Hashable, Sendable {
+package struct OperationRejection: Error, Hashable, Sendable, CustomStringConvertible {
+    package enum Reason: Hashable, Sendable {
         case unsigned
         case noKey
         case keyNotOrigins
@@ -108,16 +108,16 @@ public struct OperationRejection: Error, Hashable, Sendable, CustomStringConvert
         case badSignature
     }
 
-    public let operation: OperationID
-    public let reason: Reason
+    package let operation: OperationID
+    package let reason: Reason
 
-    public init(_ operation: OperationID, _ reason: Reason) {
+    package init(_ operation: OperationID, _ reason: Reason) {
         self.operation = operation
         self.reason = reason
     }
 
     /// The reason, to follow "operation X: ".
-    public var explanation: String {
+    package var explanation: String {
         switch reason {
         case .unsigned: "carries no sig: every operation is signed by its origin"
         case .noKey: "carries no key (the first operation of an origin carries its public key)"
@@ -131,5 +131,5 @@ public struct OperationRejection: Error, Hashable, Sendable, CustomStringConvert
         }
     }
 
-    public var description: String { "operation \(operation): \(explanation)" }
+    package var description: String { "operation \(operation): \(explanation)" }
 }

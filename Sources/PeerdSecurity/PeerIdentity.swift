@@ -1,13 +1,13 @@
-import Crypto
-import Logging
-import PeerdModel
-import PeerdStore
+package import Crypto
+package import Logging
+package import PeerdModel
+package import PeerdStore
 import SwiftASN1
-import SystemPackage
+package import SystemPackage
 import X509
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
 import Foundation
 #endif
@@ -22,32 +22,32 @@ import Foundation
 ///
 /// P-256 rather than Ed25519: BoringSSL offers it in TLS 1.3 by default on both sides, and the
 /// same key signs operations (`OperationSeal`), so one key is the whole identity.
-public struct PeerIdentity: Sendable {
+package struct PeerIdentity: Sendable {
     /// The fingerprint of `publicKeyDER`: what everyone calls this peer.
-    public let peer: PeerID
-    public let privateKey: P256.Signing.PrivateKey
+    package let peer: PeerID
+    package let privateKey: P256.Signing.PrivateKey
     /// The certificate presented in TLS, DER.
-    public let certificateDER: [UInt8]
+    package let certificateDER: [UInt8]
 
     /// The public key as a DER SubjectPublicKeyInfo: the bytes the fingerprint is taken of.
-    public var publicKeyDER: [UInt8] { Array(privateKey.publicKey.derRepresentation) }
-    public var privateKeyPEM: String { privateKey.pemRepresentation }
+    package var publicKeyDER: [UInt8] { Array(privateKey.publicKey.derRepresentation) }
+    package var privateKeyPEM: String { privateKey.pemRepresentation }
 
-    public init(privateKey: P256.Signing.PrivateKey, certificateDER: [UInt8]) {
+    package init(privateKey: P256.Signing.PrivateKey, certificateDER: [UInt8]) {
         self.privateKey = privateKey
         self.certificateDER = certificateDER
         self.peer = Fingerprint.peer(ofPublicKeyDER: privateKey.publicKey.derRepresentation)
     }
 
     /// A new key and its certificate.
-    public static func generate(name: String = "peerd") throws -> PeerIdentity {
+    package static func generate(name: String = "peerd") throws -> PeerIdentity {
         let key = P256.Signing.PrivateKey()
         return PeerIdentity(privateKey: key, certificateDER: try makeCertificate(for: key, name: name))
     }
 
     /// Loads `identity.key` (and `identity.crt`, remade when missing or not for this key) from
     /// `directory`, or makes both on first start.
-    public static func loadOrCreate(in directory: FilePath, logger: Logger) throws(IdentityError) -> PeerIdentity {
+    package static func loadOrCreate(in directory: FilePath, logger: Logger) throws(IdentityError) -> PeerIdentity {
         let keyPath = directory.appending("identity.key")
         let certificatePath = directory.appending("identity.crt")
         do {
@@ -134,21 +134,21 @@ public struct PeerIdentity: Sendable {
 /// Peer ids are fingerprints: the first 128 bits of SHA-256 over the DER SubjectPublicKeyInfo,
 /// as 32 lowercase hex digits. 128 bits keep a second key with the same id out of reach (2^128
 /// work) and keep ids the width they always were.
-public enum Fingerprint {
-    public static func peer(ofPublicKeyDER der: some DataProtocol) -> PeerID {
+package enum Fingerprint {
+    package static func peer(ofPublicKeyDER der: some DataProtocol) -> PeerID {
         let digest = SHA256.hash(data: der)
         return PeerID(digest.prefix(16).map { hex($0) }.joined())!
     }
 
     /// Whether a certificate (DER) carries a P-256 key, the only kind a peer identity is: operations
     /// are signed with it (PEER.md), so a peer with any other key could not make one we accept.
-    public static func hasP256Key(certificateDER der: [UInt8]) -> Bool {
+    package static func hasP256Key(certificateDER der: [UInt8]) -> Bool {
         guard let certificate = try? Certificate(derEncoded: der) else { return false }
         return P256.Signing.PublicKey(certificate.publicKey) != nil
     }
 
     /// SHA-256 of a whole certificate: what the admission proof binds to.
-    public static func certificateHash(_ der: some DataProtocol) -> [UInt8] {
+    package static func certificateHash(_ der: some DataProtocol) -> [UInt8] {
         Array(SHA256.hash(data: der))
     }
 
@@ -158,14 +158,14 @@ public enum Fingerprint {
     }
 }
 
-public enum IdentityError: Error, CustomStringConvertible {
+package enum IdentityError: Error, CustomStringConvertible {
     case store(StoreError)
     case unreadableKey(FilePath, String)
     case keyReadableByOthers(FilePath, String)
     case unsignedStateDirectory(FilePath)
     case certificate(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .store(let error): "\(error)"
         case .unreadableKey(let path, let reason):

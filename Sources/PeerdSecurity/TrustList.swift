@@ -1,25 +1,25 @@
-import PeerdModel
+package import PeerdModel
 
 /// Whom this daemon trusts, and whom it has revoked: `<state-dir>/trust.json`
 /// (proto/SECURITY.md, "Trust"). A plain value; `TrustService` in the daemon persists it.
-public struct TrustList: Hashable, Sendable, Codable {
-    public enum Via: String, Hashable, Sendable, Codable {
+package struct TrustList: Hashable, Sendable, Codable {
+    package enum Via: String, Hashable, Sendable, Codable {
         case invite
         case groupSecret = "group-secret"
         case introduced
         case pinned
     }
 
-    public struct Member: Hashable, Sendable, Codable {
-        public var peer: PeerID
-        public var name: String?
+    package struct Member: Hashable, Sendable, Codable {
+        package var peer: PeerID
+        package var name: String?
         /// Milliseconds since 1970.
-        public var since: Int64
-        public var via: Via
+        package var since: Int64
+        package var via: Via
         /// For `introduced`: who introduced it.
-        public var by: PeerID?
+        package var by: PeerID?
 
-        public init(peer: PeerID, name: String? = nil, since: Int64, via: Via, by: PeerID? = nil) {
+        package init(peer: PeerID, name: String? = nil, since: Int64, via: Via, by: PeerID? = nil) {
             self.peer = peer
             self.name = name
             self.since = since
@@ -29,22 +29,22 @@ public struct TrustList: Hashable, Sendable, Codable {
     }
 
     /// Sorted by peer id, so the file is stable.
-    public private(set) var members: [Member] = []
-    public private(set) var revoked: [PeerID] = []
+    package private(set) var members: [Member] = []
+    package private(set) var revoked: [PeerID] = []
 
     /// Introductions accepted from one `members` message at most.
-    public static let maxIntroductions = 1_000
+    package static let maxIntroductions = 1_000
 
-    public init() {}
+    package init() {}
 
-    public func member(_ peer: PeerID) -> Member? { members.first { $0.peer == peer } }
-    public func isMember(_ peer: PeerID) -> Bool { member(peer) != nil }
-    public func isRevoked(_ peer: PeerID) -> Bool { revoked.contains(peer) }
+    package func member(_ peer: PeerID) -> Member? { members.first { $0.peer == peer } }
+    package func isMember(_ peer: PeerID) -> Bool { member(peer) != nil }
+    package func isRevoked(_ peer: PeerID) -> Bool { revoked.contains(peer) }
 
     /// Trusts `peer` from now on (a revoked one only when `via` is `.pinned`: the user said so).
     /// Returns true if anything changed.
     @discardableResult
-    public mutating func admit(_ peer: PeerID, name: String?, via: Via, by: PeerID? = nil, now: Int64) -> Bool {
+    package mutating func admit(_ peer: PeerID, name: String?, via: Via, by: PeerID? = nil, now: Int64) -> Bool {
         if isRevoked(peer) {
             guard via == .pinned else { return false }
             revoked.removeAll { $0 == peer }
@@ -60,7 +60,7 @@ public struct TrustList: Hashable, Sendable, Codable {
     }
 
     /// A trusted peer listed these members: trust the ones not revoked here. Returns those added.
-    public mutating func introduce(
+    package mutating func introduce(
         _ list: [(peer: PeerID, name: String?)],
         by introducer: PeerID,
         local: PeerID,
@@ -82,7 +82,7 @@ public struct TrustList: Hashable, Sendable, Codable {
 
     /// Revokes `peer`: no longer trusted, and no introduction brings it back. True if it changed.
     @discardableResult
-    public mutating func forget(_ peer: PeerID) -> Bool {
+    package mutating func forget(_ peer: PeerID) -> Bool {
         let wasMember = isMember(peer)
         members.removeAll { $0.peer == peer }
         guard !isRevoked(peer) else { return wasMember }

@@ -1,4 +1,4 @@
-import SystemPackage
+package import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -10,13 +10,13 @@ import Darwin
 
 /// Small files that are always replaced whole (identity, static peers), so that a crash leaves
 /// either the old content or the new one, never a mix.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Files peerd writes this way are a few kilobytes; anything past this is not one of them.
     static let sizeLimit = 1 << 20
 
     /// Replaces `path` with `bytes`: writes `.<name>.tmp` beside it (mode 0600), flushes it,
     /// renames it over `path`, then flushes the directory so the rename itself is durable.
-    public static func write(_ bytes: [UInt8], to path: FilePath) throws(StoreError) {
+    package static func write(_ bytes: [UInt8], to path: FilePath) throws(StoreError) {
         let temporary = path.directory.appending(".\(path.lastComponent?.string ?? "file").tmp")
         do throws(Errno) {
             let descriptor: FileDescriptor
@@ -42,7 +42,7 @@ public enum AtomicFile {
     }
 
     /// The whole content of `path`, or nil if there is no such file.
-    public static func read(_ path: FilePath) throws(StoreError) -> [UInt8]? {
+    package static func read(_ path: FilePath) throws(StoreError) -> [UInt8]? {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])

@@ -1,3 +1,4 @@
+import PeerdCodec
 import PeerdModel
 
 /// One record of the operation log: a header with the payload's length and checksum, then the

@@ -1,6 +1,7 @@
-import Logging
-import PeerdModel
-import SystemPackage
+package import Logging
+import PeerdCodec
+package import PeerdModel
+package import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -15,7 +16,7 @@ extension OperationLog {
 
     /// Opens the log at `path` and returns every operation in it; see
     /// ``open(at:logger:reading:)``, which hands them over one at a time instead.
-    public static func open(
+    package static func open(
         at path: FilePath,
         logger: Logger
     ) throws(StoreError) -> (log: OperationLog, operations: [Operation], recovery: Recovery?) {
@@ -38,7 +39,7 @@ extension OperationLog {
     /// - Throws: `StoreError.notALog` if the file does not start with ``magic`` (it is left as it
     ///   was), `.cannotAccess` if it cannot be opened or read, `.recoveryFailed` if a damaged end
     ///   cannot be copied aside (the log is then left as it was).
-    public static func open(
+    package static func open(
         at path: FilePath,
         logger: Logger,
         reading read: (Operation) -> Void

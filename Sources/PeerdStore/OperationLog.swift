@@ -1,7 +1,8 @@
 import Logging
-import PeerdModel
+import PeerdCodec
+package import PeerdModel
 import Synchronization
-import SystemPackage
+package import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -38,14 +39,14 @@ import Foundation
 ///
 /// `Sendable` without `@unchecked`: the descriptor and the file length live in a
 /// `Mutex`, so appends from different tasks are serialized (the daemon uses it from one actor).
-public final class OperationLog: Sendable {
+package final class OperationLog: Sendable {
     /// The first 8 bytes of every operation log.
-    public static let magic: [UInt8] = Array("PEERDLG1".utf8)
+    package static let magic: [UInt8] = Array("PEERDLG1".utf8)
     /// The largest payload a record may have: 4 MiB.
-    public static let maxRecordLength = LogRecord.maxPayloadLength
+    package static let maxRecordLength = LogRecord.maxPayloadLength
 
     /// The log file.
-    public let path: FilePath
+    package let path: FilePath
     private let logger: Logger
     private let state: Mutex<State>
 
@@ -68,7 +69,7 @@ public final class OperationLog: Sendable {
     }
 
     /// The log's size in bytes, header included.
-    public var length: Int64 {
+    package var length: Int64 {
         state.withLock { $0.length }
     }
 
@@ -77,7 +78,7 @@ public final class OperationLog: Sendable {
     /// All or nothing: if writing or flushing fails (no space, I/O error, a size limit), the file
     /// is cut back to its length before this call and `StoreError.writeFailed` says why.
     /// An empty array does nothing.
-    public func append(_ operations: [Operation]) throws(StoreError) {
+    package func append(_ operations: [Operation]) throws(StoreError) {
         guard !operations.isEmpty else { return }
         try state.withLock { (state) throws(StoreError) in
             guard !state.isUnusable else { throw .logUnusable(path) }

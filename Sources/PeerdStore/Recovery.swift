@@ -1,11 +1,11 @@
-import SystemPackage
+package import SystemPackage
 
 /// What opening the operation log cut off: the first damaged record and everything after it.
 ///
 /// The cut bytes are not destroyed: they are copied to `savedTo` before the log is shortened.
-public struct Recovery: Hashable, Sendable, CustomStringConvertible {
+package struct Recovery: Hashable, Sendable, CustomStringConvertible {
     /// Why the record at `offset` was not accepted.
-    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+    package enum Reason: Hashable, Sendable, CustomStringConvertible {
         /// The file ends inside a record's 8-byte header; `available` bytes of it are there.
         case tornHeader(available: Int)
         /// The file ends inside a record's payload.
@@ -17,7 +17,7 @@ public struct Recovery: Hashable, Sendable, CustomStringConvertible {
         /// The checksum matched but the payload is not an `Operation`.
         case undecodable(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .tornHeader(let available):
                 return "record header cut short (\(available) of 8 bytes)"
@@ -38,16 +38,16 @@ public struct Recovery: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Byte offset in the log of the first record that was dropped; the log now ends here.
-    public var offset: Int64
+    package var offset: Int64
     /// How many bytes were cut off the end of the log.
-    public var bytesDropped: Int64
-    public var reason: Reason
+    package var bytesDropped: Int64
+    package var reason: Reason
     /// How many operations before `offset` were read and kept.
-    public var operationsKept: Int
+    package var operationsKept: Int
     /// Where the dropped bytes were copied, e.g. `…/operations.log.corrupt-1763700000`.
-    public var savedTo: FilePath
+    package var savedTo: FilePath
 
-    public init(offset: Int64, bytesDropped: Int64, reason: Reason, operationsKept: Int, savedTo: FilePath) {
+    package init(offset: Int64, bytesDropped: Int64, reason: Reason, operationsKept: Int, savedTo: FilePath) {
         self.offset = offset
         self.bytesDropped = bytesDropped
         self.reason = reason
@@ -55,7 +55,7 @@ public struct Recovery: Hashable, Sendable, CustomStringConvertible {
         self.savedTo = savedTo
     }
 
-    public var description: String {
+    package var description: String {
         "dropped \(bytesDropped) bytes at offset \(offset) (\(reason)); "
             + "kept \(operationsKept) operations; dropped bytes saved to \(savedTo)"
     }

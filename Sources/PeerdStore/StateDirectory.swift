@@ -1,6 +1,6 @@
-import Logging
+package import Logging
 import PeerdModel
-import SystemPackage
+package import SystemPackage
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,22 +33,22 @@ import Darwin
 ///
 /// `Sendable` without `@unchecked`: every stored property is an immutable `Sendable` value, and
 /// `peers.json` is only ever replaced whole, by rename.
-public final class StateDirectory: Sendable {
+package final class StateDirectory: Sendable {
     /// The directory itself.
-    public let path: FilePath
+    package let path: FilePath
     /// The open `lock` file; closing it releases the lock.
     private let lockDescriptor: FileDescriptor
 
     /// Where the operation log lives: `<state-dir>/operations.log`.
-    public var logPath: FilePath { path.appending("operations.log") }
+    package var logPath: FilePath { path.appending("operations.log") }
     /// `<state-dir>/trust.json`.
-    public var trustPath: FilePath { path.appending("trust.json") }
+    package var trustPath: FilePath { path.appending("trust.json") }
     /// `<state-dir>/peers.json`.
-    public var peersPath: FilePath { path.appending("peers.json") }
+    package var peersPath: FilePath { path.appending("peers.json") }
 
     /// The default state directory: `$XDG_STATE_HOME/peerd`, else `$HOME/.local/state/peerd`.
     /// A relative `XDG_STATE_HOME` is ignored, as the XDG Base Directory spec requires.
-    public static func defaultPath(environment: [String: String]) throws(StoreError) -> FilePath {
+    package static func defaultPath(environment: [String: String]) throws(StoreError) -> FilePath {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return FilePath(state).appending("peerd")
         }
@@ -62,7 +62,7 @@ public final class StateDirectory: Sendable {
     ///
     /// - Throws: `StoreError.locked` if another process holds the lock; `.cannotAccess` if the
     ///   directory cannot be made or used.
-    public init(at path: FilePath, logger: Logger) throws(StoreError) {
+    package init(at path: FilePath, logger: Logger) throws(StoreError) {
         try Self.makeDirectories(path, logger: logger)
         let lockPath = path.appending("lock")
         let lock: FileDescriptor
@@ -96,7 +96,7 @@ public final class StateDirectory: Sendable {
     }
 
     /// The static peers saved with ``savePeers(_:)``, in order; empty if there are none yet.
-    public func loadPeers() throws(StoreError) -> [String] {
+    package func loadPeers() throws(StoreError) -> [String] {
         guard let bytes = try AtomicFile.read(peersPath) else { return [] }
         do {
             return try JSONDecoder().decode([String].self, from: Data(bytes))
@@ -106,7 +106,7 @@ public final class StateDirectory: Sendable {
     }
 
     /// Replaces the saved static peers with `addresses` ("host:port"), atomically and durably.
-    public func savePeers(_ addresses: [String]) throws(StoreError) {
+    package func savePeers(_ addresses: [String]) throws(StoreError) {
         try AtomicFile.write(Self.json(addresses), to: peersPath)
     }
 

@@ -1,9 +1,9 @@
-import PeerdModel
-import SystemPackage
+package import PeerdModel
+package import SystemPackage
 
 /// Why the store could not do what was asked. Each case names the file involved, and its
 /// `description` says what happened and what the user can do about it.
-public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Neither `XDG_STATE_HOME` nor `HOME` is set, so there is no default state directory.
     case noStateDirectory
     /// Another process holds the state directory's lock.
@@ -25,7 +25,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// An operation cannot be stored (for instance, its record would exceed the record size limit).
     case invalidOperation(OperationID, reason: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noStateDirectory:
             return "No state directory: neither XDG_STATE_HOME nor HOME is set. Set one of them or pass --state-dir."

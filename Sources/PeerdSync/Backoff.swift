@@ -1,16 +1,16 @@
 /// Reconnect delays: exponential from `initial` up to `maximum`, times a jitter factor in [0.75, 1]
 /// so peers that lost each other at the same moment don't redial in lockstep (proto/PEER.md). A session that lasted `resetAfter`
 /// counts as healthy and starts the sequence over.
-public struct Backoff: Sendable {
-    public var initial: Duration = .milliseconds(500)
-    public var maximum: Duration = .seconds(30)
-    public var resetAfter: Duration = .seconds(10)
+package struct Backoff: Sendable {
+    package var initial: Duration = .milliseconds(500)
+    package var maximum: Duration = .seconds(30)
+    package var resetAfter: Duration = .seconds(10)
     private var attempt = 0
 
-    public init() {}
+    package init() {}
 
     /// The delay before the next dial, given how long the last session was established (nil if never).
-    public mutating func next(after established: Duration?, using generator: inout some RandomNumberGenerator)
+    package mutating func next(after established: Duration?, using generator: inout some RandomNumberGenerator)
         -> Duration
     {
         if let established, established >= resetAfter { attempt = 0 }
@@ -20,7 +20,7 @@ public struct Backoff: Sendable {
         return base * jitter
     }
 
-    public mutating func next(after established: Duration?) -> Duration {
+    package mutating func next(after established: Duration?) -> Duration {
         var generator = SystemRandomNumberGenerator()
         return next(after: established, using: &generator)
     }

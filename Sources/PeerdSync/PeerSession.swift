@@ -1,5 +1,5 @@
-import PeerdModel
-import PeerdWire
+package import PeerdModel
+package import PeerdWire
 
 /// The state of one peer connection, as a plain value: inputs go in, `Action`s come out, and the
 /// transport only carries the actions out. See proto/PEER.md for the rules it implements.
@@ -7,24 +7,24 @@ import PeerdWire
 /// Catch-up and live push are one rule: `peerHas` is what the other side is known to hold (its hello
 /// vector, plus everything sent to it or received from it); whenever the local vector is ahead of it,
 /// the difference is sent. Relaying falls out of the same rule, and nothing is echoed to its sender.
-public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
-    public enum Role: String, Sendable {
+package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    package enum Role: String, Sendable {
         /// We opened the TCP connection.
         case dialer
         /// The other side did.
         case acceptor
     }
 
-    public struct Configuration: Sendable {
-        public var handshakeTimeout: Duration = .seconds(5)
-        public var keepaliveInterval: Duration = .seconds(10)
+    package struct Configuration: Sendable {
+        package var handshakeTimeout: Duration = .seconds(5)
+        package var keepaliveInterval: Duration = .seconds(10)
         /// Silence for this many keepalive intervals closes the session.
-        public var missedKeepalives = 3
+        package var missedKeepalives = 3
 
-        public init() {}
+        package init() {}
     }
 
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         case send(PeerMessage)
         /// Send these operations, per origin in ascending seq order, in `ops` frames.
         case sendOperations([SendRange])
@@ -42,11 +42,11 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
         case sendMembers
     }
 
-    public struct SendRange: Hashable, Sendable {
-        public var origin: PeerID
-        public var seqs: ClosedRange<UInt64>
+    package struct SendRange: Hashable, Sendable {
+        package var origin: PeerID
+        package var seqs: ClosedRange<UInt64>
 
-        public init(origin: PeerID, seqs: ClosedRange<UInt64>) {
+        package init(origin: PeerID, seqs: ClosedRange<UInt64>) {
             self.origin = origin
             self.seqs = seqs
         }
@@ -58,19 +58,19 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
         case closed
     }
 
-    public let role: Role
-    public let localHello: PeerMessage.Hello
-    public let configuration: Configuration
+    package let role: Role
+    package let localHello: PeerMessage.Hello
+    package let configuration: Configuration
     /// The id TLS authenticated for the other end (its certificate's fingerprint): its hello must
     /// say the same.
-    public let authenticatedRemote: PeerID?
+    package let authenticatedRemote: PeerID?
     private var state: State
     private var localVector: VersionVector
     private var lastReceived: Instant
     private var lastSent: Instant
 
     /// A new session; `start` gives the actions that open it.
-    public init(
+    package init(
         role: Role,
         localHello: PeerMessage.Hello,
         now: Instant,
@@ -88,21 +88,21 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
 
     /// The other side's hello, once the handshake is done.
-    public var remote: PeerMessage.Hello? {
+    package var remote: PeerMessage.Hello? {
         if case .established(let remote, _) = state { remote } else { nil }
     }
 
-    public var isClosed: Bool {
+    package var isClosed: Bool {
         if case .closed = state { true } else { false }
     }
 
     /// Both sides speak first: send our hello.
-    public mutating func start(now: Instant) -> [Action] {
+    package mutating func start(now: Instant) -> [Action] {
         lastSent = now
         return [.send(.hello(localHello))]
     }
 
-    public mutating func received(_ message: PeerMessage, now: Instant) -> [Action] {
+    package mutating func received(_ message: PeerMessage, now: Instant) -> [Action] {
         lastReceived = now
         switch (state, message) {
         case (.closed, _):
@@ -146,13 +146,13 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
 
     /// The local replica now holds `vector`: push what the peer lacks.
-    public mutating func localAdvanced(to vector: VersionVector, now: Instant) -> [Action] {
+    package mutating func localAdvanced(to vector: VersionVector, now: Instant) -> [Action] {
         localVector = localVector.merged(with: vector)
         return pushMissing(now: now)
     }
 
     /// Timers: the handshake deadline, keepalive pings and the silence timeout.
-    public mutating func tick(now: Instant) -> [Action] {
+    package mutating func tick(now: Instant) -> [Action] {
         switch state {
         case .closed:
             return []
@@ -171,13 +171,13 @@ public struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dura
     }
 
     /// The transport or the replica found the peer's input unacceptable.
-    public mutating func failed(_ error: WireError) -> [Action] {
+    package mutating func failed(_ error: WireError) -> [Action] {
         close(error)
     }
 
     /// The connection ended under the session: the peer closed its end, or it was lost. Nothing
     /// more can be sent, so the session closes without an `error`.
-    public mutating func transportEnded() -> [Action] {
+    package mutating func transportEnded() -> [Action] {
         close(nil)
     }
 

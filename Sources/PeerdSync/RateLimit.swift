@@ -23,17 +23,17 @@ import PeerdWire
 ///   (about 30 MB/s measured: the receiver's parsing and fsync set the pace) passes with five times
 ///   room; the burst is 64 frames of the largest size. It is a backstop against a peer streaming
 ///   large frames faster than any honest one, not the limit that stops floods.
-public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
-    public struct Configuration: Hashable, Sendable {
-        public var framesPerSecond = 2_000
-        public var frameBurst = 2_000
-        public var bytesPerSecond = 512 << 20
+package struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+    package struct Configuration: Hashable, Sendable {
+        package var framesPerSecond = 2_000
+        package var frameBurst = 2_000
+        package var bytesPerSecond = 512 << 20
         /// At least `Frame.maxFrameLength`, or the largest frames would never be admitted.
-        public var byteBurst = 64 * Frame.maxFrameLength
+        package var byteBurst = 64 * Frame.maxFrameLength
 
-        public init() {}
+        package init() {}
 
-        public init(framesPerSecond: Int, frameBurst: Int, bytesPerSecond: Int, byteBurst: Int) {
+        package init(framesPerSecond: Int, frameBurst: Int, bytesPerSecond: Int, byteBurst: Int) {
             self.framesPerSecond = framesPerSecond
             self.frameBurst = frameBurst
             self.bytesPerSecond = bytesPerSecond
@@ -41,7 +41,7 @@ public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durati
         }
     }
 
-    public enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         case admitted
         /// Over the frame rate, the burst spent.
         case tooManyFrames
@@ -49,12 +49,12 @@ public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durati
         case tooManyBytes
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     private var frames: Bucket
     private var bytes: Bucket
 
     /// Both buckets start full.
-    public init(configuration: Configuration = .init()) {
+    package init(configuration: Configuration = .init()) {
         precondition(configuration.framesPerSecond > 0 && configuration.bytesPerSecond > 0, "rates must be positive")
         precondition(configuration.frameBurst >= 1 && configuration.byteBurst >= 1, "bursts must be at least 1")
         self.configuration = configuration
@@ -64,7 +64,7 @@ public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durati
 
     /// Whether a frame of `bytes` bytes (its body length) received at `now` is within the limits;
     /// if it is, its tokens are taken.
-    public mutating func admit(bytes count: Int, now: Instant) -> Decision {
+    package mutating func admit(bytes count: Int, now: Instant) -> Decision {
         guard let frameFull = frames.take(1, now: now) else { return .tooManyFrames }
         guard let byteFull = bytes.take(max(0, count), now: now) else { return .tooManyBytes }
         frames.fullAt = frameFull
@@ -73,7 +73,7 @@ public struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durati
     }
 
     /// For the `error` a refused peer gets and the log: what it did wrong.
-    public func explanation(of decision: Decision) -> String {
+    package func explanation(of decision: Decision) -> String {
         switch decision {
         case .admitted: "within the rate limit"
         case .tooManyFrames:

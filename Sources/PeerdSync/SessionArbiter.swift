@@ -1,4 +1,4 @@
-import PeerdModel
+package import PeerdModel
 
 /// Decides which of two sessions with the same peer survives, the same way on both ends.
 ///
@@ -7,21 +7,21 @@ import PeerdModel
 /// close the same one. When one side dialed both, only that dialer decides (it keeps the older);
 /// the side that accepted both keeps both until the dialer closes one, so the two ends never
 /// disagree and close both (proto/PEER.md, "Duplicate sessions").
-public enum SessionArbiter {
-    public struct Candidate: Hashable, Sendable {
-        public var dialer: PeerID
+package enum SessionArbiter {
+    package struct Candidate: Hashable, Sendable {
+        package var dialer: PeerID
 
-        public init(dialer: PeerID) {
+        package init(dialer: PeerID) {
             self.dialer = dialer
         }
     }
 
-    public enum Decision: Hashable, Sendable {
+    package enum Decision: Hashable, Sendable {
         case keepExisting, keepNew, keepBoth
     }
 
     /// What the side `local` does when `new` is established while `existing` already is.
-    public static func decide(new: Candidate, existing: Candidate, local: PeerID) -> Decision {
+    package static func decide(new: Candidate, existing: Candidate, local: PeerID) -> Decision {
         if new.dialer == existing.dialer { return new.dialer == local ? .keepExisting : .keepBoth }
         return new.dialer < existing.dialer ? .keepNew : .keepExisting
     }

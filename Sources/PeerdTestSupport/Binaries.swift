@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// Where the built `peerd` and `peerctl` are: `$PEERD_BIN_DIR` (set by `make test`), else `.build/debug`.
-public enum Binaries {
-    public static let directory: URL = {
+package enum Binaries {
+    package static let directory: URL = {
         if let dir = ProcessInfo.processInfo.environment["PEERD_BIN_DIR"] { return URL(fileURLWithPath: dir) }
         // Sources/PeerdTestSupport/Binaries.swift → the package root.
         return URL(fileURLWithPath: #filePath)
@@ -10,20 +10,20 @@ public enum Binaries {
             .appendingPathComponent(".build/debug")
     }()
 
-    public static var peerd: URL { directory.appendingPathComponent("peerd") }
-    public static var peerctl: URL { directory.appendingPathComponent("peerctl") }
+    package static var peerd: URL { directory.appendingPathComponent("peerd") }
+    package static var peerctl: URL { directory.appendingPathComponent("peerctl") }
 }
 
 /// A scratch directory removed when the test is done with it.
-public final class ScratchDirectory: Sendable {
-    public let url: URL
+package final class ScratchDirectory: Sendable {
+    package let url: URL
 
-    public init(_ label: String) throws {
+    package init(_ label: String) throws {
         url = URL(fileURLWithPath: "/tmp").appendingPathComponent("peerd-e2e-\(label)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    package func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Polls `condition` until it holds or `timeout` passes; returns whether it held. For state that
 /// settles over the network (a peer catching up), where no single event says "done".
-public func eventually(
+package func eventually(
     timeout: Duration = .seconds(15),
     every interval: Duration = .milliseconds(50),
     _ condition: () throws -> Bool

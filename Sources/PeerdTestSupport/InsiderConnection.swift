@@ -2,28 +2,29 @@ import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
-import PeerdSecurity
+import PeerdModel
+package import PeerdSecurity
 import PeerdWire
 
 /// A hand-driven peer that knows the group secret: it completes TLS 1.3 and the admission records
 /// like a member would, then sends whatever bytes a test gives it — input past the point where only
 /// members get, which the JSON decoder and the session must still refuse.
-public enum InsiderConnection {
-    public struct Exchange: @unchecked Sendable {
+package enum InsiderConnection {
+    package struct Exchange: @unchecked Sendable {
         // @unchecked: the frames are JSONSerialization's plain values, made and read by one task.
         /// Whether the daemon admitted us (no refusal record, the connection stayed up).
-        public var admitted: Bool
+        package var admitted: Bool
         /// The daemon's id, from its certificate.
-        public var daemon: PeerIdentityFacts
+        package var daemon: PeerIdentityFacts
         /// Every JSON frame the daemon sent after admission, in order.
-        public var frames: [[String: Any]]
+        package var frames: [[String: Any]]
         /// The daemon closed the connection (rather than our time running out).
-        public var closed: Bool
-        public var refusal: AdmissionRefusal?
+        package var closed: Bool
+        package var refusal: AdmissionRefusal?
     }
 
-    public struct PeerIdentityFacts: Sendable {
-        public var peer: String
+    package struct PeerIdentityFacts: Sendable {
+        package var peer: String
     }
 
     /// Connects to `127.0.0.1:port` as `identity` (a fresh one when nil), is admitted with
@@ -33,7 +34,7 @@ public enum InsiderConnection {
     /// A connection closed before anything was exchanged is tried again, up to three times: with the
     /// whole suite running on a 2-core machine, TLS and admission sometimes take longer than the
     /// daemon's 5 s admission deadline (the retry message prints the time it took).
-    public static func exchange(
+    package static func exchange(
         port: Int,
         groupSecret: String,
         identity: PeerIdentity? = nil,

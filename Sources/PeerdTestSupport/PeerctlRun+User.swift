@@ -2,11 +2,11 @@ import Foundation
 
 extension PeerctlRun {
     /// The unprivileged user `nobody`.
-    public static let nobody: UInt32 = 65534
+    package static let nobody: UInt32 = 65534
 
     /// Runs the real `peerctl` as the user and group `uid`, with no supplementary groups (via
     /// setpriv; the caller must be root), and waits for it.
-    public static func run(asUser uid: UInt32, _ arguments: [String]) throws -> PeerctlRun {
+    package static func run(asUser uid: UInt32, _ arguments: [String]) throws -> PeerctlRun {
         let setpriv = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "--", Binaries.peerctl.path]
         return try run(setpriv + arguments, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
     }

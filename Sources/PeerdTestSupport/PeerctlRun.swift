@@ -1,15 +1,15 @@
-import Foundation
+package import Foundation
 
 /// One finished run of the real `peerctl` binary.
-public struct PeerctlRun: CustomStringConvertible {
-    public var status: Int32
-    public var stdout: String
-    public var stderr: String
+package struct PeerctlRun: CustomStringConvertible {
+    package var status: Int32
+    package var stdout: String
+    package var stderr: String
 
-    public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+    package var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 
     /// Runs `peerctl` (or `executable`, which runs it) with `arguments` and waits for it.
-    public static func run(
+    package static func run(
         _ arguments: [String],
         environment: [String: String] = [:],
         executable: URL = Binaries.peerctl
@@ -36,7 +36,7 @@ public struct PeerctlRun: CustomStringConvertible {
     }
 
     /// The stdout decoded as JSON of type `T`.
-    public func json<T: Decodable>(_ type: T.Type) throws -> T {
+    package func json<T: Decodable>(_ type: T.Type) throws -> T {
         try JSONDecoder().decode(T.self, from: Data(stdout.utf8))
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// A raw socket for sending bytes no well-behaved client would send.
-public final class RawConnection {
+package final class RawConnection {
     private let fd: Int32
 
     /// TCP to 127.0.0.1:`port`.
-    public init(tcpPort port: Int) throws {
+    package init(tcpPort port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -21,7 +21,7 @@ public final class RawConnection {
     }
 
     /// The Unix socket at `path`.
-    public init(unixPath path: String) throws {
+    package init(unixPath path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -44,7 +44,7 @@ public final class RawConnection {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    public func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -54,17 +54,17 @@ public final class RawConnection {
     }
 
     /// Sends `json` as one frame.
-    public func sendFrame(_ json: String) {
+    package func sendFrame(_ json: String) {
         send(Self.frame(Array(json.utf8)))
     }
 
-    public static func frame(_ body: [UInt8]) -> [UInt8] {
+    package static func frame(_ body: [UInt8]) -> [UInt8] {
         let n = UInt32(body.count)
         return [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + body
     }
 
     /// Reads bytes until the peer closes (or 10 s pass).
-    public func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
+    package func readUntilClosed() -> (bytes: [UInt8], closed: Bool) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -76,7 +76,7 @@ public final class RawConnection {
     }
 
     /// Reads frames until the peer closes (or 10 s pass); returns their JSON bodies as objects.
-    public func readFramesUntilClosed() -> (frames: [[String: Any]], closed: Bool) {
+    package func readFramesUntilClosed() -> (frames: [[String: Any]], closed: Bool) {
         let (buffer, closed) = readUntilClosed()
         var frames: [[String: Any]] = []
         var offset = 0
@@ -91,7 +91,7 @@ public final class RawConnection {
     }
 
     /// Reads exactly one frame, or nil on close or timeout.
-    public func readOneFrame() -> [String: Any]? {
+    package func readOneFrame() -> [String: Any]? {
         guard let header = readExactly(4) else { return nil }
         let length = header.reduce(0) { $0 << 8 | Int($1) }
         guard let body = readExactly(length) else { return nil }

@@ -1,33 +1,33 @@
-import Foundation
+package import Foundation
 import PeerControl
-import PeerdWire
+package import PeerdWire
 
 /// A real `peerd` process on loopback with its own state directory and control socket.
-public final class TestDaemon: @unchecked Sendable {
+package final class TestDaemon: @unchecked Sendable {
     // @unchecked: `process` is replaced only by `start`/`restart`, which tests call from one task.
-    public let name: String
-    public let scratch: ScratchDirectory
-    public let extraArguments: [String]
-    public private(set) var process: Process?
-    public private(set) var port: Int = 0
+    package let name: String
+    package let scratch: ScratchDirectory
+    package let extraArguments: [String]
+    package private(set) var process: Process?
+    package private(set) var port: Int = 0
     private var requestedPort: Int
     private let logLevel: String
     /// Runs peerd as the unprivileged user `nobody` (via setpriv), as most users run it.
     private let runAsNobody: Bool
     /// The group secret it is started with (`--group-secret-file`); nil for none.
-    public let groupSecret: String?
+    package let groupSecret: String?
 
     /// What test daemons share unless a test says otherwise, so that they trust each other.
-    public static let testGroupSecret = "peerd end-to-end tests: one group"
+    package static let testGroupSecret = "peerd end-to-end tests: one group"
 
-    public let stateDir: String
-    public var socket: String { scratch.path("\(name).sock") }
-    public var logPath: String { scratch.path("\(name).log") }
-    public var address: String { "127.0.0.1:\(port)" }
-    public var pid: Int32? { process?.processIdentifier }
+    package let stateDir: String
+    package var socket: String { scratch.path("\(name).sock") }
+    package var logPath: String { scratch.path("\(name).log") }
+    package var address: String { "127.0.0.1:\(port)" }
+    package var pid: Int32? { process?.processIdentifier }
 
     /// Resident memory of the daemon process in bytes, from /proc.
-    public var residentBytes: Int? {
+    package var residentBytes: Int? {
         guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
         else { return nil }
@@ -35,7 +35,7 @@ public final class TestDaemon: @unchecked Sendable {
     }
 
     /// Starts `peerd --name NAME --port 0 --no-mdns …` and waits until its control socket answers.
-    public init(
+    package init(
         _ name: String,
         in scratch: ScratchDirectory,
         peers: [TestDaemon] = [],
@@ -59,7 +59,7 @@ public final class TestDaemon: @unchecked Sendable {
     deinit { stop(signal: SIGKILL) }
 
     /// (Re)starts on the same port, state directory and socket.
-    public func start() throws {
+    package func start() throws {
         let process = Process()
         process.executableURL = runAsNobody ? URL(fileURLWithPath: "/usr/bin/setpriv") : Binaries.peerd
         let prefix = runAsNobody ? ["--reuid=65534", "--regid=65534", "--clear-groups", "--", Binaries.peerd.path] : []
@@ -107,13 +107,13 @@ public final class TestDaemon: @unchecked Sendable {
     }
 
     /// Sends `signal` and waits for the process to end.
-    public func stop(signal: Int32 = SIGTERM) {
+    package func stop(signal: Int32 = SIGTERM) {
         guard let process, process.isRunning else { return }
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
     }
 
-    public func status() throws -> StatusRecord {
+    package func status() throws -> StatusRecord {
         guard case .status(let status) = try ControlClient(socketPath: socket).request(.status) else {
             throw Failure.unexpected
         }
@@ -121,28 +121,28 @@ public final class TestDaemon: @unchecked Sendable {
     }
 
     /// Runs the real `peerctl --socket <this daemon's socket> ARGS…`.
-    public func peerctl(_ arguments: String...) throws -> PeerctlRun {
+    package func peerctl(_ arguments: String...) throws -> PeerctlRun {
         try PeerctlRun.run(["--socket", socket] + arguments)
     }
 
     /// The list as `peerctl list --json` prints it.
-    public func list() throws -> [MovieRecord] {
+    package func list() throws -> [MovieRecord] {
         let run = try peerctl("list", "--json")
         guard run.status == 0 else { throw Failure.command(run) }
         return try run.json([MovieRecord].self)
     }
 
-    public func movieIDs() throws -> [Int] { try list().map(\.movieId) }
+    package func movieIDs() throws -> [Int] { try list().map(\.movieId) }
 
-    public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    public enum Failure: Error, CustomStringConvertible {
+    package enum Failure: Error, CustomStringConvertible {
         case exited(String, log: String)
         case notReady(String, log: String)
         case command(PeerctlRun)
         case unexpected
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exited(let name, let log): "peerd \(name) exited during start:\n\(log)"
             case .notReady(let name, let log): "peerd \(name) did not answer within 20 s:\n\(log)"

@@ -1,20 +1,20 @@
-import PeerdModel
+package import PeerdModel
 
 /// A list row as the control protocol and `peerctl list --json` show it.
-public struct MovieRecord: Hashable, Sendable, Codable {
-    public var movieId: Int
-    public var title: String?
-    public var year: Int?
+package struct MovieRecord: Hashable, Sendable, Codable {
+    package var movieId: Int
+    package var title: String?
+    package var year: Int?
     /// Names of everyone whose add survives, earliest first.
-    public var addedBy: [String]
+    package var addedBy: [String]
     /// Their peer ids, in the same order.
-    public var addedByPeers: [PeerID]
+    package var addedByPeers: [PeerID]
     /// Milliseconds since 1970 of the earliest surviving add.
-    public var addedAt: Int64
+    package var addedAt: Int64
     /// Pass as `after` to get the rows that follow this one.
-    public var cursor: String
+    package var cursor: String
 
-    public init(_ row: WatchListRow) {
+    package init(_ row: WatchListRow) {
         movieId = row.movie.id.rawValue
         title = row.movie.title
         year = row.movie.year
@@ -26,23 +26,23 @@ public struct MovieRecord: Hashable, Sendable, Codable {
 }
 
 /// One `follow` event.
-public struct ChangeRecord: Hashable, Sendable, Codable {
-    public enum Kind: String, Hashable, Sendable, Codable {
+package struct ChangeRecord: Hashable, Sendable, Codable {
+    package enum Kind: String, Hashable, Sendable, Codable {
         case added, updated, removed
     }
 
-    public var change: Kind
-    public var movieId: Int
-    public var title: String?
-    public var year: Int?
+    package var change: Kind
+    package var movieId: Int
+    package var title: String?
+    package var year: Int?
     /// Who made the operation that caused the change.
-    public var by: String
-    public var peer: PeerID
-    public var at: Int64
+    package var by: String
+    package var peer: PeerID
+    package var at: Int64
     /// The row after the change; absent for `removed`.
-    public var row: MovieRecord?
+    package var row: MovieRecord?
 
-    public init(_ change: WatchListChange) {
+    package init(_ change: WatchListChange) {
         switch change {
         case .added(let row, let op), .updated(let row, let op):
             self.change = if case .added = change { .added } else { .updated }
@@ -67,8 +67,8 @@ public struct ChangeRecord: Hashable, Sendable, Codable {
 }
 
 /// One peer as `peerctl peers` shows it.
-public struct PeerRecord: Hashable, Sendable, Codable {
-    public enum Source: String, Hashable, Sendable, Codable {
+package struct PeerRecord: Hashable, Sendable, Codable {
+    package enum Source: String, Hashable, Sendable, Codable {
         /// Named with `--peer` or `peerctl connect`.
         case `static`
         /// It dialed us.
@@ -79,7 +79,7 @@ public struct PeerRecord: Hashable, Sendable, Codable {
         case relay
     }
 
-    public enum State: String, Hashable, Sendable, Codable {
+    package enum State: String, Hashable, Sendable, Codable {
         case connecting, handshaking, connected, retrying
         /// No direct session; its changes arrive through other peers.
         case relayed
@@ -88,7 +88,7 @@ public struct PeerRecord: Hashable, Sendable, Codable {
     }
 
     /// Whether this daemon trusts it (proto/SECURITY.md, "Trust").
-    public enum Trust: String, Hashable, Sendable, Codable {
+    package enum Trust: String, Hashable, Sendable, Codable {
         /// On the trust list: its sessions are admitted.
         case member
         /// Seen (announced on the LAN, or it connected) but not trusted: nothing from it is merged.
@@ -98,26 +98,26 @@ public struct PeerRecord: Hashable, Sendable, Codable {
     }
 
     /// Nil until the first hello from it.
-    public var peer: PeerID?
-    public var name: String?
+    package var peer: PeerID?
+    package var name: String?
     /// The connection's address, or the first one to dial; nil for a relay-only peer.
-    public var address: String?
+    package var address: String?
     /// Every address known for it, best first.
-    public var addresses: [String]
-    public var source: Source
-    public var state: State
+    package var addresses: [String]
+    package var source: Source
+    package var state: State
     /// Nil while its id is unknown (nothing dialed has answered yet).
-    public var trust: Trust?
+    package var trust: Trust?
     /// Milliseconds since 1970.
-    public var connectedSince: Int64?
-    public var lastSeen: Int64?
-    public var opsSent: Int
-    public var opsReceived: Int
-    public var lastError: String?
+    package var connectedSince: Int64?
+    package var lastSeen: Int64?
+    package var opsSent: Int
+    package var opsReceived: Int
+    package var lastError: String?
     /// Seconds until the next dial, when `retrying`.
-    public var retryIn: Double?
+    package var retryIn: Double?
 
-    public init(
+    package init(
         peer: PeerID?,
         name: String?,
         address: String?,
@@ -149,22 +149,22 @@ public struct PeerRecord: Hashable, Sendable, Codable {
 }
 
 /// The daemon's own state, for `peerctl status`.
-public struct StatusRecord: Hashable, Sendable, Codable {
-    public var peer: PeerID
-    public var name: String
-    public var port: Int
-    public var movies: Int
-    public var operations: Int
-    public var peersConnected: Int
-    public var peersKnown: Int
-    public var uptimeSeconds: Double
-    public var stateDir: String
-    public var socket: String
-    public var mdns: Bool
-    public var version: String
-    public var protocolVersion: Int
+package struct StatusRecord: Hashable, Sendable, Codable {
+    package var peer: PeerID
+    package var name: String
+    package var port: Int
+    package var movies: Int
+    package var operations: Int
+    package var peersConnected: Int
+    package var peersKnown: Int
+    package var uptimeSeconds: Double
+    package var stateDir: String
+    package var socket: String
+    package var mdns: Bool
+    package var version: String
+    package var protocolVersion: Int
 
-    public init(
+    package init(
         peer: PeerID,
         name: String,
         port: Int,

@@ -1,7 +1,7 @@
-import PeerdModel
+package import PeerdModel
 
 /// What `peerctl` asks the daemon (proto/CONTROL.md). Each request carries `"version"`.
-public enum ControlRequest: Hashable, Sendable {
+package enum ControlRequest: Hashable, Sendable {
     case add(Movie)
     case remove(MovieID)
     /// A page of the list: at most `limit` rows after `after` (a cursor from an earlier page).
@@ -21,7 +21,7 @@ public enum ControlRequest: Hashable, Sendable {
     /// Trust a peer id by hand (also undoes `forget`).
     case trust(peer: String)
 
-    public var type: String {
+    package var type: String {
         switch self {
         case .add: "add"
         case .remove: "remove"
@@ -43,7 +43,7 @@ extension ControlRequest: Codable {
         case type, version, movie, limit, after, address, expiresIn, code, peer
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
         let version = try c.decode(Int.self, forKey: .version)
@@ -78,7 +78,7 @@ extension ControlRequest: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         try c.encode(ProtocolVersion.control, forKey: .version)

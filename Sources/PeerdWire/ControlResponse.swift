@@ -1,8 +1,8 @@
-import PeerdModel
+package import PeerdModel
 
 /// What the daemon answers (proto/CONTROL.md): one response per request, except `follow`, which
 /// answers `following` and then streams `change` messages until the client hangs up.
-public enum ControlResponse: Hashable, Sendable, Codable {
+package enum ControlResponse: Hashable, Sendable, Codable {
     /// `operation` is nil when the movie was already on the list by this peer and nothing was appended.
     case added(movie: MovieRecord, operation: OperationID?)
     case removed(movie: Movie, operation: OperationID)
@@ -25,7 +25,7 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members
     }
 
-    public var type: String {
+    package var type: String {
         switch self {
         case .added: "added"
         case .removed: "removed"
@@ -43,7 +43,7 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
         switch type {
@@ -90,7 +90,7 @@ public enum ControlResponse: Hashable, Sendable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         switch self {

@@ -1,5 +1,5 @@
 /// Error codes carried by `error` frames on both sockets. Documented in proto/ERRORS.md.
-public enum ErrorCode: String, Codable, Sendable, CaseIterable {
+package enum ErrorCode: String, Codable, Sendable, CaseIterable {
     /// The bytes are not a frame holding a UTF-8 JSON object of the right shape.
     case malformedFrame = "malformed-frame"
     /// A length header is over the limit.
@@ -37,13 +37,13 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
 }
 
 /// The body of an `error` frame.
-public struct WireError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
-    public var code: ErrorCode
-    public var message: String
+package struct WireError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
+    package var code: ErrorCode
+    package var message: String
 
     /// An error; a `message` whose JSON would break `WireCoding.maxStringBytes` is cut to fit (ending
     /// in "…"), so an error that quotes a long bad input still reaches the other side readable.
-    public init(_ code: ErrorCode, _ message: String) {
+    package init(_ code: ErrorCode, _ message: String) {
         self.code = code
         self.message = Self.fitted(message)
     }
@@ -72,5 +72,5 @@ public struct WireError: Error, Hashable, Sendable, Codable, CustomStringConvert
         }
     }
 
-    public var description: String { "\(code.rawValue): \(message)" }
+    package var description: String { "\(code.rawValue): \(message)" }
 }

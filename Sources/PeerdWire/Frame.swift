@@ -1,4 +1,4 @@
-import NIOCore
+package import NIOCore
 
 /// Framing shared by the peer protocol and the control protocol.
 ///
@@ -12,25 +12,25 @@ import NIOCore
 /// +-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+-+
 /// ```
 /// `N = 0` and `N > maxFrameLength` are refused from the header alone, before any body is buffered.
-public enum Frame {
+package enum Frame {
     /// The largest body either socket accepts: 1 MiB.
-    public static let maxFrameLength = 1 << 20
-    public static let headerLength = 4
+    package static let maxFrameLength = 1 << 20
+    package static let headerLength = 4
 
     /// Appends one frame holding `body` to `buffer`.
-    public static func write(_ body: some Collection<UInt8>, to buffer: inout ByteBuffer) {
+    package static func write(_ body: some Collection<UInt8>, to buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt32(body.count), endianness: .big)
         buffer.writeBytes(body)
     }
 
     /// One frame as bytes, for blocking clients that don't use NIO's channels.
-    public static func bytes(_ body: [UInt8]) -> [UInt8] {
+    package static func bytes(_ body: [UInt8]) -> [UInt8] {
         let n = UInt32(body.count)
         return [UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)] + body
     }
 
     /// Reads the length header; throws if it is 0 or above `limit`.
-    public static func checkedLength(_ header: UInt32, limit: Int = maxFrameLength) throws(FrameError) -> Int {
+    package static func checkedLength(_ header: UInt32, limit: Int = maxFrameLength) throws(FrameError) -> Int {
         if header == 0 { throw .empty }
         guard header <= limit else { throw .oversized(length: UInt64(header), limit: limit) }
         return Int(header)
@@ -38,13 +38,13 @@ public enum Frame {
 }
 
 /// Why a byte stream is not a valid sequence of frames. The connection is closed after any of these.
-public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
     case empty
     case oversized(length: UInt64, limit: Int)
     /// The stream ended inside a frame.
     case truncated(have: Int, need: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: "frame length is 0; every frame holds a JSON object"
         case .oversized(let length, let limit): "frame length \(length) is over the limit of \(limit) bytes"
@@ -52,7 +52,7 @@ public enum FrameError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var code: ErrorCode {
+    package var code: ErrorCode {
         switch self {
         case .empty, .truncated: .malformedFrame
         case .oversized: .frameTooLarge

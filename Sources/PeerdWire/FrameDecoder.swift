@@ -1,24 +1,24 @@
-import NIOCore
+package import NIOCore
 
 /// Splits a byte stream into frame bodies (see `Frame`).
 ///
 /// Unlike NIOExtras' `LengthFieldBasedFrameDecoder`, the length is checked against the limit as
 /// soon as its 4 header bytes arrive, so an oversized frame is refused before its body is buffered.
-public struct FrameDecoder: ByteToMessageDecoder, Sendable {
-    public typealias InboundOut = ByteBuffer
+package struct FrameDecoder: ByteToMessageDecoder, Sendable {
+    package typealias InboundOut = ByteBuffer
 
-    public let limit: Int
+    package let limit: Int
     /// Smaller limits for the first frames, in order; `limit` applies once they are used up. Peer
     /// connections start with two small binary admission records (proto/SECURITY.md), so an
     /// untrusted party can make the daemon buffer 64 bytes, not a megabyte.
     private var initialLimits: ArraySlice<Int>
 
-    public init(limit: Int = Frame.maxFrameLength, initialLimits: [Int] = []) {
+    package init(limit: Int = Frame.maxFrameLength, initialLimits: [Int] = []) {
         self.limit = limit
         self.initialLimits = initialLimits[...]
     }
 
-    public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+    package mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let body = try Self.nextFrame(in: &buffer, limit: initialLimits.first ?? limit) else {
             return .needMoreData
         }
@@ -27,7 +27,7 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
         return .continue
     }
 
-    public mutating func decodeLast(
+    package mutating func decodeLast(
         context: ChannelHandlerContext,
         buffer: inout ByteBuffer,
         seenEOF: Bool
@@ -41,7 +41,7 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
     }
 
     /// Reads one whole frame body from `buffer`, or returns nil (consuming nothing) if it isn't all there.
-    public static func nextFrame(in buffer: inout ByteBuffer, limit: Int) throws(FrameError) -> ByteBuffer? {
+    package static func nextFrame(in buffer: inout ByteBuffer, limit: Int) throws(FrameError) -> ByteBuffer? {
         guard let header = buffer.getInteger(at: buffer.readerIndex, as: UInt32.self) else { return nil }
         let length = try Frame.checkedLength(header, limit: limit)
         guard buffer.readableBytes >= Frame.headerLength + length else { return nil }
@@ -51,12 +51,12 @@ public struct FrameDecoder: ByteToMessageDecoder, Sendable {
 }
 
 /// Writes each outbound body with its length header.
-public struct FrameEncoder: MessageToByteEncoder, Sendable {
-    public typealias OutboundIn = ByteBuffer
+package struct FrameEncoder: MessageToByteEncoder, Sendable {
+    package typealias OutboundIn = ByteBuffer
 
-    public init() {}
+    package init() {}
 
-    public func encode(data: ByteBuffer, out: inout ByteBuffer) throws {
+    package func encode(data: ByteBuffer, out: inout ByteBuffer) throws {
         Frame.write(data.readableBytesView, to: &out)
     }
 }

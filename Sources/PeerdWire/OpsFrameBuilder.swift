@@ -1,4 +1,5 @@
-import PeerdModel
+import PeerdCodec
+package import PeerdModel
 
 /// Packs operations, in order, into the bodies of `ops` frames of at most ``maxOperations``
 /// operations (proto/PEER.md: at most 500 a message) and at most `budget` bytes each.
@@ -7,29 +8,29 @@ import PeerdModel
 /// the bytes `JSONEncoder` writes for `PeerMessage.ops`, without its cost. Cutting by size as well
 /// as by count keeps frames under `Frame.maxFrameLength` whatever the titles and removal lists
 /// hold; only an operation that is alone larger than the budget gets a frame of its own that is.
-public struct OpsFrameBuilder {
+package struct OpsFrameBuilder {
     /// The most operations one `ops` message may hold (a senders' rule of the peer protocol).
-    public static let maxOperations = 500
+    package static let maxOperations = 500
     /// The default budget: a quarter of the frame limit. 500 typical operations take about 90 KB.
-    public static let defaultBudget = Frame.maxFrameLength / 4
+    package static let defaultBudget = Frame.maxFrameLength / 4
 
     private static let prefix = Array(#"{"ops":["#.utf8)
     private static let suffix = Array(#"],"type":"ops"}"#.utf8)
 
-    public let budget: Int
-    public let limit: Int
+    package let budget: Int
+    package let limit: Int
     private var body: [UInt8] = []
     private var scratch: [UInt8] = []
     private var count = 0
 
     /// A builder cutting frames at `budget` bytes and `limit` operations.
-    public init(budget: Int = defaultBudget, limit: Int = maxOperations) {
+    package init(budget: Int = defaultBudget, limit: Int = maxOperations) {
         self.budget = budget
         self.limit = limit
     }
 
     /// Adds `operation`; returns the body of the frame it closed when it no longer fit there.
-    public mutating func append(_ operation: Operation) -> [UInt8]? {
+    package mutating func append(_ operation: Operation) -> [UInt8]? {
         scratch.removeAll(keepingCapacity: true)
         OperationJSON.append(operation, to: &scratch)
         var closed: [UInt8]?
@@ -47,7 +48,7 @@ public struct OpsFrameBuilder {
     }
 
     /// The body of the frame being filled, if it holds any operation; the builder is then empty.
-    public mutating func finish() -> [UInt8]? {
+    package mutating func finish() -> [UInt8]? {
         guard count > 0 else { return nil }
         body.append(contentsOf: Self.suffix)
         defer {
@@ -58,7 +59,7 @@ public struct OpsFrameBuilder {
     }
 
     /// The body of one `ops` frame holding all of `operations`, however large.
-    public static func body(for operations: [Operation]) -> [UInt8] {
+    package static func body(for operations: [Operation]) -> [UInt8] {
         var builder = OpsFrameBuilder(budget: .max, limit: .max)
         for operation in operations { _ = builder.append(operation) }
         return builder.finish() ?? Array(#"{"ops":[],"type":"ops"}"#.utf8)

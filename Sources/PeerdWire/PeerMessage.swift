@@ -1,7 +1,7 @@
-import PeerdModel
+package import PeerdModel
 
 /// Every message of the peer protocol (proto/PEER.md; one JSON Schema each in proto/schemas/).
-public enum PeerMessage: Hashable, Sendable {
+package enum PeerMessage: Hashable, Sendable {
     /// First message each way: who I am, which protocol I speak, and what I hold.
     case hello(Hello)
     /// Operations the receiver lacks, per origin in ascending seq order.
@@ -14,25 +14,26 @@ public enum PeerMessage: Hashable, Sendable {
     /// The peers the sender trusts (proto/SECURITY.md, "Trust"): the receiver trusts them too.
     case members([Member])
 
-    public struct Member: Hashable, Sendable, Codable {
-        public var peer: PeerID
-        public var name: String?
+    package struct Member: Hashable, Sendable, Codable {
+        package var peer: PeerID
+        package var name: String?
 
-        public init(peer: PeerID, name: String?) {
+        package init(peer: PeerID, name: String?) {
             self.peer = peer
             self.name = name
         }
     }
 
-    public struct Hello: Hashable, Sendable, Codable {
-        public var version: Int
-        public var peer: PeerID
-        public var name: String
+    package struct Hello: Hashable, Sendable, Codable {
+        package var version: Int
+        package var peer: PeerID
+        package var name: String
         /// The TCP port the sender accepts connections on, or 0 for none. Information only: nobody dials it.
-        public var port: Int
-        public var vector: VersionVector
+        package var port: Int
+        package var vector: VersionVector
 
-        public init(version: Int = ProtocolVersion.peer, peer: PeerID, name: String, port: Int, vector: VersionVector) {
+        package init(version: Int = ProtocolVersion.peer, peer: PeerID, name: String, port: Int, vector: VersionVector)
+        {
             self.version = version
             self.peer = peer
             self.name = name
@@ -42,7 +43,7 @@ public enum PeerMessage: Hashable, Sendable {
     }
 
     /// The wire `type` of each message.
-    public var type: String {
+    package var type: String {
         switch self {
         case .hello: "hello"
         case .ops: "ops"
@@ -59,7 +60,7 @@ extension PeerMessage: Codable {
         case type, ops, members
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let type = try c.decode(String.self, forKey: .type)
         switch type {
@@ -83,7 +84,7 @@ extension PeerMessage: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         switch self {

@@ -1,4 +1,5 @@
-import NIOCore
+package import NIOCore
+import PeerdCodec
 import PeerdModel
 
 #if canImport(FoundationEssentials)
@@ -8,51 +9,59 @@ import Foundation
 #endif
 
 /// JSON encoding and decoding of message bodies, with the checks that come before parsing.
-public enum WireCoding {
+package enum WireCoding {
     /// JSON nesting deeper than this is refused before it reaches the parser.
-    public static let maxNestingDepth = 16
+    package static let maxNestingDepth = 16
 
     /// The longest string, key or value, in bytes as written on the wire between its quotes (an
     /// escape counts as the bytes it is written with). The longest string the protocols carry is a
     /// 300-character title: at most 3,600 bytes even with every character an escaped surrogate pair.
     /// Names are 64 characters, ids and cursors under 120 bytes; error messages peerd writes are cut
     /// to fit (`WireError`).
-    public static let maxStringBytes = 4_096
+    package static let maxStringBytes = 4_096
 
     /// The most elements one JSON array may hold. Every valid operation takes more than 64 bytes,
     /// so a 1 MiB `ops` frame holds fewer than 16,384 of them (about 12,600 of the smallest possible,
     /// 4,000–8,000 of typical 120–300-byte ones); `removes` is at most 10,000 ids and a `list` page
     /// 10,000 rows. What it stops is a frame of tiny elements (`[0,0,0,…]`, half a million in 1 MiB)
     /// that would make the parser build that many values.
-    public static let maxArrayElements = 16_384
+    package static let maxArrayElements = 16_384
 
     /// The body of a message: `JSONEncoder`'s output with sorted keys and unescaped slashes.
-    /// An `ops` message is written by `OpsFrameBuilder`, which produces the same bytes much faster.
-    public static func encode(_ value: some Encodable) -> [UInt8] {
-        if let message = value as? PeerMessage, case .ops(let operations) = message {
-            return OpsFrameBuilder.body(for: operations)
-        }
+    package static func encode(_ value: some Encodable) -> [UInt8] {
+        encodeJSON(value)
+    }
+
+    private static func encodeJSON(_ value: some Encodable) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every message type encodes; a failure here is a programming error.
         return Array(try! encoder.encode(value))
     }
 
-    public static func encodeBuffer(_ value: some Encodable) -> ByteBuffer {
+    /// The body of a peer message. An `ops` message is written by `OpsFrameBuilder`, which produces
+    /// the bytes `JSONEncoder` would, much faster.
+    package static func encode(_ message: PeerMessage) -> [UInt8] {
+        if case .ops(let operations) = message { return OpsFrameBuilder.body(for: operations) }
+        return encodeJSON(message)
+    }
+
+    package static func encodeBuffer(_ value: some Encodable) -> ByteBuffer {
         ByteBuffer(bytes: encode(value))
     }
 
+    package static func encodeBuffer(_ message: PeerMessage) -> ByteBuffer {
+        ByteBuffer(bytes: encode(message))
+    }
+
     /// Decodes one message body. Every failure becomes a `WireError` a peer can be told about.
-    ///
-    /// An `ops` message in the shape `OpsFrameBuilder` writes is read by `OperationJSONReader`'s fast
-    /// parser, more than ten times faster than `JSONDecoder`; any other body, or one the fast parser
-    /// does not accept, takes the general path below, so the result and the errors are the same.
-    public static func decode<T: Decodable>(_ type: T.Type, from body: some Collection<UInt8>) throws(WireError) -> T {
-        if T.self == PeerMessage.self,
-            let message = body.withContiguousStorageIfAvailable({ fastOps(UnsafeRawBufferPointer($0)) }) ?? nil
-        {
-            return message as! T
-        }
+    package static func decode<T: Decodable>(_ type: T.Type, from body: some Collection<UInt8>) throws(WireError) -> T {
+        try decodeJSON(type, from: body)
+    }
+
+    private static func decodeJSON<T: Decodable>(_ type: T.Type, from body: some Collection<UInt8>) throws(WireError)
+        -> T
+    {
         let bytes = Array(body)
         // JSONDecoder checks UTF-8 only in the strings it decodes; bytes in fields it skips must be checked here.
         guard String(validating: bytes, as: UTF8.self) != nil else {
@@ -70,7 +79,24 @@ public enum WireCoding {
         }
     }
 
-    public static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws(WireError) -> T {
+    /// Decodes one peer message. An `ops` message in the shape `OpsFrameBuilder` writes is read by
+    /// `OperationJSONReader`'s fast parser, more than ten times faster than `JSONDecoder`; any other
+    /// body, or one the fast parser does not accept, takes the general path, so the result and the
+    /// errors are the same.
+    package static func decode(_ type: PeerMessage.Type, from body: some Collection<UInt8>) throws(WireError)
+        -> PeerMessage
+    {
+        if let message = body.withContiguousStorageIfAvailable({ fastOps(UnsafeRawBufferPointer($0)) }) ?? nil {
+            return message
+        }
+        return try decodeJSON(type, from: body)
+    }
+
+    package static func decode<T: Decodable>(_ type: T.Type, from buffer: ByteBuffer) throws(WireError) -> T {
+        try decode(type, from: buffer.readableBytesView)
+    }
+
+    package static func decode(_ type: PeerMessage.Type, from buffer: ByteBuffer) throws(WireError) -> PeerMessage {
         try decode(type, from: buffer.readableBytesView)
     }
 

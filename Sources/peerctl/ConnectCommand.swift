@@ -1,4 +1,5 @@
 import ArgumentParser
+import PeerdModel
 import PeerdWire
 
 struct ConnectCommand: ParsableCommand {

@@ -1,9 +1,11 @@
-import ArgumentParser
-import Logging
+public import ArgumentParser
+public import Logging
 import PeerControl
 import PeerdDaemon
+import PeerdModel
 import PeerdSecurity
 import PeerdStore
+import PeerdSync
 import PeerdWire
 import SystemPackage
 

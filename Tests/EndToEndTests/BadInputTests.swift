@@ -1,4 +1,5 @@
 import Foundation
+import PeerdModel
 import PeerdSecurity
 import PeerdTestSupport
 import PeerdWire

@@ -1,6 +1,8 @@
 import Foundation
+import PeerdCodec
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import Testing

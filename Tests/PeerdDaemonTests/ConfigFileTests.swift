@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PeerdModel
 import PeerdWire
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import PeerdCodec
 import PeerdModel
 import Testing
 

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PeerdModel
 import PeerdSecurity
+import SwiftASN1
 import X509
 
 /// One end of a TLS session as admission sees it: the peer id and the certificate it presented.

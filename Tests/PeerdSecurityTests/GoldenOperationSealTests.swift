@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import PeerdCodec
 import PeerdModel
 import PeerdSecurity
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PeerdModel
 import PeerdSecurity
+import SwiftASN1
 import SystemPackage
 import Testing
 import X509

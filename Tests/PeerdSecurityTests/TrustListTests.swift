@@ -87,7 +87,7 @@ import Testing
     @Test func theListSurvivesItsFile() throws {
         var trust = TrustList()
         trust.admit(alice, name: "alice", via: .groupSecret, now: 1)
-        trust.introduce([(bob, nil)], by: alice, local: local, now: 2)
+        _ = trust.introduce([(bob, nil)], by: alice, local: local, now: 2)
         trust.forget(carol)
         let json = try JSONEncoder().encode(trust)
         #expect(try JSONDecoder().decode(TrustList.self, from: json) == trust)

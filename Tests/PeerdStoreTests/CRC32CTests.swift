@@ -1,4 +1,4 @@
-import PeerdTestSupport
+import PeerdTestKit
 import Testing
 
 @testable import PeerdStore

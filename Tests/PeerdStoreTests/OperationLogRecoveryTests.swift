@@ -1,6 +1,7 @@
 import Foundation
+import Logging
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 import SystemPackage
 import Testing
 

@@ -1,3 +1,4 @@
+import PeerdCodec
 import PeerdModel
 import SystemPackage
 import Testing

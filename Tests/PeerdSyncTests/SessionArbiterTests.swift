@@ -1,6 +1,6 @@
 import PeerdModel
 import PeerdSync
-import PeerdTestSupport
+import PeerdTestKit
 import Testing
 
 @Suite("Duplicate sessions")

@@ -61,16 +61,42 @@ struct FuzzRegressionTests {
     /// The properties the fuzz targets check (Fuzz/Sources/PeerdFuzzing/MessageBodyProperty.swift),
     /// as expectations: the fast and the general decoding path agree (on the error code when they
     /// refuse), and a decoded message re-encodes to a body that decodes to an equal message.
+    static func expectRoundTripOrRefusal(_ type: PeerMessage.Type, body: [UInt8]) throws {
+        try expectRoundTripOrRefusal(
+            body: body,
+            decode: { (bytes) throws(WireError) in try WireCoding.decode(PeerMessage.self, from: bytes) },
+            decodeSpread: { (bytes) throws(WireError) in
+                try WireCoding.decode(PeerMessage.self, from: bytes.lazy.map { $0 })
+            },
+            encode: { WireCoding.encode($0) }
+        )
+    }
+
     static func expectRoundTripOrRefusal<Message: Codable & Equatable>(_ type: Message.Type, body: [UInt8]) throws {
-        let fast = Result { () throws(WireError) in try WireCoding.decode(Message.self, from: body) }
-        let general = Result { () throws(WireError) in try WireCoding.decode(Message.self, from: body.lazy.map { $0 }) }
+        try expectRoundTripOrRefusal(
+            body: body,
+            decode: { (bytes) throws(WireError) in try WireCoding.decode(Message.self, from: bytes) },
+            decodeSpread: { (bytes) throws(WireError) in
+                try WireCoding.decode(Message.self, from: bytes.lazy.map { $0 })
+            },
+            encode: { WireCoding.encode($0) }
+        )
+    }
+
+    private static func expectRoundTripOrRefusal<Message: Codable & Equatable>(
+        body: [UInt8],
+        decode: ([UInt8]) throws(WireError) -> Message,
+        decodeSpread: ([UInt8]) throws(WireError) -> Message,
+        encode: (Message) -> [UInt8]
+    ) throws {
+        let fast = Result { () throws(WireError) in try decode(body) }
+        let general = Result { () throws(WireError) in try decodeSpread(body) }
         switch (fast, general) {
         case (.success(let a), .success(let b)): #expect(a == b)
         case (.failure(let a), .failure(let b)): #expect(a.code == b.code)
         default: Issue.record("fast path gave \(fast), general path \(general)")
         }
         guard case .success(let message) = fast else { return }
-        let encoded = WireCoding.encode(message)
-        #expect(try WireCoding.decode(Message.self, from: encoded) == message)
+        #expect(try decode(encode(message)) == message)
     }
 }

@@ -6,12 +6,12 @@ import PeerdWire
 /// The input is a whole byte stream, header included: it is split into frames at once and again
 /// as if it arrived one byte at a time, under the real limit and under a small one, so the length
 /// check meets lengths at, below and above its limit.
-public enum FrameStreamProperty {
+package enum FrameStreamProperty {
     /// A limit small enough that fuzzed headers land on both sides of it.
     static let smallLimit = 64
 
     /// Traps if splitting `bytes` breaks a property; returns normally for any stream, valid or not.
-    public static func check(_ bytes: UnsafeRawBufferPointer) {
+    package static func check(_ bytes: UnsafeRawBufferPointer) {
         for limit in [Frame.maxFrameLength, smallLimit] {
             let whole = split(bytes, limit: limit)
             let trickled = splitByteByByte(bytes, limit: limit)

@@ -11,11 +11,11 @@ import Darwin
 /// `@main` hands the command line to libFuzzer's driver. Built without `-DFUZZING` (a plain
 /// `swift build` builds every target of the package) there is no libFuzzer to call: it says how to
 /// run it, and fails.
-public enum FuzzTarget {
+package enum FuzzTarget {
     /// libFuzzer's `LLVMFuzzerTestOneInput`: one input, return 0.
-    public typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+    package typealias TestOneInput = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
-    public static func main(_ name: String, testOneInput: TestOneInput) -> Never {
+    package static func main(_ name: String, testOneInput: TestOneInput) -> Never {
         #if FUZZING
         var argc = CommandLine.argc
         var argv = CommandLine.unsafeArgv
@@ -29,7 +29,7 @@ public enum FuzzTarget {
     }
 
     /// The bytes of one input; libFuzzer may pass a null pointer for an empty one.
-    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> UnsafeRawBufferPointer {
+    package static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : size)
     }
 }

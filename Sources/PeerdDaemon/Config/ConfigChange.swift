@@ -1,16 +1,17 @@
-import Logging
+package import Logging
+package import PeerdModel
 import PeerdWire
 
 /// What a reloaded config file changes in a running peerd.
-public struct ConfigChange: Equatable, Sendable {
+package struct ConfigChange: Equatable, Sendable {
     /// The level to log at from now on: the file's, or info when it names none.
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
     /// Peers to start dialing.
-    public var addedPeers: [PeerAddress]
+    package var addedPeers: [PeerAddress]
     /// Keys whose new values apply only at the next start (a removed peer is dialed until then too).
-    public var needsRestart: [String]
+    package var needsRestart: [String]
 
-    public init(from old: ConfigFile, to new: ConfigFile) {
+    package init(from old: ConfigFile, to new: ConfigFile) {
         logLevel = new.logLevel ?? .info
         addedPeers = new.peers.filter { !old.peers.contains($0) }
         var later: [String] = []

@@ -1,8 +1,9 @@
-import Logging
+package import Logging
+package import PeerdModel
 import PeerdWire
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
 import Foundation
 #endif
@@ -23,27 +24,27 @@ import Musl
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
 /// silently ignored, so a typo does not go unnoticed. On SIGHUP `logLevel` and new `peers` apply
 /// at once; the rest waits for the next start.
-public struct ConfigFile: Equatable, Sendable {
-    public var name: String?
-    public var port: Int?
-    public var listenAddress: String?
-    public var stateDir: String?
-    public var socket: String?
-    public var mdns: Bool?
-    public var peers: [PeerAddress] = []
-    public var logLevel: Logger.Level?
+package struct ConfigFile: Equatable, Sendable {
+    package var name: String?
+    package var port: Int?
+    package var listenAddress: String?
+    package var stateDir: String?
+    package var socket: String?
+    package var mdns: Bool?
+    package var peers: [PeerAddress] = []
+    package var logLevel: Logger.Level?
 
-    public init() {}
+    package init() {}
 
     /// `$XDG_CONFIG_HOME/peerd/config.json`, else `~/.config/peerd/config.json`; nil without a home.
-    public static func defaultPath(environment: [String: String]) -> String? {
+    package static func defaultPath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/peerd/config.json" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.config/peerd/config.json" }
         return nil
     }
 
     /// Reads and checks the file at `path`; nil when there is none.
-    public static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
+    package static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -63,7 +64,7 @@ public struct ConfigFile: Equatable, Sendable {
     }
 
     /// Decodes and checks a config file's contents.
-    public static func parse(_ bytes: Data) throws(ConfigFileError.Problem) -> ConfigFile {
+    package static func parse(_ bytes: Data) throws(ConfigFileError.Problem) -> ConfigFile {
         do {
             return try JSONDecoder().decode(ConfigFile.self, from: bytes)
         } catch let problem as ConfigFileError.Problem {
@@ -88,7 +89,7 @@ extension ConfigFile: Decodable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         for key in try decoder.container(keyedBy: AnyKey.self).allKeys where Key(rawValue: key.stringValue) == nil {
             let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
             throw ConfigFileError.Problem(reason: "unknown key '\(key.stringValue)'; the keys are \(known)")
@@ -123,13 +124,13 @@ extension ConfigFile: Decodable {
 }
 
 /// Why a config file was not used; the message names the file and what to fix.
-public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
+package enum ConfigFileError: Error, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case invalid(path: String, reason: String)
 
     /// What is wrong with a file's contents.
-    public struct Problem: Error, Equatable {
-        public var reason: String
+    package struct Problem: Error, Equatable {
+        package var reason: String
 
         init(reason: String) { self.reason = reason }
 
@@ -155,7 +156,7 @@ public enum ConfigFileError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable(let path, let reason): "cannot read config file \(path): \(reason)"
         case .invalid(let path, let reason): "config file \(path) is not valid: \(reason); fix or remove it"

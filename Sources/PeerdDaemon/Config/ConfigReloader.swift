@@ -1,4 +1,5 @@
 import Logging
+import PeerdModel
 import PeerdWire
 import ServiceLifecycle
 import UnixSignals

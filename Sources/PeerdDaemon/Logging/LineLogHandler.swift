@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,14 +11,14 @@ import Musl
 ///
 /// The level is a value per handler, as swift-log requires, except that a shared `LogLevelOverride`
 /// wins when set: that is how a SIGHUP reload changes the level of every logger at once.
-public struct LineLogHandler: LogHandler {
-    public var metadata: Logger.Metadata = [:]
-    public var metadataProvider: Logger.MetadataProvider?
+package struct LineLogHandler: LogHandler {
+    package var metadata: Logger.Metadata = [:]
+    package var metadataProvider: Logger.MetadataProvider?
     private var ownLevel: Logger.Level
     private let override: LogLevelOverride
     private let format: LogLineFormat
 
-    public init(
+    package init(
         level: Logger.Level,
         override: LogLevelOverride,
         format: LogLineFormat,
@@ -30,17 +30,17 @@ public struct LineLogHandler: LogHandler {
         self.metadataProvider = metadataProvider
     }
 
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { override.level ?? ownLevel }
         set { ownLevel = newValue }
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
@@ -68,12 +68,12 @@ public struct LineLogHandler: LogHandler {
 }
 
 /// A log level that, once set, every `LineLogHandler` sharing it uses instead of its own.
-public final class LogLevelOverride: Sendable {
+package final class LogLevelOverride: Sendable {
     private let storage = Mutex<Logger.Level?>(nil)
 
-    public init() {}
+    package init() {}
 
-    public var level: Logger.Level? {
+    package var level: Logger.Level? {
         get { storage.withLock { $0 } }
         set { storage.withLock { $0 = newValue } }
     }

@@ -1,4 +1,4 @@
-import Logging
+package import Logging
 
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +17,8 @@ import Musl
 /// Under journald the `<N>` prefix is the syslog priority, which journald strips and stores (so
 /// `journalctl -p warning` works); journald stamps the time itself. A line never spans two: newlines
 /// and other control characters are escaped, so journald keeps one entry per event.
-public struct LogLineFormat: Sendable, Equatable {
-    public enum Style: Sendable, Equatable {
+package struct LogLineFormat: Sendable, Equatable {
+    package enum Style: Sendable, Equatable {
         /// stderr is journald's stream (`$JOURNAL_STREAM` names it): priority prefix, no time, no colour.
         case journal
         /// stderr is a terminal: time, and the level in ANSI colour.
@@ -27,16 +27,16 @@ public struct LogLineFormat: Sendable, Equatable {
         case plain
     }
 
-    public var style: Style
+    package var style: Style
 
-    public init(style: Style) {
+    package init(style: Style) {
         self.style = style
     }
 
     /// The style for a descriptor: journal when `$JOURNAL_STREAM` (`<device>:<inode>`) names this very
     /// descriptor, as systemd.exec(5) says to check, so a child whose stderr was redirected does not
     /// inherit the prefixes; terminal when it is a TTY; plain otherwise.
-    public static func style(for descriptor: Int32, environment: [String: String]) -> Style {
+    package static func style(for descriptor: Int32, environment: [String: String]) -> Style {
         if isatty(descriptor) == 1 { return .terminal }
         var info = stat()
         if let stream = environment["JOURNAL_STREAM"], fstat(descriptor, &info) == 0,
@@ -48,7 +48,7 @@ public struct LogLineFormat: Sendable, Equatable {
     }
 
     /// One line, newline included. `timestamp` is ignored in the journal style.
-    public func line(level: Logger.Level, message: String, metadata: Logger.Metadata, timestamp: String) -> String {
+    package func line(level: Logger.Level, message: String, metadata: Logger.Metadata, timestamp: String) -> String {
         var line: String
         switch style {
         case .journal: line = "<\(Self.syslogPriority(level))>"
@@ -63,7 +63,7 @@ public struct LogLineFormat: Sendable, Equatable {
     }
 
     /// syslog(3) priorities: journald parses `<N>` at the start of a line as one of these.
-    public static func syslogPriority(_ level: Logger.Level) -> Int {
+    package static func syslogPriority(_ level: Logger.Level) -> Int {
         switch level {
         case .trace, .debug: 7  // LOG_DEBUG
         case .info: 6  // LOG_INFO
@@ -124,7 +124,7 @@ public struct LogLineFormat: Sendable, Equatable {
     }
 
     /// Local time with milliseconds and offset: `2025-11-21T14:03:22.123+0100`.
-    public static func timestamp() -> String {
+    package static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         var seconds = now.tv_sec

@@ -2,6 +2,7 @@ import NIOCore
 import NIOSSL
 import PeerdModel
 import PeerdSecurity
+import PeerdSync
 
 /// TLS 1.3 for peer connections, both ways, with this daemon's key and certificate.
 ///

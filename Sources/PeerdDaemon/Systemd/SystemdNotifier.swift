@@ -12,13 +12,13 @@ import Musl
 /// `STOPPING=1`). A name starting with `@` is in the abstract namespace: its first byte becomes NUL
 /// and the address is not NUL-terminated. The manager learns the sender's pid from the socket's
 /// credentials, so with `NotifyAccess=main` only the main process may send, from any thread.
-public struct SystemdNotifier: Sendable {
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+package struct SystemdNotifier: Sendable {
+    package enum Failure: Error, Equatable, CustomStringConvertible {
         /// `$NOTIFY_SOCKET` is neither an absolute path nor `@abstract`, or too long for `sun_path`.
         case unsupportedAddress(String)
         case sendFailed(errno: Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unsupportedAddress(let address): "unsupported NOTIFY_SOCKET address '\(address)'"
             case .sendFailed(let code): "cannot notify systemd: \(String(cString: strerror(code)))"
@@ -27,14 +27,14 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// `$NOTIFY_SOCKET` as systemd set it.
-    public let address: String
+    package let address: String
     /// How often the manager expects `WATCHDOG=1` at the latest (`$WATCHDOG_USEC`), when the
     /// watchdog is on and meant for this process (`$WATCHDOG_PID` unset or ours).
-    public let watchdogTimeout: Duration?
+    package let watchdogTimeout: Duration?
 
     /// The notifier systemd asked for through the environment, or nil when peerd was not started by
     /// a service manager that listens (no `$NOTIFY_SOCKET`): then there is nothing to tell.
-    public init?(environment: [String: String], pid: Int32 = getpid()) {
+    package init?(environment: [String: String], pid: Int32 = getpid()) {
         guard let address = environment["NOTIFY_SOCKET"], !address.isEmpty else { return nil }
         self.address = address
         let forUs = environment["WATCHDOG_PID"].map { Int32($0) == pid } ?? true
@@ -46,7 +46,7 @@ public struct SystemdNotifier: Sendable {
     }
 
     /// Sends `assignments` (such as `["READY=1", "STATUS=3 peers, 42 movies"]`) as one datagram.
-    public func send(_ assignments: [String]) throws(Failure) {
+    package func send(_ assignments: [String]) throws(Failure) {
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: socketAddress.sun_path)

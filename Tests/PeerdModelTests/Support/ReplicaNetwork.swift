@@ -1,5 +1,5 @@
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 import PropertyBased
 
 /// What happens to a few replicas, one step at a time.

@@ -1,3 +1,5 @@
+import PeerdModel
+
 /// The fast path of ``OperationJSONReader``: parses the plain JSON of an ``Operation`` in about 6,100
 /// instructions where `JSONDecoder` takes 77,000 (callgrind), which is what lets the daemon
 /// cold-start with 100,000 operations well within half a second and a fresh peer read a catch-up

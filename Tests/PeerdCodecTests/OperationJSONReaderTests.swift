@@ -1,6 +1,7 @@
 import Foundation
+import PeerdCodec
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 import Testing
 
 /// The watch list's operation, not Foundation's `Operation` (NSOperation).

@@ -1,17 +1,18 @@
 import Foundation
-import PeerdModel
-import PeerdSecurity
+package import PeerdCodec
+package import PeerdModel
+package import PeerdSecurity
 
 /// Operations as a later version of peerd would make them: with fields, or of a kind, this version
 /// does not know, really signed and chained by their origin's key (proto/PEER.md, "Operations can
 /// grow"). What a receiver of this version must keep, verify and relay byte for byte.
-public struct LaterVersionOperation: Sendable {
+package struct LaterVersionOperation: Sendable {
     /// The origin: its key signs.
-    public let identity: PeerIdentity
+    package let identity: PeerIdentity
     /// The operations made so far, in seq order.
-    public private(set) var made: [PeerdModel.Operation] = []
+    package private(set) var made: [PeerdModel.Operation] = []
 
-    public init(identity: PeerIdentity) {
+    package init(identity: PeerIdentity) {
         self.identity = identity
     }
 
@@ -19,7 +20,7 @@ public struct LaterVersionOperation: Sendable {
     /// with `extra` members merged in at the top level and `op` replaced by `kind` when given, then
     /// sealed: `key` on seq 1, else `prev` over the previous operation, and `sig` over the canonical
     /// bytes, unknown fields included.
-    public mutating func next(
+    package mutating func next(
         _ base: PeerdModel.Operation,
         extra: [String: JSONValue] = [:],
         kind: String? = nil

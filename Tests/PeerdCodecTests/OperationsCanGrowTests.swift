@@ -1,6 +1,7 @@
 import Foundation
+import PeerdCodec
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 import PropertyBased
 import Testing
 
@@ -54,7 +55,9 @@ struct OperationsCanGrowTests {
         #expect(operation.kind == .unknown)
         #expect(operation.invalidReason == nil)
         #expect(Self.written(operation) == json)
-        #expect(WatchList(applying: [operation]).count == 0)
+        var list = WatchList()
+        #expect(list.apply(operation) == nil)
+        #expect(list.count == 0)
     }
 
     @Test func aSenderThatIsNotCanonicalIsKeptInCanonicalForm() throws {

@@ -1,3 +1,5 @@
+package import PeerdModel
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -13,30 +15,30 @@ import Foundation
 /// `JSONDecoder` and `Operation`'s `Decodable` conformance, which stay the reference: the parser never accepts what they would refuse, and agrees with them on what it
 /// accepts (fuzz-tested). Keep one reader for a run of operations: it remembers the last few
 /// origins and names it read, so operations from one origin share one string storage.
-public struct OperationJSONReader {
+package struct OperationJSONReader {
     var recent = RecentStrings()
     private var fallback: JSONDecoder?
     /// The fast parser returns nil for a string longer than this (bytes between the quotes, as
     /// written) and for an array of more elements; `decode` then takes the general path, which knows
     /// no limits: a caller that sets them refuses what breaks them on its own general path, as
     /// `WireCoding` does.
-    public let maxStringBytes: Int
-    public let maxArrayElements: Int
+    package let maxStringBytes: Int
+    package let maxArrayElements: Int
 
-    public init(maxStringBytes: Int = .max, maxArrayElements: Int = .max) {
+    package init(maxStringBytes: Int = .max, maxArrayElements: Int = .max) {
         self.maxStringBytes = maxStringBytes
         self.maxArrayElements = maxArrayElements
     }
 
     /// The operation `bytes` holds, read by the fast parser; nil when they are not in the plain shape
     /// (which does not mean they are not an operation: ``decode(_:)`` tells).
-    public mutating func read(_ bytes: UnsafeRawBufferPointer) -> Operation? {
+    package mutating func read(_ bytes: UnsafeRawBufferPointer) -> Operation? {
         OperationJSONParser.parse(bytes, recent: &recent, limits: limits)
     }
 
     /// The operations of a JSON array of them, read by the fast parser; nil when the array or any
     /// operation in it is not in the plain shape.
-    public mutating func readArray(_ bytes: UnsafeRawBufferPointer) -> [Operation]? {
+    package mutating func readArray(_ bytes: UnsafeRawBufferPointer) -> [Operation]? {
         OperationJSONParser.parseArray(bytes, recent: &recent, limits: limits)
     }
 
@@ -47,7 +49,7 @@ public struct OperationJSONReader {
     /// The operation `bytes` holds: the fast parser's reading, or else `JSONDecoder`'s.
     ///
     /// - Throws: `DecodingError` when `bytes` are not the JSON of an operation.
-    public mutating func decode(_ bytes: UnsafeRawBufferPointer) throws -> Operation {
+    package mutating func decode(_ bytes: UnsafeRawBufferPointer) throws -> Operation {
         if let operation = read(bytes) { return operation }
         let decoder = fallback ?? JSONDecoder()
         fallback = decoder

@@ -1,3 +1,5 @@
+import PeerdModel
+
 /// The last few origins and names read. A run of operations from one origin (a catch-up, the log)
 /// then shares one string storage for its 32-hex-digit origin instead of allocating one each:
 /// 64 bytes of heap per operation held, plus the allocation's time.

@@ -2,20 +2,20 @@
 /// `sig`, `prev` and `key`. Decoding is strict so that every byte string has exactly one text form:
 /// no whitespace, no missing padding, and the unused bits of the last character must be zero.
 /// (`Data(base64Encoded:)` is laxer; both JSON paths use this one.)
-public enum Base64 {
+package enum Base64 {
     private static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8
     )
 
     /// `bytes` as base64 text.
-    public static func string(_ bytes: some Collection<UInt8>) -> String {
+    package static func string(_ bytes: some Collection<UInt8>) -> String {
         var text: [UInt8] = []
         append(bytes, to: &text)
         return String(decoding: text, as: UTF8.self)
     }
 
     /// Appends `bytes` as base64 text to `buffer`.
-    public static func append(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8]) {
+    package static func append(_ bytes: some Collection<UInt8>, to buffer: inout [UInt8]) {
         buffer.reserveCapacity(buffer.count + (bytes.count + 2) / 3 * 4)
         var iterator = bytes.makeIterator()
         while let first = iterator.next() {
@@ -30,13 +30,13 @@ public enum Base64 {
     }
 
     /// The bytes `text` encodes, or nil if it is not strict base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var text = text
         return text.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
     }
 
     /// The bytes `text` encodes, or nil if it is not strict base64.
-    public static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+    package static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
         guard text.count % 4 == 0 else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.count / 4 * 3)

@@ -1,19 +1,19 @@
 /// A peer's TCP address as people write it: `host:port`, `[ipv6]:port`, or a bare host (default port).
-public struct PeerAddress: Hashable, Sendable, Codable, CustomStringConvertible {
+package struct PeerAddress: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The port peerd listens on when none is given.
-    public static let defaultPort = 7601
+    package static let defaultPort = 7601
 
-    public var host: String
-    public var port: Int
+    package var host: String
+    package var port: Int
 
-    public init(host: String, port: Int) {
+    package init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `text`, or returns nil with nothing guessed. A bare host gets `defaultPort`; with
     /// `defaultPort` nil a port is required (the control protocol's `host:port`).
-    public init?(_ text: String, defaultPort: Int? = PeerAddress.defaultPort) {
+    package init?(_ text: String, defaultPort: Int? = PeerAddress.defaultPort) {
         var host = Substring(text)
         var portText: Substring?
         if host.hasPrefix("[") {
@@ -36,9 +36,9 @@ public struct PeerAddress: Hashable, Sendable, Codable, CustomStringConvertible 
         self.port = port
     }
 
-    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    package var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let address = PeerAddress(text) else {
@@ -47,7 +47,7 @@ public struct PeerAddress: Hashable, Sendable, Codable, CustomStringConvertible 
         self = address
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

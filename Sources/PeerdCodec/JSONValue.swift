@@ -13,7 +13,7 @@ import Foundation
 /// canonical text that every implementation writes alike, so decoding one fails. An integral number
 /// written with a fraction or exponent (`3.0`, `1e3`) is read as the integer, as the rest of the
 /// operation's integers are.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case integer(Int64)
@@ -25,7 +25,7 @@ public enum JSONValue: Hashable, Sendable {
 
     /// The canonical JSON text of this value: object keys sorted by their UTF-8 bytes, no whitespace,
     /// strings and integers as ``CanonicalJSON`` writes them.
-    public func appendCanonical(to buffer: inout [UInt8]) {
+    package func appendCanonical(to buffer: inout [UInt8]) {
         switch self {
         case .null: CanonicalJSON.append("null", to: &buffer)
         case .bool(let value): CanonicalJSON.append(value ? "true" : "false", to: &buffer)
@@ -51,7 +51,7 @@ public enum JSONValue: Hashable, Sendable {
         }
     }
 
-    public var canonical: [UInt8] {
+    package var canonical: [UInt8] {
         var buffer: [UInt8] = []
         appendCanonical(to: &buffer)
         return buffer
@@ -64,7 +64,7 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue: Codable {
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -102,7 +102,7 @@ extension JSONValue: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()

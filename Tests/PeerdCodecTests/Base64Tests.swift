@@ -1,5 +1,6 @@
+import PeerdCodec
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 import Testing
 
 @Suite struct Base64Tests {

@@ -1,5 +1,5 @@
 import PeerdModel
-import PeerdTestSupport
+import PeerdTestKit
 
 /// Operations whose JSON exercises every corner of the codec: names and titles drawn from quotes,
 /// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;

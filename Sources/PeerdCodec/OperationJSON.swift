@@ -1,3 +1,5 @@
+package import PeerdModel
+
 /// The JSON of an ``Operation``, written by hand: what the wire's `ops` frames and the operation log's
 /// records hold. `Operation`'s `Codable` conformance stays the reference; this writer produces exactly
 /// the bytes `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` produces for it (the tests
@@ -18,9 +20,9 @@
 /// included (``CanonicalJSON``). It is what operations are hashed and signed in (proto/PEER.md,
 /// "Signed operations"). An operation holding what this version does not know carries its canonical
 /// form with it (``Operation/verbatim``), and that is what is written.
-public enum OperationJSON {
+package enum OperationJSON {
     /// The JSON of `operation` in canonical form.
-    public static func encode(_ operation: Operation) -> [UInt8] {
+    package static func encode(_ operation: Operation) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(192)
         append(operation, to: &bytes)
@@ -29,7 +31,7 @@ public enum OperationJSON {
 
     /// Appends the JSON of `operation` in canonical form to `buffer`; without its `sig` when
     /// `includingSig` is false (what the signature is made over).
-    public static func append(_ operation: Operation, to buffer: inout [UInt8], includingSig: Bool = true) {
+    package static func append(_ operation: Operation, to buffer: inout [UInt8], includingSig: Bool = true) {
         if let verbatim = operation.verbatim {
             verbatim.append(to: &buffer, includingSig: includingSig)
             return

@@ -1,0 +1,74 @@
+import PeerdModel
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The JSON of an operation through `Codable`: the reference the hand-written ``OperationJSON`` and
+/// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
+extension Operation: Codable {
+    enum CodingKeys: String, CodingKey {
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, sig, prev, key
+    }
+
+    /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
+    /// canonical form holds more than the known fields write (a field or kind of a later version), it
+    /// is kept as ``verbatim``.
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: OperationID(
+                origin: try c.decode(PeerID.self, forKey: .origin),
+                seq: try c.decode(UInt64.self, forKey: .seq)
+            ),
+            lamport: try c.decode(UInt64.self, forKey: .lamport),
+            at: try c.decode(Int64.self, forKey: .at),
+            by: try c.decode(String.self, forKey: .by),
+            kind: Kind(name: try c.decode(String.self, forKey: .kind)),
+            movie: try c.decode(Movie.self, forKey: .movie),
+            removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
+            proof: try Self.decodeProof(c)
+        )
+        let canonical = try JSONValue(from: decoder).canonical
+        if kind == .unknown || OperationJSON.encode(self) != canonical { verbatim = VerbatimJSON(canonical) }
+    }
+
+    private static func decodeProof(_ c: KeyedDecodingContainer<CodingKeys>) throws -> OperationProof {
+        func bytes(_ key: CodingKeys, _ lengths: ClosedRange<Int>, _ what: String) throws -> [UInt8]? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let bytes = Base64.decode(text), lengths.contains(bytes.count) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "not base64 of \(what)")
+            }
+            return bytes
+        }
+        let sigLength = OperationProof.signatureLength
+        let digestLength = OperationProof.digestLength
+        return OperationProof(
+            sig: try bytes(.sig, sigLength...sigLength, "a 64-byte signature"),
+            prev: try bytes(.prev, digestLength...digestLength, "a 32-byte SHA-256 digest"),
+            key: try bytes(.key, 1...OperationProof.maxKeyLength, "a public key of 1 to 256 bytes")
+        )
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        if let verbatim {
+            let value = try JSONDecoder().decode(JSONValue.self, from: Data(verbatim.bytes))
+            return try value.encode(to: encoder)
+        }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id.origin, forKey: .origin)
+        try c.encode(id.seq, forKey: .seq)
+        try c.encode(lamport, forKey: .lamport)
+        try c.encode(at, forKey: .at)
+        try c.encode(by, forKey: .by)
+        try c.encode(kind == .add ? "add" : "remove", forKey: .kind)
+        try c.encode(movie, forKey: .movie)
+        // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
+        if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }
+        if let sig = proof.sig { try c.encode(Base64.string(sig), forKey: .sig) }
+        if let prev = proof.prev { try c.encode(Base64.string(prev), forKey: .prev) }
+        if let key = proof.key { try c.encode(Base64.string(key), forKey: .key) }
+    }
+}

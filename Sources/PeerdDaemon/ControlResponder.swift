@@ -16,19 +16,20 @@ struct ControlResponder: Sendable {
         switch request {
         case .add(let movie):
             do {
-                let op = try await replica.submit(.add(movie), at: Wallclock.millis())
-                guard let row = await replica.row(for: movie.id) else {
-                    return .error(WireError(.internal, "movie \(movie.id) was saved but is not on the list"))
+                switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
+                case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
+                case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
+                case .removed(let op): return .error(WireError(.internal, "an add made removal \(op.id)"))
                 }
-                return .added(movie: MovieRecord(row), operation: op.id)
-            } catch ReplicaService.Failure.refused(.alreadyListed(let row)) {
-                return .added(movie: MovieRecord(row), operation: nil)
             } catch {
                 return .error(Self.wireError(error))
             }
         case .remove(let movieID):
             do {
-                let op = try await replica.submit(.remove(movieID), at: Wallclock.millis())
+                let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())
+                guard case .removed(let op) = submitted else {
+                    return .error(WireError(.internal, "a removal made \(submitted)"))
+                }
                 return .removed(movie: op.movie, operation: op.id)
             } catch {
                 return .error(Self.wireError(error))
@@ -177,19 +178,6 @@ struct ControlResponder: Sendable {
     }
 
     static func wireError(_ error: any Error) -> WireError {
-        switch error {
-        case ReplicaService.Failure.refused(.notListed(let id)):
-            WireError(.notListed, "movie \(id) is not on the list")
-        case ReplicaService.Failure.refused(.invalid(let reason)):
-            WireError(.badRequest, reason)
-        case ReplicaService.Failure.refused(.alreadyListed(let row)):
-            WireError(.badRequest, "movie \(row.movie.id) is already on the list")
-        case ReplicaService.Failure.storage(let error):
-            WireError(.storageFailed, "\(error)")
-        case ReplicaService.Failure.shuttingDown:
-            WireError(.shuttingDown, "peerd is shutting down; nothing was changed")
-        default:
-            WireError(.internal, "\(error)")
-        }
+        (error as? ReplicaService.Failure)?.wireError ?? WireError(.internal, "\(error)")
     }
 }

@@ -46,8 +46,7 @@ package enum Daemon {
         let replicaService = ReplicaService(
             replica: replica,
             identity: keys,
-            log: log,
-            threadPool: threadPool,
+            store: PooledOperationLog(log: log, threadPool: threadPool),
             logger: logger
         )
         let directory = PeerDirectory(localID: identity)

@@ -28,10 +28,15 @@ extension PeerConnection {
             var next = range.seqs.lowerBound
             while next <= range.seqs.upperBound {
                 let last = min(range.seqs.upperBound, next + UInt64(Self.opsPerFetch - 1))
-                let operations = await replica.operations([(range.origin, next...last)])
+                let operations = await replica.outgoing([(range.origin, next...last)])
                 guard !operations.isEmpty else { break }
                 for operation in operations {
-                    if let body = builder.append(operation) { try await outbound.write(traced(body)) }
+                    let closed =
+                        switch operation {
+                        case .encoded(let encoded): builder.append(encoded)
+                        case .operation(let operation): builder.append(operation)
+                        }
+                    if let body = closed { try await outbound.write(traced(body)) }
                 }
                 sent += operations.count
                 next = last + 1
@@ -41,16 +46,4 @@ extension PeerConnection {
         return sent
     }
 
-    static func wireError(for failure: ReplicaService.Failure) -> WireError {
-        switch failure {
-        case .rejected(.invalid(let id, let reason)): WireError(.invalidOperation, "operation \(id): \(reason)")
-        case .rejected(.gap(let id, let expected)):
-            WireError(.invalidOperation, "operation \(id) arrived before seq \(expected) of its origin")
-        case .rejected(.forgedOwnOrigin(let id)):
-            WireError(.invalidOperation, "operation \(id) is in my name but I never made it")
-        case .storage(let error): WireError(.storageFailed, "\(error)")
-        case .shuttingDown: WireError(.shuttingDown, "peerd is shutting down")
-        case .refused(let refusal): WireError(.internal, "\(refusal)")
-        }
-    }
 }

@@ -269,7 +269,7 @@ struct PeerConnection {
                         case .delivered(.success, _):
                             return []
                         case .delivered(.failure(let failure), _):
-                            return current.failed(Self.wireError(for: failure))
+                            return current.failed(failure.wireError)
                         case .tick:
                             return current.tick(now: now)
                         case .closeRequested(let error):

@@ -35,9 +35,16 @@ package struct Replica: Sendable {
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
-        case alreadyListed(WatchListRow)
         case notListed(MovieID)
         case invalid(String)
+    }
+
+    /// What a local request makes: an operation, or nothing because it is done already.
+    package enum Draft: Hashable, Sendable {
+        /// The next operation of this replica, not yet sealed or staged.
+        case operation(Operation)
+        /// The movie is on the list with an add of this replica's already.
+        case alreadyListed(WatchListRow)
     }
 
     package var operationCount: Int { Int(vector.operationCount) }
@@ -47,27 +54,20 @@ package struct Replica: Sendable {
         log.operations(from: origin, seqs: seqs, in: list)
     }
 
-    /// Makes the local operation for a request without applying it. Call `commit` once it is durable,
-    /// or `discardStaged` if persisting failed. `seal` gives the operation its proof of origin
-    /// (the daemon signs it; the pure model's tests leave it unsigned) before it is staged.
-    package mutating func stage(
-        _ request: LocalRequest,
-        at now: Int64,
-        sealedBy seal: (Operation) -> Operation = { $0 }
-    ) throws(LocalRefusal) -> Operation {
-        let seq = stagedVector[id] + 1
-        lamport += 1
-        let opID = OperationID(origin: id, seq: seq)
-        let operation: Operation
+    /// The operation a local request makes, with its seq and lamport: the one place they are worked
+    /// out. It is sealed (the daemon signs it) and handed back to ``stage(local:)``, then committed
+    /// once durable, or discarded with ``discardStaged()`` if persisting failed.
+    package func draft(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Draft {
+        let opID = OperationID(origin: id, seq: stagedVector[id] + 1)
         switch request {
         case .add(let movie):
             if let reason = movie.invalidReason { throw .invalid(reason) }
             if let row = list.row(for: movie.id), row.addedBy.contains(where: { $0.peer == id }),
                 !staged.contains(where: { $0.movie.id == movie.id })
             {
-                throw .alreadyListed(row)
+                return .alreadyListed(row)
             }
-            operation = Operation(id: opID, lamport: lamport, at: now, by: name, kind: .add, movie: movie)
+            return .operation(Operation(id: opID, lamport: lamport + 1, at: now, by: name, kind: .add, movie: movie))
         case .remove(let movieID):
             var names = Set(list.survivingAdds(of: movieID))
             for op in staged where op.movie.id == movieID {
@@ -75,20 +75,29 @@ package struct Replica: Sendable {
             }
             guard !names.isEmpty else { throw .notListed(movieID) }
             let movie = list.row(for: movieID)?.movie ?? Movie(id: movieID)
-            operation = Operation(
-                id: opID,
-                lamport: lamport,
-                at: now,
-                by: name,
-                kind: .remove,
-                movie: movie,
-                removes: names.sorted()
+            return .operation(
+                Operation(
+                    id: opID,
+                    lamport: lamport + 1,
+                    at: now,
+                    by: name,
+                    kind: .remove,
+                    movie: movie,
+                    removes: names.sorted()
+                )
             )
         }
-        let sealed = seal(operation)
-        staged.append(sealed)
-        stagedVector[id] = seq
-        return sealed
+    }
+
+    /// Stages a local operation ``draft(_:at:)`` made (sealed by now), to be written in the next batch.
+    package mutating func stage(local operation: Operation) {
+        precondition(
+            operation.id == OperationID(origin: id, seq: stagedVector[id] + 1),
+            "stage the operation draft just made"
+        )
+        lamport = max(lamport, operation.lamport)
+        staged.append(operation)
+        stagedVector[id] = operation.id.seq
     }
 
     /// Stages operations `admit` returned, so they are written in the same batch as local ones.

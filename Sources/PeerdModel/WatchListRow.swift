@@ -26,7 +26,7 @@ package struct WatchListRow: Hashable, Sendable {
     }
 
     /// Builds the row from a movie's surviving adds, or nil when none survive.
-    init?(adds: some Collection<Operation>) {
+    package init?(adds: some Collection<Operation>) {
         let sorted = adds.sorted { $0.orderKey < $1.orderKey }
         guard let first = sorted.first else { return nil }
         var movie = Movie(id: first.movie.id)

@@ -1,5 +1,5 @@
 import Logging
-import PeerdCodec
+package import PeerdCodec
 package import PeerdModel
 import Synchronization
 package import SystemPackage
@@ -79,6 +79,11 @@ package final class OperationLog: Sendable {
     /// is cut back to its length before this call and `StoreError.writeFailed` says why.
     /// An empty array does nothing.
     package func append(_ operations: [Operation]) throws(StoreError) {
+        try append(encoded: operations.map(EncodedOperation.init))
+    }
+
+    /// Appends operations already in their canonical JSON; the same, without encoding them again.
+    package func append(encoded operations: [EncodedOperation]) throws(StoreError) {
         guard !operations.isEmpty else { return }
         try state.withLock { (state) throws(StoreError) in
             guard !state.isUnusable else { throw .logUnusable(path) }
@@ -110,22 +115,20 @@ package final class OperationLog: Sendable {
         }
     }
 
-    /// The records for `operations`, back to back in one buffer. Each payload is written by
-    /// `OperationJSON`, straight into the buffer after its header's place.
-    static func records(for operations: [Operation]) throws(StoreError) -> [UInt8] {
+    /// The records for `operations`, back to back in one buffer.
+    static func records(for operations: [EncodedOperation]) throws(StoreError) -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(operations.count * 200)
+        buffer.reserveCapacity(operations.reduce(0) { $0 + LogRecord.headerLength + $1.json.count })
         for operation in operations {
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: LogRecord.headerLength))
-            OperationJSON.append(operation, to: &buffer)
-            let length = buffer.count - start - LogRecord.headerLength
-            guard length <= maxRecordLength else {
+            guard operation.json.count <= maxRecordLength else {
                 throw .invalidOperation(
                     operation.id,
-                    reason: "its record would be \(length) bytes; the limit is \(maxRecordLength)"
+                    reason: "its record would be \(operation.json.count) bytes; the limit is \(maxRecordLength)"
                 )
             }
+            let start = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: LogRecord.headerLength))
+            buffer.append(contentsOf: operation.json)
             LogRecord.writeHeader(in: &buffer, at: start)
         }
         return buffer

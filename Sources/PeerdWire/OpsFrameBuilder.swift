@@ -1,4 +1,4 @@
-import PeerdCodec
+package import PeerdCodec
 package import PeerdModel
 
 /// Packs operations, in order, into the bodies of `ops` frames of at most ``maxOperations``
@@ -33,8 +33,17 @@ package struct OpsFrameBuilder {
     package mutating func append(_ operation: Operation) -> [UInt8]? {
         scratch.removeAll(keepingCapacity: true)
         OperationJSON.append(operation, to: &scratch)
+        return append(json: scratch)
+    }
+
+    /// Adds an operation encoded already; the same as ``append(_:)-(Operation)`` without the encoding.
+    package mutating func append(_ operation: EncodedOperation) -> [UInt8]? {
+        append(json: operation.json)
+    }
+
+    private mutating func append(json: [UInt8]) -> [UInt8]? {
         var closed: [UInt8]?
-        if count == limit || (count > 0 && body.count + 1 + scratch.count + Self.suffix.count > budget) {
+        if count == limit || (count > 0 && body.count + 1 + json.count + Self.suffix.count > budget) {
             closed = finish()
         }
         if count == 0 {
@@ -42,7 +51,7 @@ package struct OpsFrameBuilder {
         } else {
             body.append(UInt8(ascii: ","))
         }
-        body.append(contentsOf: scratch)
+        body.append(contentsOf: json)
         count += 1
         return closed
     }

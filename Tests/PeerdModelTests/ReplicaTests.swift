@@ -15,17 +15,23 @@ import Testing
         #expect(ops.allSatisfy { $0.kind == .add && $0.by == "alice" && $0.at == epoch && $0.invalidReason == nil })
     }
 
-    @Test mutating func stageSealsTheOperationBeforeItIsStagedAndWhatCommitsIsTheSealedOne() throws {
+    @Test mutating func aDraftIsSealedBeforeItIsStagedAndWhatCommitsIsTheSealedOne() throws {
         let proof = OperationProof(sig: Array(repeating: 7, count: 64), prev: nil, key: [1, 2, 3])
-        let op = try alice.stage(.add(matrix), at: epoch) { unsealed in
-            #expect(unsealed.proof.isEmpty)
-            var sealed = unsealed
-            sealed.proof = proof
-            return sealed
+        guard case .operation(var op) = try alice.draft(.add(matrix), at: epoch) else {
+            Issue.record("nothing drafted")
+            return
         }
-        #expect(op.proof == proof)
+        #expect(op.proof.isEmpty)
+        op.proof = proof
+        alice.stage(local: op)
         _ = alice.commit([op])
         #expect(alice.operations(from: Peers.alice, seqs: 1...1).first?.proof == proof)
+    }
+
+    @Test mutating func aDraftChangesNothingUntilItIsStaged() throws {
+        let first = try alice.draft(.add(matrix), at: epoch)
+        #expect(try alice.draft(.add(matrix), at: epoch) == first)
+        #expect(alice.stagedVector[Peers.alice] == 0)
     }
 
     @Test mutating func stageDoesNotApplyAndCommitDoes() throws {
@@ -93,13 +99,11 @@ import Testing
         #expect(alice.vector[Peers.alice] == 3)
     }
 
-    @Test mutating func addingAMovieThisReplicaAlreadyListedIsRefused() throws {
+    @Test mutating func addingAMovieThisReplicaAlreadyListedDraftsNothing() throws {
         _ = alice.commit([try alice.stage(.add(matrix), at: epoch)])
         let row = try #require(alice.list.row(for: matrix.id))
 
-        #expect(throws: Replica.LocalRefusal.alreadyListed(row)) {
-            try alice.stage(.add(Movie(id: movieID(603))), at: epoch)
-        }
+        #expect(try alice.draft(.add(Movie(id: movieID(603))), at: epoch) == .alreadyListed(row))
     }
 
     @Test mutating func addingAMovieOnlyAnotherPeerListedAddsThisReplicaAsAnAdder() throws {

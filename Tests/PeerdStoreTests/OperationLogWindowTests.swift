@@ -1,4 +1,5 @@
 import Foundation
+import PeerdCodec
 import PeerdModel
 import SystemPackage
 import Testing
@@ -48,7 +49,9 @@ struct OperationLogWindowTests {
                 + makeOperations(count: 10, firstSeq: 5_002)
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
             try log.append(operations)
-            #expect(try OperationLog.records(for: [operations[5_000]]).count > OperationLog.readWindow)
+            #expect(
+                try OperationLog.records(for: [EncodedOperation(operations[5_000])]).count > OperationLog.readWindow
+            )
 
             let (_, reopened, recovery) = try OperationLog.open(at: path, logger: quietLogger)
             #expect(recovery == nil)

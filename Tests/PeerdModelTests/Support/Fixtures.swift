@@ -70,3 +70,15 @@ extension WatchList {
         for operation in operations { apply(operation) }
     }
 }
+
+extension Replica {
+    /// Drafts `request` and stages its operation unsealed, as the daemon stages it once signed.
+    mutating func stage(_ request: LocalRequest, at now: Int64) throws -> Operation {
+        guard case .operation(let operation) = try draft(request, at: now) else { throw NothingToStage() }
+        stage(local: operation)
+        return operation
+    }
+}
+
+/// `draft` found the movie already listed by this replica.
+struct NothingToStage: Error {}

@@ -1,0 +1,165 @@
+package import Logging
+package import PeerdCodec
+package import PeerdModel
+package import PeerdSecurity
+package import PeerdStore
+import ServiceLifecycle
+
+/// Owns the replica and its durable store. Every change to the list, local or from a peer, passes
+/// through one commit pipeline here: staged, written and fsynced in one batch with whatever else is
+/// waiting (group commit), and only then applied, published to sessions and acknowledged.
+///
+/// Local operations are drafted by the replica, signed with this peer's identity key and staged, in
+/// that order, in one place; operations from peers must prove their origin (`OperationVerifier`)
+/// before they are staged. Operations the replica replayed from the log at start are not checked
+/// again: the log is this peer's own disk, and only checked or self-made operations were written to it.
+package actor ReplicaService: Service {
+    package enum Failure: Error, Sendable {
+        case refused(Replica.LocalRefusal)
+        case rejected(Replica.Rejection)
+        case storage(StoreError)
+        case shuttingDown
+    }
+
+    /// What a local request did, once it is durable.
+    package enum Submitted: Hashable, Sendable {
+        /// The add was made; the movie's row as the list shows it now.
+        case added(Operation, row: WatchListRow)
+        /// The movie was on the list with an add of ours already: nothing was made.
+        case alreadyListed(WatchListRow)
+        case removed(Operation)
+    }
+
+    /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.
+    package enum Outgoing: Sendable {
+        case encoded(EncodedOperation)
+        case operation(Operation)
+    }
+
+    enum Work {
+        case local(Replica.LocalRequest, at: Int64, CheckedContinuation<Submitted, any Error>)
+        case remote([Operation], completion: @Sendable (Result<Int, Failure>) -> Void)
+    }
+
+    var replica: Replica
+    let identity: PeerIdentity
+    /// Origins' keys and chain ends, for checking operations from peers and sealing our own.
+    var verifier = OperationVerifier()
+    let store: any OperationStore
+    let logger: Logger
+    var pending: [Work] = []
+    var recent = RecentOperations()
+    private var accepting = true
+    private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private var nextSubscriberID = 0
+    private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
+    private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
+
+    package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
+        precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
+        self.replica = replica
+        self.identity = identity
+        self.store = store
+        self.logger = logger
+    }
+
+    package func run() async throws {
+        for await _ in wakeups.stream.cancelOnGracefulShutdown() {
+            await flush()
+        }
+        // Shutting down: whatever is already queued is still made durable before the store closes.
+        accepting = false
+        await flush()
+        for continuation in vectorSubscribers.values { continuation.finish() }
+        for continuation in changeSubscribers.values { continuation.finish() }
+        logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
+    }
+
+    // MARK: Reading
+
+    package var id: PeerID { replica.id }
+    package var name: String { replica.name }
+    package var vector: VersionVector { replica.vector }
+    package var movieCount: Int { replica.list.count }
+    package var operationCount: Int { replica.operationCount }
+
+    package func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
+        replica.list.page(after: cursor, limit: limit)
+    }
+
+    package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
+
+    /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
+    /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)
+    /// come as held, for the sending session to encode.
+    package func outgoing(_ ranges: [(origin: PeerID, seqs: ClosedRange<UInt64>)]) -> [Outgoing] {
+        ranges.flatMap { range in
+            let encoded = range.seqs.map { recent.encoded(OperationID(origin: range.origin, seq: $0)) }
+            if encoded.allSatisfy({ $0 != nil }) { return encoded.map { Outgoing.encoded($0!) } }
+            return replica.operations(from: range.origin, seqs: range.seqs).map(Outgoing.operation)
+        }
+    }
+
+    /// Every other origin we hold operations from, with the name on its latest one.
+    package func origins() -> [(peer: PeerID, name: String)] {
+        replica.vector.entries.keys.sorted().compactMap { origin in
+            guard origin != replica.id else { return nil }
+            let last = replica.vector[origin]
+            return replica.operations(from: origin, seqs: last...last).first.map { (origin, $0.by) }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Makes, persists and applies a local operation; returns once it is durable.
+    package func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Submitted {
+        guard accepting else { throw Failure.shuttingDown }
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.append(.local(request, at: now, continuation))
+            wakeups.continuation.yield()
+        }
+    }
+
+    /// Queues operations from a peer, in arrival order; `completion` gets the number that were new
+    /// once they are durable and applied, or why they were refused.
+    package func enqueue(_ operations: [Operation], completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
+        guard accepting else { return completion(.failure(.shuttingDown)) }
+        pending.append(.remote(operations, completion: completion))
+        wakeups.continuation.yield()
+    }
+
+    // MARK: Subscriptions
+
+    /// The replica's vector after each commit; only the newest is kept for a slow reader.
+    package func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: VersionVector.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
+        nextSubscriberID += 1
+        vectorSubscribers[nextSubscriberID] = continuation
+        continuation.yield(replica.vector)
+        return (nextSubscriberID, stream)
+    }
+
+    /// Every list change, in order.
+    package func changes() -> (id: Int, changes: AsyncStream<[WatchListChange]>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: [WatchListChange].self)
+        nextSubscriberID += 1
+        changeSubscribers[nextSubscriberID] = continuation
+        return (nextSubscriberID, stream)
+    }
+
+    package func unsubscribe(_ id: Int) {
+        vectorSubscribers.removeValue(forKey: id)?.finish()
+        changeSubscribers.removeValue(forKey: id)?.finish()
+    }
+
+    var hasChangeSubscribers: Bool { !changeSubscribers.isEmpty }
+
+    func publish(_ changes: [WatchListChange]) {
+        for continuation in vectorSubscribers.values { continuation.yield(replica.vector) }
+        guard !changes.isEmpty else { return }
+        for continuation in changeSubscribers.values { continuation.yield(changes) }
+    }
+}

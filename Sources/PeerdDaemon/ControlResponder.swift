@@ -64,7 +64,7 @@ struct ControlResponder: Sendable {
                 let (code, expiresAt) = try await trust.invite(expiresIn: expiresIn)
                 return .invite(code: code.description, expiresAt: expiresAt)
             } catch {
-                return .error(error)
+                return .error(WireError(.badRequest, error.description))
             }
         case .join(let text, let addressText):
             return await join(text, address: addressText)
@@ -74,13 +74,13 @@ struct ControlResponder: Sendable {
                 await directory.disconnect(peer, WireError(.revoked, "revoked with peerctl forget"))
                 return .forgotten(peer: peer, name: name)
             } catch {
-                return .error(error)
+                return .error(WireError(.badRequest, error.description))
             }
         case .trust(let query):
             do {
                 return .trusted(peer: try await trust.trust(query))
             } catch {
-                return .error(error)
+                return .error(WireError(.badRequest, error.description))
             }
         case .status:
             return .status(await status())

@@ -15,7 +15,7 @@ struct PeerConnection {
     let channel: PeerChannel
     let role: Role
     let address: String
-    let source: PeerRecord.Source
+    let source: PeerSource
     /// The id this side dialed expecting (an mDNS announcement's or a join's inviter), if any.
     let expected: PeerID?
     let replica: ReplicaService

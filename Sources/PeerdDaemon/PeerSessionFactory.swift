@@ -23,7 +23,7 @@ struct PeerSessionFactory: Sendable {
         _ channel: PeerChannel,
         role: PeerConnection.Role,
         address: String,
-        source: PeerRecord.Source,
+        source: PeerSource,
         expected: PeerID? = nil
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)

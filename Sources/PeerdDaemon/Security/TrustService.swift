@@ -15,10 +15,11 @@ import Foundation
 /// The trust list (persisted in `trust.json`), the group key, open invites and pending joins: what
 /// admission decides with, and what `invite`, `join`, `forget` and `trust` change.
 actor TrustService {
+    /// A code this daemon is joining with, and the `join` requests waiting on it, by request.
     struct Join {
         var key: SymmetricKey
         var expires: ContinuousClock.Instant
-        var waiters: [CheckedContinuation<Bool, Never>] = []
+        var waiters: [Int: AsyncStream<Bool>.Continuation] = [:]
     }
 
     let local: PeerID
@@ -29,9 +30,12 @@ actor TrustService {
     private var invites: [Int: (key: SymmetricKey, expires: ContinuousClock.Instant)] = [:]
     private var nextInvite = 0
     private var joins: [PeerID: Join] = [:]
-    /// `join` requests waiting for their inviter's hello, once admitted.
-    private var paired: [PeerID: [CheckedContinuation<Bool, Never>]] = [:]
+    /// `join` requests waiting for their inviter's hello, once admitted, by request.
+    private var paired: [PeerID: [Int: AsyncStream<Bool>.Continuation]] = [:]
+    private var nextWaiter = 0
     private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    /// Rung whenever who may be dialed may have changed: the trust list, or a join's inviter.
+    private var dialSubscribers: [Int: AsyncStream<Void>.Continuation] = [:]
     private var nextSubscriber = 0
 
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
@@ -80,13 +84,16 @@ actor TrustService {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
             changed()
         }
-        if let join = joins.removeValue(forKey: peer) { paired[peer, default: []] += join.waiters }
+        if let join = joins.removeValue(forKey: peer) { paired[peer, default: [:]].merge(join.waiters) { $1 } }
         return true
     }
 
     /// The peer's hello named it: remember the name for `peers` and introductions.
     func named(_ peer: PeerID, _ name: String) {
-        for waiter in paired.removeValue(forKey: peer) ?? [] { waiter.resume(returning: true) }
+        for waiter in (paired.removeValue(forKey: peer) ?? [:]).values {
+            waiter.yield(true)
+            waiter.finish()
+        }
         guard let member = list.member(peer), member.name != name else { return }
         list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
         changed()
@@ -123,14 +130,23 @@ actor TrustService {
         return (nextSubscriber, stream)
     }
 
+    /// A tick each time ``shouldDial(_:)`` may answer otherwise: for dialers of announced peers.
+    func dialUpdates() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriber += 1
+        dialSubscribers[nextSubscriber] = continuation
+        return stream
+    }
+
     func unsubscribe(_ id: Int) {
         subscribers.removeValue(forKey: id)?.finish()
+        dialSubscribers.removeValue(forKey: id)?.finish()
     }
 
     func name(of peer: PeerID) -> String? { list.member(peer)?.name }
 
-    func trustStates() -> [PeerID: PeerRecord.Trust] {
-        var states: [PeerID: PeerRecord.Trust] = [:]
+    func trustStates() -> [PeerID: PeerTrust] {
+        var states: [PeerID: PeerTrust] = [:]
         for member in list.members { states[member.peer] = .member }
         for peer in list.revoked { states[peer] = .revoked }
         return states
@@ -145,11 +161,9 @@ actor TrustService {
 
     // MARK: Control requests
 
-    func invite(expiresIn seconds: Int?) throws(WireError) -> (InviteCode, expiresAt: Int64) {
+    func invite(expiresIn seconds: Int?) throws(TrustError) -> (InviteCode, expiresAt: Int64) {
         let lifetime = seconds ?? Self.defaultInviteLifetime
-        guard (1...Self.maxInviteLifetime).contains(lifetime) else {
-            throw WireError(.badRequest, "an invite lasts 1 to \(Self.maxInviteLifetime) seconds")
-        }
+        guard (1...Self.maxInviteLifetime).contains(lifetime) else { throw .inviteLifetime(lifetime) }
         prune()
         let code = InviteCode.make(inviter: local)
         nextInvite += 1
@@ -158,49 +172,52 @@ actor TrustService {
         return (code, Wallclock.millis() + Int64(lifetime) * 1000)
     }
 
-    /// Registers the code; returns once the inviter has been admitted, or false after `joinWait`.
+    /// Registers the code; returns once the inviter has been admitted and said hello, or false after
+    /// `joinWait`. The waiter is registered before anything can answer it, and the wait is a child
+    /// task that ends with the request.
     func join(_ code: InviteCode) async -> Bool {
-        if list.isMember(code.inviter) && joins[code.inviter] == nil { return true }
-        joins[code.inviter, default: Join(key: code.key, expires: .now + .seconds(Self.defaultInviteLifetime))].key =
+        let inviter = code.inviter
+        if list.isMember(inviter) && joins[inviter] == nil { return true }
+        joins[inviter, default: Join(key: code.key, expires: .now + .seconds(Self.defaultInviteLifetime))].key =
             code.key
-        return await withCheckedContinuation { continuation in
-            joins[code.inviter]?.waiters.append(continuation)
-            Task { [inviter = code.inviter] in
+        for subscriber in dialSubscribers.values { subscriber.yield() }
+        let (outcome, waiter) = AsyncStream.makeStream(of: Bool.self)
+        nextWaiter += 1
+        let id = nextWaiter
+        joins[inviter]?.waiters[id] = waiter
+        let isPaired = await withTaskGroup { group in
+            group.addTask {
                 try? await Task.sleep(for: Self.joinWait)
-                await self.joinTimedOut(inviter)
+                waiter.yield(false)
             }
+            let first = await outcome.first { _ in true } ?? false
+            group.cancelAll()
+            return first
         }
-    }
-
-    private func joinTimedOut(_ inviter: PeerID) {
-        for waiter in paired.removeValue(forKey: inviter) ?? [] { waiter.resume(returning: false) }
-        guard var join = joins[inviter] else { return }
-        for waiter in join.waiters { waiter.resume(returning: false) }
-        join.waiters = []
-        joins[inviter] = join
+        joins[inviter]?.waiters[id] = nil
+        paired[inviter]?[id] = nil
+        return isPaired
     }
 
     /// Revokes the peer `query` names (id, unique id prefix or unique name).
-    func forget(_ query: String) throws(WireError) -> (PeerID, String?) {
+    func forget(_ query: String) throws(TrustError) -> (PeerID, String?) {
         let peer = try resolve(query)
         let name = list.member(peer)?.name
-        guard peer != local else { throw WireError(.badRequest, "that is this peer itself") }
+        guard peer != local else { throw .itself }
         list.forget(peer)
         changed()
         logger.notice("revoked a peer", metadata: ["peer": "\(peer)"])
         return (peer, name)
     }
 
-    func trust(_ query: String) throws(WireError) -> PeerID {
-        guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else {
-            throw WireError(.badRequest, "'\(query)' is not a peer id (32 hex digits; see 'peerctl id')")
-        }
-        guard peer != local else { throw WireError(.badRequest, "that is this peer itself") }
+    func trust(_ query: String) throws(TrustError) -> PeerID {
+        guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else { throw .notAPeerID(query) }
+        guard peer != local else { throw .itself }
         if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) { changed() }
         return peer
     }
 
-    private func resolve(_ query: String) throws(WireError) -> PeerID {
+    private func resolve(_ query: String) throws(TrustError) -> PeerID {
         let lowered = query.lowercased()
         if let id = PeerID(lowered), id.rawValue.count == 32 { return id }
         let known = list.members.map { ($0.peer, $0.name) } + list.revoked.map { ($0, nil as String?) }
@@ -208,8 +225,8 @@ actor TrustService {
         if matches.isEmpty || PeerID(lowered) == nil { matches = known.filter { $0.1 == query } }
         switch matches.count {
         case 1: return matches[0].0
-        case 0: throw WireError(.badRequest, "no trusted peer is called or starts with '\(query)'; see 'peerctl peers'")
-        default: throw WireError(.badRequest, "'\(query)' matches \(matches.count) peers; give more of the id")
+        case 0: throw .noMatch(query)
+        default: throw .ambiguous(query, matches: matches.count)
         }
     }
 
@@ -228,5 +245,6 @@ actor TrustService {
             logger.error("could not save the trust list", metadata: ["path": "\(path)", "error": "\(error)"])
         }
         for subscriber in subscribers.values { subscriber.yield() }
+        for subscriber in dialSubscribers.values { subscriber.yield() }
     }
 }

@@ -8,7 +8,7 @@ package actor PeerDirectory {
     /// A live connection, from TCP connect until close.
     struct Connection {
         var address: String
-        var source: PeerRecord.Source
+        var source: PeerSource
         var role: PeerSession<ContinuousClock.Instant>.Role
         var peer: PeerID?
         var name: String?
@@ -18,27 +18,6 @@ package actor PeerDirectory {
         var opsSent = 0
         var opsReceived = 0
         var close: @Sendable (WireError) -> Void
-    }
-
-    /// A static peer we dial, between attempts too.
-    /// A peer we dial, between attempts too: named by address (`--peer`, `peerctl connect`) or
-    /// found by mDNS (keyed by its announced id; its addresses change as Avahi reports them).
-    struct DialTarget {
-        enum Key: Hashable, Sendable {
-            case address(PeerAddress)
-            case discovered(PeerID)
-        }
-
-        var key: Key
-        var addresses: [PeerAddress]
-        var source: PeerRecord.Source
-        var peer: PeerID?
-        var name: String?
-        var state: PeerRecord.State = .connecting
-        var lastError: String?
-        var retryAt: ContinuousClock.Instant?
-        /// mDNS no longer announces it; dialing stops once no session is up.
-        var lost = false
     }
 
     /// An inbound peer that admission refused: `peers` lists it as untrusted on the accepting side
@@ -51,10 +30,12 @@ package actor PeerDirectory {
 
     static let refusedLimit = 64
 
-    private let localID: PeerID
-    private var connections: [Int: Connection] = [:]
-    private var refusals: [PeerID: Refusal] = [:]
-    private var targets: [DialTarget.Key: DialTarget] = [:]
+    let localID: PeerID
+    private(set) var connections: [Int: Connection] = [:]
+    private(set) var refusals: [PeerID: Refusal] = [:]
+    private(set) var targets: [DialTarget.Key: DialTarget] = [:]
+    /// Each dial loop's doorbell: rung when something may change what its target should do.
+    private var wakers: [DialTarget.Key: AsyncStream<Void>.Continuation] = [:]
     private var nextConnectionID = 0
 
     package init(localID: PeerID) {
@@ -65,7 +46,7 @@ package actor PeerDirectory {
 
     func opened(
         address: String,
-        source: PeerRecord.Source,
+        source: PeerSource,
         role: PeerSession<ContinuousClock.Instant>.Role,
         close: @escaping @Sendable (WireError) -> Void
     ) -> Int {
@@ -121,7 +102,9 @@ package actor PeerDirectory {
     }
 
     func closed(_ id: Int) {
-        connections[id] = nil
+        guard let connection = connections.removeValue(forKey: id), let peer = connection.peer else { return }
+        // A target waiting while its peer was connected some other way may dial again.
+        for (key, target) in targets where target.peer == peer { wakers[key]?.yield() }
     }
 
     /// Closes every session with `peer` (it was revoked).
@@ -150,113 +133,56 @@ package actor PeerDirectory {
     func upsertTarget(
         _ key: DialTarget.Key,
         addresses: [PeerAddress],
-        source: PeerRecord.Source,
+        source: PeerSource,
         peer: PeerID? = nil,
         name: String? = nil
     ) -> Bool {
-        if var target = targets[key] {
-            target.addresses = addresses
-            target.lost = false
-            target.name = name ?? target.name
-            targets[key] = target
+        if targets[key] != nil {
+            targets[key]?.found(at: addresses, name: name)
+            wakers[key]?.yield()
             return false
         }
         targets[key] = DialTarget(key: key, addresses: addresses, source: source, peer: peer, name: name)
         return true
     }
 
-    func target(_ key: DialTarget.Key) -> DialTarget? { targets[key] }
-
-    func removeTarget(_ key: DialTarget.Key) { targets[key] = nil }
-
-    func updateTarget(_ key: DialTarget.Key, _ update: (inout DialTarget) -> Void) {
-        guard var target = targets[key] else { return }
-        update(&target)
-        targets[key] = target
+    /// mDNS no longer sees the target's peer: a hint, acted on once no session is up.
+    func lost(_ key: DialTarget.Key) {
+        targets[key]?.lost = true
+        wakers[key]?.yield()
     }
 
-    // MARK: Reporting
+    func target(_ key: DialTarget.Key) -> DialTarget? { targets[key] }
 
-    /// One row per established peer, then one per dial target not (yet) matched to one, then one per
-    /// inbound peer refused lately, then one per origin known only from relayed operations
-    /// (`relayed`: id and latest name, from the replica).
-    func records(
-        now: ContinuousClock.Instant,
-        relayed: [(peer: PeerID, name: String)],
-        trust: [PeerID: PeerRecord.Trust]
-    ) -> [PeerRecord] {
-        func trusted(_ peer: PeerID?) -> PeerRecord.Trust? { peer.map { trust[$0] ?? .untrusted } }
-        var rows: [PeerRecord] = []
-        var shown = Set<PeerID>([localID])
-        for (_, c) in connections.sorted(by: { $0.key < $1.key }) where c.established {
-            guard let peer = c.peer, shown.insert(peer).inserted else { continue }
-            let target = targets.values.first { $0.peer == peer }
-            let known = (target?.addresses ?? []).map(\.description)
-            rows.append(
-                PeerRecord(
-                    peer: peer,
-                    name: c.name,
-                    address: c.address,
-                    // An inbound connection's address has the peer's ephemeral port: not one to dial.
-                    addresses: known.isEmpty ? [c.address] : known,
-                    source: target?.source ?? c.source,
-                    state: .connected,
-                    trust: trusted(peer),
-                    connectedSince: c.connectedSince,
-                    lastSeen: c.lastSeen,
-                    opsSent: c.opsSent,
-                    opsReceived: c.opsReceived
-                )
-            )
-        }
-        for target in targets.values.sorted(by: { "\($0.key)" < "\($1.key)" }) {
-            if let peer = target.peer, !shown.insert(peer).inserted { continue }
-            let addresses = target.addresses.map(\.description)
-            let pending = connections.values.contains { !$0.established && addresses.contains($0.address) }
-            rows.append(
-                PeerRecord(
-                    peer: target.peer,
-                    name: target.name,
-                    address: addresses.first,
-                    addresses: addresses,
-                    source: target.source,
-                    state: pending ? .handshaking : target.state,
-                    trust: trusted(target.peer),
-                    lastError: target.lastError,
-                    retryIn: target.retryAt.map { max(0, Double(now.duration(to: $0).components.seconds)) }
-                )
-            )
-        }
-        for (peer, refusal) in refusals.sorted(by: { $0.value.at > $1.value.at }) where shown.insert(peer).inserted {
-            rows.append(
-                PeerRecord(
-                    peer: peer,
-                    name: nil,
-                    address: refusal.address,
-                    // Its ephemeral port: not an address to dial.
-                    addresses: [],
-                    source: .inbound,
-                    state: .untrusted,
-                    trust: trusted(peer),
-                    lastSeen: refusal.at,
-                    lastError: "refused: \(refusal.reason)"
-                )
-            )
-        }
-        for (peer, name) in relayed where shown.insert(peer).inserted {
-            rows.append(
-                PeerRecord(
-                    peer: peer,
-                    name: name,
-                    address: nil,
-                    addresses: [],
-                    source: .relay,
-                    state: .relayed,
-                    trust: trusted(peer)
-                )
-            )
-        }
-        return rows
+    /// The doorbell of `key`'s dial loop (newest ring kept), and its button, for the loop's own timer.
+    func wakeups(for key: DialTarget.Key) -> (rings: AsyncStream<Void>, ring: AsyncStream<Void>.Continuation) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wakers[key] = continuation
+        return (stream, continuation)
+    }
+
+    /// Rings every dial loop: trust changed, so who may be dialed may have too.
+    func wakeAll() {
+        for waker in wakers.values { waker.yield() }
+    }
+
+    /// What `key`'s dial loop does now (its target's state machine decides).
+    func next(_ key: DialTarget.Key, now: ContinuousClock.Instant, dialable: Bool) -> DialTarget.Next {
+        guard var target = targets[key] else { return .stop(.removed) }
+        let connected = target.peer.map(isConnected) ?? false
+        let next = target.next(now: now, connected: connected, dialable: dialable)
+        targets[key] = target
+        if case .stop = next { removeTarget(key) }
+        return next
+    }
+
+    func ended(_ key: DialTarget.Key, _ outcome: DialTarget.Outcome, now: ContinuousClock.Instant) {
+        targets[key]?.ended(outcome, now: now)
+    }
+
+    private func removeTarget(_ key: DialTarget.Key) {
+        targets[key] = nil
+        wakers.removeValue(forKey: key)?.finish()
     }
 
     var connectedCount: Int { Set(connections.values.filter(\.established).compactMap(\.peer)).count }

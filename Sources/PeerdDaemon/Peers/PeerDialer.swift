@@ -14,11 +14,12 @@ import Glibc
 #endif
 
 /// Dials every peer we know how to reach — static ones (`--peer`, `peerctl connect`) and ones mDNS
-/// found — and redials with backoff when a session ends. A target whose peer is already connected
-/// some other way is left alone until that ends; a discovered one is dropped once mDNS has lost it
-/// and no session is up (the session's keepalive, not mDNS, decides whether a peer is alive).
+/// found — and redials with backoff when a session ends, one loop per target. Each target's
+/// ``DialTarget`` decides what to do: a target whose peer is already connected some other way waits
+/// until that ends; a discovered one is dropped once mDNS has lost it and no session is up (the
+/// session's keepalive, not mDNS, decides whether a peer is alive).
 final class PeerDialer: Service {
-    typealias Key = PeerDirectory.DialTarget.Key
+    typealias Key = DialTarget.Key
 
     private let group: any EventLoopGroup
     private let sessions: PeerSessionFactory
@@ -46,7 +47,7 @@ final class PeerDialer: Service {
 
     /// Adds a static target at runtime (`peerctl connect`); with `remember`, saves it for the next start.
     func add(_ address: PeerAddress, remember: Bool) async throws(StoreError) {
-        if await directory.upsertTarget(.address(address), addresses: [address], source: .static) {
+        if await directory.upsertTarget(.address(address), addresses: [address], source: .named) {
             newTargets.continuation.yield(.address(address))
         }
         guard remember else { return }
@@ -70,14 +71,19 @@ final class PeerDialer: Service {
 
     /// mDNS no longer sees `peer`: only a hint, acted on when no session is up.
     func lost(_ peer: PeerID) async {
-        await directory.updateTarget(.discovered(peer)) { $0.lost = true }
+        await directory.lost(.discovered(peer))
     }
 
     func run() async throws {
+        let dialUpdates = await sessions.trust.dialUpdates()
         await withDiscardingTaskGroup { tasks in
+            // Who may be dialed changed: every target looks again (one announced but untrusted may now be).
+            tasks.addTask {
+                for await _ in dialUpdates { await self.directory.wakeAll() }
+            }
             for await key in newTargets.stream.cancelOnGracefulShutdown() {
                 if case .address(let address) = key {
-                    _ = await directory.upsertTarget(key, addresses: [address], source: .static)
+                    _ = await directory.upsertTarget(key, addresses: [address], source: .named)
                 }
                 tasks.addTask { await self.dialLoop(key) }
             }
@@ -95,61 +101,56 @@ final class PeerDialer: Service {
         return "cannot connect: \(underlying)"
     }
 
+    /// Carries out what `key`'s target says to do, until it says stop: dial, or wait for its
+    /// deadline or for something to change (its doorbell), never polling.
     private func dialLoop(_ key: Key) async {
-        var backoff = Backoff()
         var logger = self.logger
         logger[metadataKey: "target"] = "\(key)"
-        while !Task.isCancelled, let target = await directory.target(key) {
-            if let peer = target.peer, await directory.isConnected(peer) {
-                await directory.updateTarget(key) { $0.state = .connected }
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
-                continue
-            }
-            if target.lost {
-                logger.info("peer left the LAN and is not connected; no longer dialing it")
-                await directory.removeTarget(key)
-                return
-            }
-            await directory.updateTarget(key) {
-                $0.state = .connecting
-                $0.retryAt = nil
-            }
-            // Only a peer that could be admitted is dialed; one mDNS announced but we don't trust waits.
-            if case .discovered(let peer) = key, await !sessions.trust.shouldDial(peer) {
-                await directory.updateTarget(key) { $0.state = .untrusted }
-                guard (try? await Task.sleep(for: .seconds(2))) != nil else { return }
-                continue
-            }
-            let outcome = await dialOnce(
-                target.addresses,
-                source: target.source,
-                expected: target.peer,
-                logger: logger
-            )
-            if outcome.code == .selfConnection || outcome.refusal == .selfConnection {
+        let (rings, ring) = await directory.wakeups(for: key)
+        var doorbell = rings.makeAsyncIterator()
+        while !Task.isCancelled {
+            switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
+            case .dial(let addresses):
+                guard let target = await directory.target(key) else { return }
+                let outcome = await dialOnce(addresses, source: target.source, expected: target.peer, logger: logger)
+                await directory.ended(key, outcome, now: .now)
+            case .wait(let deadline):
+                await withTaskGroup { group in
+                    group.addTask {
+                        guard (try? await Task.sleep(until: deadline)) != nil else { return }
+                        ring.yield()
+                    }
+                    _ = await doorbell.next()
+                    group.cancelAll()
+                }
+            case .waitForChange:
+                guard await doorbell.next() != nil else { return }
+            case .stop(.itself):
                 logger.warning("this peer address is this peerd itself; not dialing it again")
-                await directory.removeTarget(key)
+                return
+            case .stop(.lost):
+                logger.info("peer left the LAN and is not connected; no longer dialing it")
+                return
+            case .stop(.removed):
                 return
             }
-            let delay = backoff.next(after: outcome.establishedFor)
-            await directory.updateTarget(key) {
-                if let peer = outcome.peer { $0.peer = peer }
-                $0.lastError = outcome.error
-                $0.state = .retrying
-                $0.retryAt = .now + delay
-            }
-            guard (try? await Task.sleep(for: delay)) != nil else { return }
         }
+    }
+
+    /// Only a peer that could be admitted is dialed: one mDNS announced but we don't trust waits.
+    private func isDialable(_ key: Key) async -> Bool {
+        guard case .discovered(let peer) = key else { return true }
+        return await sessions.trust.shouldDial(peer)
     }
 
     /// Tries each address in order until one connects, and runs the session on it.
     private func dialOnce(
         _ addresses: [PeerAddress],
-        source: PeerRecord.Source,
+        source: PeerSource,
         expected: PeerID?,
         logger: Logger
-    ) async -> PeerConnection.Outcome {
-        var outcome = PeerConnection.Outcome(error: "no address to dial")
+    ) async -> DialTarget.Outcome {
+        var failure = "no address to dial"
         for address in addresses {
             do {
                 let tls = sessions.tls
@@ -161,7 +162,7 @@ final class PeerDialer: Service {
                             try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)
                         }
                     }
-                return await sessions.connection(
+                let session = await sessions.connection(
                     channel,
                     role: .dialer,
                     address: address.description,
@@ -169,11 +170,17 @@ final class PeerDialer: Service {
                     expected: expected
                 )
                 .run()
+                return DialTarget.Outcome(
+                    peer: session.peer,
+                    establishedFor: session.establishedFor,
+                    error: session.error,
+                    reachedItself: session.code == .selfConnection || session.refusal == .selfConnection
+                )
             } catch {
-                outcome.error = Self.describe(error)
+                failure = Self.describe(error)
                 logger.debug("dial failed", metadata: ["address": "\(address)", "error": "\(error)"])
             }
         }
-        return outcome
+        return DialTarget.Outcome(error: failure)
     }
 }

@@ -1,0 +1,119 @@
+import PeerdModel
+import PeerdSync
+
+/// A peer this daemon dials, and when, as a plain value: ``next(now:connected:dialable:)`` says
+/// what to do, ``ended(_:now:)`` takes what a dial came to. The dialer carries the steps out and
+/// waits on a deadline or a change, never polling (proto/PEER.md, "Reconnect").
+struct DialTarget: Sendable {
+    /// Named by address (`--peer`, `peerctl connect`), or found by mDNS and keyed by its announced
+    /// id (its addresses change as Avahi reports them).
+    enum Key: Hashable, Sendable, CustomStringConvertible {
+        case address(PeerAddress)
+        case discovered(PeerID)
+
+        var description: String {
+            switch self {
+            case .address(let address): "\(address)"
+            case .discovered(let peer): "mdns:\(peer.short)"
+            }
+        }
+    }
+
+    enum Phase: Hashable, Sendable {
+        /// To be dialed at once.
+        case due
+        case dialing
+        /// To be dialed again at this time, after a failed dial or a session that ended.
+        case retrying(at: ContinuousClock.Instant)
+        /// Its peer has a session some other way: nothing to do until that ends.
+        case connectedElsewhere
+        /// Announced but not one that could be admitted, so not dialed until trust changes.
+        case untrusted
+        /// Not to be dialed again: it was this daemon itself, or mDNS lost it.
+        case gone
+    }
+
+    enum Next: Hashable, Sendable {
+        case dial([PeerAddress])
+        case wait(until: ContinuousClock.Instant)
+        /// Wait until something changes: a session ends, trust changes, mDNS reports it.
+        case waitForChange
+        case stop(StopReason)
+    }
+
+    enum StopReason: Hashable, Sendable {
+        /// Dialing it reached this daemon itself.
+        case itself
+        /// mDNS lost it while no session was up.
+        case lost
+        /// It is no longer a target.
+        case removed
+    }
+
+    /// What one dial came to: the peer it reached, how long a session lasted, why it ended.
+    struct Outcome: Sendable {
+        var peer: PeerID?
+        var establishedFor: Duration?
+        var error: String?
+        var reachedItself = false
+    }
+
+    let key: Key
+    var addresses: [PeerAddress]
+    let source: PeerSource
+    var peer: PeerID?
+    var name: String?
+    /// mDNS no longer announces it: dialing stops once no session is up.
+    var lost = false
+    private(set) var phase = Phase.due
+    private(set) var lastError: String?
+    private var backoff = Backoff()
+
+    init(key: Key, addresses: [PeerAddress], source: PeerSource, peer: PeerID? = nil, name: String? = nil) {
+        self.key = key
+        self.addresses = addresses
+        self.source = source
+        self.peer = peer
+        self.name = name
+    }
+
+    /// What to do at `now`: `connected` says whether its peer has a session now, `dialable` whether
+    /// it could be admitted if dialed.
+    mutating func next(now: ContinuousClock.Instant, connected: Bool, dialable: Bool) -> Next {
+        if phase == .gone { return .stop(lost ? .lost : .itself) }
+        if connected {
+            phase = .connectedElsewhere
+            return .waitForChange
+        }
+        if lost {
+            phase = .gone
+            return .stop(.lost)
+        }
+        guard dialable else {
+            phase = .untrusted
+            return .waitForChange
+        }
+        if case .retrying(let at) = phase, now < at { return .wait(until: at) }
+        phase = .dialing
+        return .dial(addresses)
+    }
+
+    /// A dial ended (with the session it made, if any): retry after the backoff, or never again.
+    mutating func ended(_ outcome: Outcome, now: ContinuousClock.Instant) {
+        if let reached = outcome.peer { peer = reached }
+        lastError = outcome.error
+        if outcome.reachedItself {
+            phase = .gone
+            return
+        }
+        phase = .retrying(at: now + backoff.next(after: outcome.establishedFor))
+    }
+
+    /// mDNS found it again, at these addresses.
+    mutating func found(at addresses: [PeerAddress], name: String?) {
+        self.addresses = addresses
+        self.name = name ?? self.name
+        lost = false
+        if phase == .gone { phase = .due }
+    }
+}

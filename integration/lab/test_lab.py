@@ -5,7 +5,7 @@ virtual LAN of hosts in network namespaces, checked against avahi-browse and pyt
 Prints one line per check and ends with exactly `lab: N passed, M failed` (`, K skipped` may
 follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab.
 
-    sudo python3 tests/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
+    sudo python3 integration/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
 
 Binaries come from $PEERD_BIN_DIR (default .build/debug). Every wait is bounded by $PEERD_LAB_WAIT
 seconds (default 20).

@@ -2,14 +2,14 @@
 """Hostile-LAN tests against real daemons on loopback (proto/SECURITY.md).
 
 Three peerd: A and B are members (same --group-secret-file), C is an outsider daemon with a secret
-of its own that dials A and B. tests/abuse/attacker.py then attacks A's peer port: plain TCP, TLS
+of its own that dials A and B. integration/abuse/attacker.py then attacks A's peer port: plain TCP, TLS
 without admission, 1,000 idle connections, and an insider that knows the group secret and abuses
 the JSON protocol once admitted. After every attack: the daemon (not the attacker) closed the
 connection within BOUND seconds, A's RSS grew by less than 10 MB over its baseline from just
 before the attack, A's open fds are back near that baseline, an add on B still reaches A, and
 nothing an attacker sent is on any list.
 
-    PEERD_BIN_DIR=/path/to/bins python3 tests/abuse/test_abuse.py [--keep] [--only NAME ...]
+    PEERD_BIN_DIR=/path/to/bins python3 integration/abuse/test_abuse.py [--keep] [--only NAME ...]
 
 Prints one line per check and ends with `abuse: N passed, M failed`. Exit status 0 when all
 passed, 1 otherwise.

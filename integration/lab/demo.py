@@ -3,7 +3,7 @@
 other over mDNS, and end up with the same watch list. Narrated for people; tears everything down
 at the end, on errors and on Ctrl-C.
 
-    sudo python3 tests/lab/demo.py [--pause] [--keep-logs]
+    sudo python3 integration/lab/demo.py [--pause] [--keep-logs]
 """
 import argparse
 import os

@@ -8,7 +8,7 @@ clock starts just before peerd is spawned and stops when h2's `peerctl peers --j
 connected (polled every 20 ms, so the resolution is about that). avahi-daemon on h2 keeps running
 between runs, as on a real machine; --cold-avahi restarts it before each run (outside the clock).
 
-    sudo python3 tests/lab/bench_discovery.py [--runs 20] [--results bench/results.json]
+    sudo python3 integration/lab/bench_discovery.py [--runs 20] [--results bench/results.json]
 
 Prints p50 and p99 (nearest rank); with --results, merges two rows into that file's "results"
 array (rows with the same "measure" are replaced, everything else is kept). Exits 0 when it

@@ -85,7 +85,7 @@ __all__ = [
 
 
 class Observer:
-    """python-zeroconf browsing one service type from inside a host (tests/lab/zeroconf_observer.py).
+    """python-zeroconf browsing one service type from inside a host (integration/lab/zeroconf_observer.py).
 
     `services()` is the current view: service name -> {name, server, port, addresses, txt}."""
 

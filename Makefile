@@ -76,17 +76,17 @@ run: release
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/schema/test_schema_capture.py
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/abuse/test_abuse.py
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/schema/test_schema_capture.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/abuse/test_abuse.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke
 
 lab: test-deps build
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 
 demo: test-deps build
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 tests/lab/demo.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/demo.py
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests bench Fuzz
@@ -108,7 +108,7 @@ fuzz-smoke: deps
 
 # Merges its two rows into bench/results.json (peerd-bench rewrites the file, so it runs after).
 bench-discovery: test-deps release
-	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 tests/lab/bench_discovery.py --results bench/results.json $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 integration/lab/bench_discovery.py --results bench/results.json $(LAB_SKIP_OK)
 
 clean:
 	rm -rf .build
@@ -152,4 +152,4 @@ uninstall:
 
 # A real systemd user manager runs the installed unit (needs root for its private namespaces; exit 77 = skipped).
 systemd-test: release
-	python3 tests/systemd/test_systemd.py; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]
+	python3 integration/systemd/test_systemd.py; rc=$$?; [ $$rc = 0 ] || [ $$rc = 77 ]

@@ -28,8 +28,10 @@ harness takes its daemons down; `python3 lab.py --cleanup-stale` removes namespa
 
 Scripts exit 77 with one line "lab skipped: ..." when the machine can't host the lab.
 
-This module is the API (`from lab import Lab, Host, eventually, ...`); Host lives in lab_host.py,
-the process, wait and parsing helpers in lab_support.py.
+This module is the API (`from lab import Lab, Host, LabSkip, ...`); Host lives in lab_host.py,
+the preflight and parsing helpers in lab_support.py. The bounded waits, process helpers and
+HarnessError come from ../harness.py, which every suite shares; importing this module puts it on
+sys.path.
 """
 
 import atexit
@@ -45,39 +47,33 @@ import sys
 import threading
 import time
 
-from lab_host import Host
-from lab_support import (
-    BIN_DIR,
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from harness import HarnessError, eventually, spawn, stop_process, tail, write_group_secret  # noqa: E402
+from lab_host import Host  # noqa: E402
+from lab_support import (  # noqa: E402
     DEFAULT_WAIT,
     HERE,
     OBSERVER_INDEX,
     PEERD_PORT,
     PROTOCOL,
-    ROOT,
     RUN_ROOT,
     SERVICE_TYPE,
     SKIP_EXIT_CODE,
     SUBNET,
-    LabError,
     LabInterrupted,
     LabSkip,
-    LabTimeout,
-    eventually,
     parse_avahi_browse,
     parse_txt,
     preflight,
     sh,
     skip_unless_possible,
-    spawn,
-    stop_process,
-    tail,
 )
 
 __all__ = [
-    "BIN_DIR", "DEFAULT_WAIT", "HERE", "OBSERVER_INDEX", "PEERD_PORT", "PROTOCOL", "ROOT", "RUN_ROOT", "SERVICE_TYPE",
-    "SKIP_EXIT_CODE", "SUBNET", "Host", "Lab", "LabError", "LabInterrupted", "LabSkip", "LabTimeout", "Observer",
-    "cleanup_stale", "eventually", "install_signal_handlers", "list_namespaces", "parse_avahi_browse", "parse_txt",
-    "preflight", "remove_namespaces", "sh", "skip_unless_possible", "spawn", "stop_process", "tail",
+    "DEFAULT_WAIT", "HERE", "OBSERVER_INDEX", "PEERD_PORT", "PROTOCOL", "RUN_ROOT", "SERVICE_TYPE", "SKIP_EXIT_CODE",
+    "SUBNET", "Host", "Lab", "LabInterrupted", "LabSkip", "Observer", "cleanup_stale", "install_signal_handlers",
+    "list_namespaces", "parse_avahi_browse", "parse_txt", "preflight", "remove_namespaces", "sh",
+    "skip_unless_possible",
 ]
 
 
@@ -85,7 +81,7 @@ __all__ = [
 
 
 class Observer:
-    """python-zeroconf browsing one service type from inside a host (tests/lab/zeroconf_observer.py).
+    """python-zeroconf browsing one service type from inside a host (integration/lab/zeroconf_observer.py).
 
     `services()` is the current view: service name -> {name, server, port, addresses, txt}."""
 
@@ -93,7 +89,7 @@ class Observer:
         import importlib.util
 
         if importlib.util.find_spec("zeroconf") is None:
-            raise LabError("python-zeroconf is not installed: python3 -m pip install zeroconf")
+            raise HarnessError("python-zeroconf is not installed: python3 -m pip install zeroconf")
         self.host = host
         self._services = {}
         self._lock = threading.Lock()
@@ -122,8 +118,8 @@ class Observer:
 
     def services(self):
         if self.proc.poll() is not None:
-            raise LabError(f"the zeroconf observer exited ({self.proc.returncode}):\n"
-                           f"{tail(self.host.dir / 'zeroconf.log')}")
+            raise HarnessError(f"the zeroconf observer exited ({self.proc.returncode}):\n"
+                               f"{tail(self.host.dir / 'zeroconf.log')}")
         with self._lock:
             return {name: dict(info) for name, info in self._services.items()}
 
@@ -217,11 +213,12 @@ class Lab:
         fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
         self._lock_file.write(f"{os.getpid()}\n")
         self._lock_file.flush()
-        self._write_group_secret()
+        # One secret for every peerd of the lab: SECURITY.md's members share a --group-secret-file.
+        self.group_secret = write_group_secret(self.run_dir / "group.secret")
         existing = set(list_namespaces())
         clash = [ns for ns in existing if ns.startswith(f"{self.prefix}-")]
         if clash:
-            raise LabError(f"namespaces {clash} already exist; another run uses prefix {self.prefix}?")
+            raise HarnessError(f"namespaces {clash} already exist; another run uses prefix {self.prefix}?")
 
         self._add_namespace(self.lan_ns)
         sh(["ip", "-n", self.lan_ns, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0"])
@@ -233,23 +230,13 @@ class Lab:
                 host.wait_dbus()
         if self.ipv6:
             for host in self.all_hosts:
-                eventually(host.link_local, 10, 0.1, f"IPv6 link-local address on {host.name}")
+                eventually(host.link_local, 10, f"IPv6 link-local address on {host.name}")
         for host in self.hosts:
             if host.has_avahi:
                 host.start_avahi(wait=False)
         for host in self.hosts:
             if host.has_avahi:
                 host.wait_avahi()
-
-    def _write_group_secret(self):
-        """One group secret for every peerd of the lab (SECURITY.md: members are started with the same
-        --group-secret-file), made the way SECURITY.md suggests, mode 0600."""
-        import base64
-
-        self.group_secret = self.run_dir / "group.secret"
-        fd = os.open(self.group_secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(base64.b64encode(os.urandom(32)) + b"\n")
 
     def _add_namespace(self, name):
         sh(["ip", "netns", "add", name])
@@ -280,10 +267,10 @@ class Lab:
 
         def anchored():
             if host.anchor.poll() is not None:
-                raise LabError(f"the anchor of {host.name} exited: {tail(host.dir / 'anchor.log')}")
+                raise HarnessError(f"the anchor of {host.name} exited: {tail(host.dir / 'anchor.log')}")
             return ready.exists() and ready.read_text().strip() == str(host.anchor.pid)
 
-        eventually(anchored, 10, 0.02, f"mount namespace of {host.name}")
+        eventually(anchored, 10, f"mount namespace of {host.name}", 0.02)
         if host.has_avahi:
             host.start_dbus()
 
@@ -292,7 +279,7 @@ class Lab:
     def start_observer(self, service_type=SERVICE_TYPE):
         """python-zeroconf on the observer host, browsing `service_type`."""
         if self.observer_host is None:
-            raise LabError("this lab has no observer host (Lab(observer=True))")
+            raise HarnessError("this lab has no observer host (Lab(observer=True))")
         observer = Observer(self.observer_host, service_type)
         self._observers.append(observer)
         return observer

@@ -29,15 +29,18 @@ import hashlib
 import hmac
 import json
 import os
+import pathlib
 import resource
 import selectors
 import socket
 import ssl
-import struct
 import sys
 import tempfile
 import threading
 import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from harness import frame, split_frame  # noqa: E402
 
 try:
     from cryptography import x509
@@ -65,10 +68,6 @@ def require_cryptography():
 
 
 # MARK: framing
-
-
-def frame(body):
-    return struct.pack(">I", len(body)) + body
 
 
 class Closed(Exception):
@@ -99,12 +98,10 @@ class Reader:
     def frame(self, timeout):
         deadline = time.monotonic() + timeout
         while True:
-            if len(self.buffer) >= 4:
-                (n,) = struct.unpack(">I", self.buffer[:4])
-                if len(self.buffer) >= 4 + n:
-                    body, self.buffer = self.buffer[4:4 + n], self.buffer[4 + n:]
-                    self._note(body)
-                    return body
+            body, self.buffer = split_frame(self.buffer)
+            if body is not None:
+                self._note(body)
+                return body
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError("no complete frame")

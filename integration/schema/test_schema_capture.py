@@ -39,11 +39,12 @@ import tempfile
 import threading
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "proto"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import harness  # noqa: E402
+
+sys.path.insert(0, str(harness.ROOT / "proto"))
 from validate import validate_body  # noqa: E402
 
-BIN = pathlib.Path(os.environ.get("PEERD_BIN_DIR", ROOT / ".build" / "debug"))
 captured = []  # (stream, body bytes)
 captured_lock = threading.Lock()
 
@@ -56,14 +57,11 @@ class FrameRecorder:
         self.buffer = b""
 
     def feed(self, data):
-        self.buffer += data
-        while len(self.buffer) >= 4:
-            (length,) = struct.unpack(">I", self.buffer[:4])
-            if len(self.buffer) < 4 + length:
-                return
+        body, self.buffer = harness.split_frame(self.buffer + data)
+        while body is not None:
             with captured_lock:
-                captured.append((self.stream, self.buffer[4 : 4 + length]))
-            self.buffer = self.buffer[4 + length :]
+                captured.append((self.stream, body))
+            body, self.buffer = harness.split_frame(self.buffer)
 
 
 def pump(a, b, recorder_ab, recorder_ba):
@@ -106,28 +104,8 @@ def serve_proxy(listener, connect_upstream, stream_ab, stream_ba):
     threading.Thread(target=accept_loop, daemon=True).start()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_socket(path, process, log):
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"peerd exited during start:\n{log.read_text()}")
-        try:
-            with socket.socket(socket.AF_UNIX) as s:
-                s.connect(str(path))
-                return
-        except OSError:
-            time.sleep(0.05)
-    sys.exit(f"peerd did not start:\n{log.read_text()}")
-
-
 def peerctl(sock, *args, check=True):
-    run = subprocess.run([str(BIN / "peerctl"), "--socket", str(sock), *args], capture_output=True, text=True, timeout=30)
+    run = subprocess.run(harness.peerctl_argv(sock, *args), capture_output=True, text=True, timeout=30)
     if check and run.returncode != 0:
         sys.exit(f"peerctl {' '.join(args)} failed ({run.returncode}): {run.stderr}")
     return run
@@ -148,38 +126,21 @@ def read_trace(path):
     return records
 
 
-def wait_until(what, condition, timeout=20):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if condition():
-            return
-        time.sleep(0.1)
-    sys.exit(f"timed out waiting for {what}")
-
-
 def main():
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-schema-"))
-    processes = []
+    daemons = {}
     try:
-        secret = work / "group.secret"
-        fd = os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        os.write(fd, os.urandom(32).hex().encode() + b"\n")
-        os.close(fd)
-        ports = {"alice": free_port(), "bob": free_port(), "carol": free_port()}
+        secret = harness.write_group_secret(work / "group.secret")
+        ports = {"alice": harness.free_port(), "bob": harness.free_port(), "carol": harness.free_port()}
 
         def start(name, peers=(), group=True):
-            log = work / f"{name}.log"
-            args = [str(BIN / "peerd"), "--name", name, "--port", str(ports[name]), "--listen-address", "127.0.0.1",
-                    "--state-dir", str(work / name), "--socket", str(work / f"{name}.sock"), "--no-mdns",
-                    "--keepalive-interval", "1"]
+            args = ["--keepalive-interval", "1"]
             if group:
-                args += ["--group-secret-file", str(secret)]
+                args += ["--group-secret-file", secret]
             for p in peers:
                 args += ["--peer", p]
             env = dict(os.environ, PEERD_TRACE_FRAMES=str(work / f"{name}.trace"))
-            process = subprocess.Popen(args, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
-            processes.append(process)
-            wait_for_socket(work / f"{name}.sock", process, log)
+            daemons[name] = harness.Peerd(work, name, ports[name], args, env).start()
 
         start("bob")
         start("alice", [f"127.0.0.1:{ports['bob']}"])
@@ -192,7 +153,7 @@ def main():
 
             def upstream():
                 s = socket.socket(socket.AF_UNIX)
-                s.connect(str(work / f"{name}.sock"))
+                s.connect(str(daemons[name].socket))
                 return s
 
             serve_proxy(listener, upstream, "control-request", "control-response")
@@ -200,25 +161,25 @@ def main():
 
         sock = proxy("alice")
         carol_sock = proxy("carol")
-        ids = {name: peerctl(work / f"{name}.sock", "id").stdout.strip() for name in ports}
+        ids = {name: daemon.id for name, daemon in daemons.items()}
 
-        follower = subprocess.Popen([str(BIN / "peerctl"), "--socket", str(sock), "list", "--follow", "--json"],
+        follower = subprocess.Popen(harness.peerctl_argv(sock, "list", "--follow", "--json"),
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         time.sleep(0.3)
         peerctl(sock, "add", "603", "--title", "The Matrix", "--year", "1999")
-        peerctl(work / "bob.sock", "add", "https://www.themoviedb.org/movie/550-fight-club")
-        peerctl(work / "bob.sock", "add", "603")
+        peerctl(daemons["bob"].socket, "add", "https://www.themoviedb.org/movie/550-fight-club")
+        peerctl(daemons["bob"].socket, "add", "603")
         peerctl(sock, "add", "603")  # already listed
         peerctl(sock, "add", "13", "--title", "Forrest Gump")
         peerctl(sock, "remove", "13")
         peerctl(sock, "remove", "13", check=False)  # error: not listed
         listed = lambda s: [m["movieId"] for m in json.loads(peerctl(s, "list", "--json").stdout)]  # noqa: E731
-        wait_until("bob's add to reach alice", lambda: 550 in listed(sock))
+        harness.eventually(lambda: 550 in listed(sock), 20, "bob's add reaching alice")
         peerctl(sock, "list")
         peerctl(sock, "list", "--limit", "1")
         peerctl(sock, "list", "--json", "--after", "1.0123456789abcdef0123456789abcdef.1", check=False)
         peerctl(sock, "status")
-        peerctl(sock, "connect", f"127.0.0.1:{free_port()}")
+        peerctl(sock, "connect", f"127.0.0.1:{harness.free_port()}")
 
         # carol pairs with alice by invite code; alice's members message then introduces bob to carol.
         code = json.loads(peerctl(sock, "--json", "invite").stdout)["code"]
@@ -227,23 +188,23 @@ def main():
                                     f"127.0.0.1:{ports['alice']}").stdout)
         if joined.get("peer") != ids["alice"]:
             sys.exit(f"carol joined {joined}, not alice {ids['alice']}")
-        wait_until("the list to reach carol", lambda: {603, 550} <= set(listed(carol_sock)))
+        harness.eventually(lambda: {603, 550} <= set(listed(carol_sock)), 20, "the list reaching carol")
         peerctl(carol_sock, "add", "27205")
-        wait_until("carol's add to reach alice", lambda: 27205 in listed(sock))
+        harness.eventually(lambda: 27205 in listed(sock), 20, "carol's add reaching alice")
         peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
         peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
         peerctl(sock, "peers")  # with trust fields
         time.sleep(2.5)  # two keepalive intervals, for ping and pong
         # The forget below must find a live session to close: a loaded CI machine can have dropped it
         # (keepalive timeout) and be redialing.
-        wait_until("alice's session with carol", lambda: any(
+        harness.eventually(lambda: any(
             p.get("state") == "connected" and p.get("peer") == ids["carol"]
-            for p in json.loads(peerctl(sock, "--json", "peers").stdout)))
+            for p in json.loads(peerctl(sock, "--json", "peers").stdout)), 20, "alice's session with carol")
         peerctl(sock, "forget", "carol")  # closes alice's session with carol: an error frame each way's trace
         peerctl(carol_sock, "forget", "nobody", check=False)  # error: bad-request
-        wait_until("carol's session with alice to close",
-                   lambda: all(p.get("state") != "connected" or p.get("peer") != ids["alice"]
-                               for p in json.loads(peerctl(carol_sock, "--json", "peers").stdout)))
+        harness.eventually(lambda: all(p.get("state") != "connected" or p.get("peer") != ids["alice"]
+                                       for p in json.loads(peerctl(carol_sock, "--json", "peers").stdout)),
+                           20, "carol's session with alice closed")
         peerctl(sock, "peers")
         follower.send_signal(signal.SIGINT)
         follower.wait(timeout=10)
@@ -311,14 +272,11 @@ def main():
         print(f"schema: {len(captured) - invalid} passed, {invalid + unseen} failed")
         failures = invalid + unseen
         return 1 if failures else 0
+    except harness.HarnessError as error:
+        sys.exit(f"schema: {error}")
     finally:
-        for p in processes:
-            p.terminate()
-        for p in processes:
-            try:
-                p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                p.kill()
+        for daemon in daemons.values():
+            daemon.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

@@ -8,7 +8,7 @@ clock starts just before peerd is spawned and stops when h2's `peerctl peers --j
 connected (polled every 20 ms, so the resolution is about that). avahi-daemon on h2 keeps running
 between runs, as on a real machine; --cold-avahi restarts it before each run (outside the clock).
 
-    sudo python3 tests/lab/bench_discovery.py [--runs 20] [--results bench/results.json]
+    sudo python3 integration/lab/bench_discovery.py [--runs 20] [--results bench/results.json]
 
 Prints p50 and p99 (nearest rank); with --results, merges two rows into that file's "results"
 array (rows with the same "measure" are replaced, everything else is kept). Exits 0 when it
@@ -23,9 +23,11 @@ import pathlib
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from lab import Lab, LabError, LabSkip  # noqa: E402
+from harness import HarnessError, tail  # noqa: E402
+from lab import Lab, LabSkip  # noqa: E402
 
 TARGET_P50 = 1.2
 MEASURE = "discovery: peerd start → session with an existing peer"
@@ -46,8 +48,8 @@ def time_one_run(newcomer, existing_id, port, timeout):
     deadline = started + timeout
     while time.monotonic() < deadline:
         if not newcomer.peerd_running():
-            raise LabError(f"peerd on {newcomer.name} exited ({newcomer.peerd.returncode})\n"
-                           f"{labkit.tail(newcomer.dir / 'peerd.log')}")
+            raise HarnessError(f"peerd on {newcomer.name} exited ({newcomer.peerd.returncode})\n"
+                               f"{tail(newcomer.dir / 'peerd.log')}")
         result = newcomer.peerctl("peers", "--json", timeout=5)
         if result.returncode == 0:
             try:
@@ -118,7 +120,7 @@ def main():
     except KeyboardInterrupt:
         print("\ninterrupted; the lab was torn down")
         return 130
-    except LabError as error:
+    except HarnessError as error:
         print(f"benchmark failed: {error}")
         return 1
 

@@ -5,7 +5,7 @@ virtual LAN of hosts in network namespaces, checked against avahi-browse and pyt
 Prints one line per check and ends with exactly `lab: N passed, M failed` (`, K skipped` may
 follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab.
 
-    sudo python3 tests/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
+    sudo python3 integration/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
 
 Binaries come from $PEERD_BIN_DIR (default .build/debug). Every wait is bounded by $PEERD_LAB_WAIT
 seconds (default 20).
@@ -18,18 +18,16 @@ import sys
 import time
 import traceback
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from lab import PROTOCOL, Lab, LabError, LabSkip, SERVICE_TYPE, eventually, tail  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually, indent, stop_process, tail  # noqa: E402
+from lab import PROTOCOL, Lab, LabSkip, SERVICE_TYPE  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave", "h5": "mallory"}
 ATTACKER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "abuse", "attacker.py")
 NOT_YET = "mDNS discovery is not available in this build"
-
-
-class CheckFailed(Exception):
-    """A check's assertion did not hold; the message says what was seen instead."""
 
 
 class Context:
@@ -53,11 +51,8 @@ class Context:
 
 
 def wait_for(probe, what, timeout=WAIT, interval=0.25):
-    """`eventually`, turning a timeout into a failed check that says what was last seen."""
-    try:
-        return eventually(probe, timeout, interval, what)
-    except labkit.LabTimeout as error:
-        raise CheckFailed(str(error)) from None
+    """`expect_eventually` with the lab's bounds."""
+    return expect_eventually(probe, timeout, what, interval)
 
 
 # MARK: helpers that describe what a host sees
@@ -71,7 +66,7 @@ def mdns_connected(host):
 def describe_peers(host):
     try:
         rows = host.peers()
-    except LabError as error:
+    except HarnessError as error:
         return f"{host.name}: {error}"
     shown = ", ".join(
         f"{(p.get('peer') or '?')[:8]}/{p.get('name')} {p.get('source')} {p.get('state')} {p.get('address')}"
@@ -117,15 +112,13 @@ def wait_converged(ctx, hosts, expected_ids, what):
         for h in hosts:
             try:
                 seen.append(f"{h.name}: {[m for m, _ in list_key(h)]}")
-            except LabError as error:
+            except HarnessError as error:
                 seen.append(f"{h.name}: {error}")
         raise CheckFailed(f"{failure}\nexpected all of {sorted(expected_ids)}; lists:\n" + "\n".join(seen)) from None
 
 
 def add(ctx, host, movie, title):
-    result = host.peerctl("add", str(movie), "--title", title)
-    if result.returncode != 0:
-        raise CheckFailed(f"peerctl add {movie} on {host.name} failed: {result.stderr.strip()}")
+    host.add(movie, title)
     ctx.added.append(movie)
 
 
@@ -160,7 +153,7 @@ def check_self(ctx):
 
     s = wait_for(observed, f"python-zeroconf on obs seeing '{name}' with TXT {txt}")
     ctx.note(f"python-zeroconf on obs: '{full}' at {s['server']} {s['addresses']}:{s['port']} TXT {s['txt']}")
-    labkit.stop_process(publisher, signal.SIGTERM)
+    stop_process(publisher, signal.SIGTERM)
     wait_for(lambda: not any(s["name"] == name for s in h2.avahi_browse()), "avahi-browse on h2 seeing it withdrawn")
     wait_for(lambda: full not in ctx.observer.services(), "python-zeroconf seeing it withdrawn")
     ctx.note("withdrawal (goodbye) seen by both")
@@ -485,10 +478,6 @@ def print_logs(lab, involved):
     print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
 
 
-def indent(text, prefix="        "):
-    return "\n".join(prefix + line for line in str(text).splitlines())
-
-
 class Tally:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
@@ -502,7 +491,7 @@ def run_checks(lab, checks, tally):
     ctx = Context(lab)
     try:
         ctx.observer = lab.start_observer()
-    except LabError as error:
+    except HarnessError as error:
         print(f"FAIL  starting the python-zeroconf observer: {error}", flush=True)
         tally.failed += len(checks)
         return
@@ -520,7 +509,7 @@ def run_checks(lab, checks, tally):
             for line in ctx.details:
                 print(indent(line), flush=True)
             tally.passed += 1
-        except (CheckFailed, LabError) as error:
+        except (CheckFailed, HarnessError) as error:
             tally.failed += 1
             lab.failed = True
             print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)", flush=True)
@@ -566,7 +555,7 @@ def main():
         tally.failed += 1
         print(tally.summary(), flush=True)
         return 130
-    except LabError as error:
+    except HarnessError as error:
         print(f"FAIL  building the lab: {error}", flush=True)
         tally.failed += 1
     print(tally.summary(), flush=True)

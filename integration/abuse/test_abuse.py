@@ -2,27 +2,25 @@
 """Hostile-LAN tests against real daemons on loopback (proto/SECURITY.md).
 
 Three peerd: A and B are members (same --group-secret-file), C is an outsider daemon with a secret
-of its own that dials A and B. tests/abuse/attacker.py then attacks A's peer port: plain TCP, TLS
+of its own that dials A and B. integration/abuse/attacker.py then attacks A's peer port: plain TCP, TLS
 without admission, 1,000 idle connections, and an insider that knows the group secret and abuses
 the JSON protocol once admitted. After every attack: the daemon (not the attacker) closed the
 connection within BOUND seconds, A's RSS grew by less than 10 MB over its baseline from just
 before the attack, A's open fds are back near that baseline, an add on B still reaches A, and
 nothing an attacker sent is on any list.
 
-    PEERD_BIN_DIR=/path/to/bins python3 tests/abuse/test_abuse.py [--keep] [--only NAME ...]
+    PEERD_BIN_DIR=/path/to/bins python3 integration/abuse/test_abuse.py [--keep] [--only NAME ...]
 
 Prints one line per check and ends with `abuse: N passed, M failed`. Exit status 0 when all
 passed, 1 otherwise.
 """
 import argparse
 import atexit
-import ctypes
 import json
 import os
 import pathlib
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -31,8 +29,11 @@ import time
 import traceback
 
 HERE = pathlib.Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import harness  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually, indent  # noqa: E402
+
 try:
     import cryptography  # noqa: F401
 except ImportError:
@@ -42,78 +43,27 @@ except ImportError:
     sys.exit(1)
 import attacker  # noqa: E402
 
-BIN = pathlib.Path(os.environ.get("PEERD_BIN_DIR", ROOT / ".build" / "debug"))
 BOUND = 6.0  # seconds the daemon has to close an attack connection (SECURITY.md: 5 s deadline)
 RSS_LIMIT = 10 << 20
 SYNC_WAIT = 15.0
-_processes = []
+_daemons = []
 
 
 # MARK: daemons
 
 
-_prctl = ctypes.CDLL(None, use_errno=True).prctl
+class Daemon(harness.Peerd):
+    """A daemon of the hostile LAN: debug log, a group secret, loopback peers to dial; its memory
+    and open fds can be read."""
 
-
-def _die_with_parent():
-    _prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def write_secret(path, secret=None):
-    """A group secret file as SECURITY.md suggests (`head -c 32 /dev/urandom | base64 > FILE`), mode 0600."""
-    import base64
-
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(secret or base64.b64encode(os.urandom(32)) + b"\n")
-    os.chmod(path, 0o600)
-    return path
-
-
-class Daemon:
     def __init__(self, work, name, port, peers, secret_file):
-        self.name, self.port, self.secret_file = name, port, secret_file
-        self.state_dir = work / f"state-{name}"
-        self.socket = work / f"{name}.sock"
-        self.log = work / f"{name}.log"
-        self.peers_args = [a for p in peers for a in ("--peer", f"127.0.0.1:{p}")]
-        self.proc = None
-        self.id = None
-
-    def argv(self):
-        return [str(BIN / "peerd"), "--name", self.name, "--port", str(self.port), "--listen-address", "127.0.0.1",
-                "--state-dir", str(self.state_dir), "--socket", str(self.socket), "--no-mdns",
-                "--log-level", "debug", "--group-secret-file", str(self.secret_file), *self.peers_args]
-
-    def start(self, wait=True):
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(self.argv(), stdin=subprocess.DEVNULL, stdout=log, stderr=log,
-                                         start_new_session=True, preexec_fn=_die_with_parent)
-        _processes.append(self.proc)
-        if wait:
-            deadline = time.monotonic() + 20
-            while time.monotonic() < deadline:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"peerd {self.name} exited ({self.proc.returncode}):\n{self.tail()}")
-                if self.peerctl("status", "--json").returncode == 0:
-                    self.id = self.status()["peer"]
-                    return self
-                time.sleep(0.05)
-            raise RuntimeError(f"peerd {self.name} did not answer on {self.socket}:\n{self.tail()}")
-        return self
+        peer_args = [a for p in peers for a in ("--peer", f"127.0.0.1:{p}")]
+        super().__init__(work, name, port, ["--log-level", "debug", "--group-secret-file", secret_file, *peer_args])
+        _daemons.append(self)
 
     @property
     def pid(self):
         return self.proc.pid
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
 
     def rss(self):
         with open(f"/proc/{self.pid}/status") as f:
@@ -125,84 +75,16 @@ class Daemon:
     def fds(self):
         return len(os.listdir(f"/proc/{self.pid}/fd"))
 
-    def peerctl(self, *args, timeout=20):
-        return subprocess.run([str(BIN / "peerctl"), "--socket", str(self.socket), *map(str, args)],
-                              capture_output=True, text=True, timeout=timeout)
-
-    def json(self, *args):
-        run = self.peerctl(*args, "--json")
-        if run.returncode != 0:
-            raise RuntimeError(f"peerctl {' '.join(args)} on {self.name} failed ({run.returncode}): {run.stderr}")
-        return json.loads(run.stdout)
-
-    def status(self):
-        return self.json("status")
-
-    def movies(self):
-        return self.json("list")
-
-    def movie_ids(self):
-        return {m["movieId"] for m in self.movies()}
-
-    def peers(self):
-        return self.json("peers")
-
-    def add(self, movie, title):
-        run = self.peerctl("add", movie, "--title", title)
-        if run.returncode != 0:
-            raise RuntimeError(f"peerctl add {movie} on {self.name} failed: {run.stderr}")
-
-    def stop(self):
-        stop(self.proc)
-
-    def tail(self, lines=25):
-        try:
-            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-        except OSError:
-            return "(no log)"
-
-
-def stop(proc):
-    if proc is None or proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(5)
-    except ProcessLookupError:
-        pass
-
 
 def stop_all():
-    for proc in reversed(_processes):
+    for daemon in reversed(_daemons):
         try:
-            stop(proc)
+            daemon.stop()
         except Exception:  # cleanup must go on
             pass
 
 
 atexit.register(stop_all)
-
-
-def eventually(probe, timeout, what, interval=0.1):
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        try:
-            value = probe()
-            if value:
-                return value
-        except (RuntimeError, OSError, ValueError, subprocess.SubprocessError) as error:
-            last = error
-        if time.monotonic() >= deadline:
-            raise CheckFailed(f"{what}: not within {timeout:g} s" + (f" (last error: {last})" if last else ""))
-        time.sleep(interval)
-
-
-class CheckFailed(Exception):
-    pass
 
 
 # MARK: what the checks share
@@ -211,9 +93,9 @@ class CheckFailed(Exception):
 class World:
     def __init__(self, work):
         self.work = work
-        self.secret = write_secret(work / "group.secret")
-        self.outsider_secret = write_secret(work / "outsider.secret")
-        pa, pb, pc = free_port(), free_port(), free_port()
+        self.secret = harness.write_group_secret(work / "group.secret")
+        self.outsider_secret = harness.write_group_secret(work / "outsider.secret")
+        pa, pb, pc = harness.free_port(), harness.free_port(), harness.free_port()
         self.a = Daemon(work, "alice", pa, [pb], self.secret)
         self.b = Daemon(work, "bob", pb, [pa], self.secret)
         self.c = Daemon(work, "carol", pc, [pa, pb], self.outsider_secret)
@@ -238,7 +120,7 @@ class World:
         """An add on B shows up on A; returns the seconds it took."""
         started = time.monotonic()
         movie = self.add(self.b, "still syncing")
-        eventually(lambda: movie in self.a.movie_ids(), SYNC_WAIT, f"movie {movie} added on bob reaching alice")
+        expect_eventually(lambda: movie in self.a.movie_ids(), SYNC_WAIT, f"movie {movie} added on bob reaching alice")
         return time.monotonic() - started
 
     def nothing_foreign(self):
@@ -291,10 +173,11 @@ def check_members_sync(w):
     def connected(x, y):
         return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
 
-    eventually(lambda: connected(w.a, w.b) and connected(w.b, w.a), 20, "alice and bob connected to each other")
+    expect_eventually(lambda: connected(w.a, w.b) and connected(w.b, w.a), 20, "alice and bob connected to each other")
     m1 = w.add(w.a, "The Matrix")
     m2 = w.add(w.b, "Fight Club")
-    eventually(lambda: m1 in w.b.movie_ids() and m2 in w.a.movie_ids(), SYNC_WAIT, "adds on each reaching the other")
+    expect_eventually(lambda: m1 in w.b.movie_ids() and m2 in w.a.movie_ids(), SYNC_WAIT,
+                      "adds on each reaching the other")
     row = next(p for p in w.a.peers() if p.get("peer") == w.b.id)
     return f"alice sees bob: {json.dumps(row, sort_keys=True)}"
 
@@ -318,9 +201,9 @@ def check_fingerprint(w):
 
 def check_readable_secret_refused(w):
     """peerd refuses to start with a group secret file that others can read."""
-    loose = write_secret(w.work / "loose.secret")
+    loose = harness.write_group_secret(w.work / "loose.secret")
     os.chmod(loose, 0o644)
-    d = Daemon(w.work, "loose", free_port(), [], loose)
+    d = Daemon(w.work, "loose", harness.free_port(), [], loose)
     d.start(wait=False)
     try:
         d.proc.wait(15)
@@ -346,7 +229,7 @@ def check_outsider(w):
     def c_refused():
         return all(any(p.get("peer") == m.id and p.get("lastError") for p in c.peers()) for m in (w.a, w.b))
 
-    eventually(c_refused, 20, "carol's peers showing that alice and bob refused her")
+    expect_eventually(c_refused, 20, "carol's peers showing that alice and bob refused her")
     time.sleep(3)
     w.nothing_foreign()
     c_ids = c.movie_ids()
@@ -392,8 +275,9 @@ def check_outsider_shown(w):
     shown = {}
     for d in (w.a, w.b):
         try:
-            shown[d.name] = eventually(lambda: next((p for p in d.peers() if p.get("peer") == w.c.id), None), 10,
-                                       f"{d.name}'s peers listing carol ({w.c.id[:8]}), who dials it and is refused")
+            shown[d.name] = expect_eventually(
+                lambda: next((p for p in d.peers() if p.get("peer") == w.c.id), None), 10,
+                f"{d.name}'s peers listing carol ({w.c.id[:8]}), who dials it and is refused")
         except CheckFailed as failure:
             raise CheckFailed(f"{failure}; {d.name}'s peers: {shorten(d.peers(), 600)}") from None
         if is_trusted(shown[d.name]) is not False:
@@ -465,8 +349,8 @@ def attack_check(name):
             problems.append(str(failure))
             sync = float("nan")
         try:
-            fds_after = eventually(lambda: (lambda n: n if n <= fds_before + 4 else None)(a.fds()), 10,
-                                   f"alice's open fds back to {fds_before} (+4)")
+            fds_after = expect_eventually(lambda: (lambda n: n if n <= fds_before + 4 else None)(a.fds()), 10,
+                                          f"alice's open fds back to {fds_before} (+4)")
         except CheckFailed as failure:
             problems.append(f"{failure}: {a.fds()} open")
             fds_after = a.fds()
@@ -537,8 +421,8 @@ def main():
     args = parser.parse_args()
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda s, f: sys.exit(130))
-    if not (BIN / "peerd").exists():
-        print(f"abuse: no peerd at {BIN / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
+    if not (harness.BIN_DIR / "peerd").exists():
+        print(f"abuse: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
         print("abuse: 0 passed, 1 failed", flush=True)
         return 1
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-abuse-"))
@@ -548,8 +432,7 @@ def main():
         w = World(work)
         w.a.start(wait=False)
         w.b.start()
-        eventually(lambda: w.a.peerctl("status", "--json").returncode == 0, 20, "alice answering")
-        w.a.id = w.a.status()["peer"]
+        w.a.wait_answering()
         print(f"abuse: alice {w.a.id[:8]} :{w.a.port}, bob {w.b.id[:8]} :{w.b.port}; work dir {work}", flush=True)
         checks = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
         needs_c = any(c[1] is check_outsider for c in checks)  # it starts carol itself
@@ -568,12 +451,10 @@ def main():
             except CheckFailed as failure:
                 if title in KNOWN_GAPS:
                     gaps += 1
-                    print(f"GAP   {title}: {KNOWN_GAPS[title]}\n        " + str(failure).replace("\n", "\n        "),
-                          flush=True)
+                    print(f"GAP   {title}: {KNOWN_GAPS[title]}\n{indent(failure)}", flush=True)
                     continue
                 failed += 1
-                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n        " +
-                      str(failure).replace("\n", "\n        "), flush=True)
+                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n{indent(failure)}", flush=True)
             except Exception:  # a bug in the check or the attacker: a failure, keep going
                 failed += 1
                 print(f"FAIL  {title}: unexpected error\n{traceback.format_exc()}", flush=True)
@@ -581,7 +462,7 @@ def main():
                 print(f"abuse: a member died; alice log:\n{w.a.tail()}\nbob log:\n{w.b.tail()}", flush=True)
                 failed += 1
                 break
-    except (RuntimeError, CheckFailed) as error:
+    except (HarnessError, CheckFailed) as error:
         failed += 1
         print(f"FAIL  starting the daemons: {error}", flush=True)
     finally:

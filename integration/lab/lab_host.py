@@ -1,30 +1,16 @@
 """One machine on the lab LAN (see lab.py): its namespaces, D-Bus, avahi-daemon and peerd."""
 
-import json
 import os
 import pathlib
 import re
 import signal
 import subprocess
 
-from lab_support import (
-    BIN_DIR,
-    BUS_SOCKET,
-    DEFAULT_WAIT,
-    PEERD_PORT,
-    SERVICE_TYPE,
-    SUBNET,
-    LabError,
-    eventually,
-    parse_avahi_browse,
-    sh,
-    spawn,
-    stop_process,
-    tail,
-)
+from harness import BIN_DIR, HarnessError, PeerctlClient, eventually, peerctl_argv, spawn, stop_process, tail
+from lab_support import BUS_SOCKET, DEFAULT_WAIT, PEERD_PORT, SERVICE_TYPE, SUBNET, parse_avahi_browse, sh
 
 
-class Host:
+class Host(PeerctlClient):
     """One machine on the lab LAN. Everything it runs shares its network and mount namespaces."""
 
     def __init__(self, lab, name, index, avahi=True):
@@ -62,7 +48,7 @@ class Host:
 
     def _enter(self, argv):
         if self.anchor is None or self.anchor.poll() is not None:
-            raise LabError(f"{self.name} is not running (its anchor process is gone)")
+            raise HarnessError(f"{self.name} is not running (its anchor process is gone)")
         return ["nsenter", "-t", str(self.anchor.pid), "-m", "-n", "--", *[str(a) for a in argv]]
 
     def run(self, cmd, check=False, timeout=30, input=None):
@@ -72,7 +58,7 @@ class Host:
             self._enter(argv), capture_output=True, text=True, timeout=timeout, env=self.env, input=input
         )
         if check and result.returncode != 0:
-            raise LabError(f"{self.name}: {' '.join(map(str, argv))} failed ({result.returncode}): {result.stderr}")
+            raise HarnessError(f"{self.name}: {' '.join(map(str, argv))} failed ({result.returncode}): {result.stderr}")
         return result
 
     def spawn(self, argv, log_name, stdout=None):
@@ -115,21 +101,21 @@ class Host:
     def wait_dbus(self):
         def ready():
             if self.dbus.poll() is not None:
-                raise LabError(f"dbus-daemon on {self.name} exited ({self.dbus.returncode})")
+                raise HarnessError(f"dbus-daemon on {self.name} exited ({self.dbus.returncode})")
             return self.path_inside(BUS_SOCKET).exists()
 
         try:
-            eventually(ready, 10, 0.05, f"D-Bus of {self.name}")
-        except LabError as error:
-            raise LabError(f"{error}\n{tail(self.dir / 'dbus.log')}") from None
+            eventually(ready, 10, f"D-Bus of {self.name}", 0.05)
+        except HarnessError as error:
+            raise HarnessError(f"{error}\n{tail(self.dir / 'dbus.log')}") from None
 
     def start_avahi(self, wait=True):
         """Starts this host's avahi-daemon in the foreground (log: avahi.log) and, with `wait`,
         returns once it says "Server startup complete"."""
         if not self.has_avahi:
-            raise LabError(f"{self.name} is a host without avahi")
+            raise HarnessError(f"{self.name} is a host without avahi")
         if self.avahi is not None and self.avahi.poll() is None:
-            raise LabError(f"avahi-daemon already runs on {self.name}")
+            raise HarnessError(f"avahi-daemon already runs on {self.name}")
         for leftover in ("/run/avahi-daemon/pid", "/run/avahi-daemon/socket"):
             self.path_inside(leftover).unlink(missing_ok=True)
         conf = self.dir / "avahi.conf"
@@ -159,15 +145,15 @@ class Host:
 
         def ready():
             if self.avahi.poll() is not None:
-                raise LabError(f"avahi-daemon on {self.name} exited ({self.avahi.returncode})")
+                raise HarnessError(f"avahi-daemon on {self.name} exited ({self.avahi.returncode})")
             with open(log, "rb") as f:
                 f.seek(self._avahi_log_offset)
                 return b"Server startup complete" in f.read()
 
         try:
-            eventually(ready, timeout, 0.05, f"avahi-daemon on {self.name}")
-        except LabError as error:
-            raise LabError(f"{error}\n{tail(log)}") from None
+            eventually(ready, timeout, f"avahi-daemon on {self.name}", 0.05)
+        except HarnessError as error:
+            raise HarnessError(f"{error}\n{tail(log)}") from None
 
     def kill_avahi(self, sig=signal.SIGKILL):
         """Stops this host's avahi-daemon (default SIGKILL: no goodbye packets, like a crash)."""
@@ -177,7 +163,7 @@ class Host:
         """Resolved services from `avahi-browse -rpt TYPE` on this host (both IPv4 and IPv6 rows)."""
         result = self.run(["avahi-browse", "-rpt", service_type], timeout=timeout)
         if result.returncode != 0:
-            raise LabError(f"avahi-browse on {self.name} failed ({result.returncode}): {result.stderr.strip()}")
+            raise HarnessError(f"avahi-browse on {self.name} failed ({result.returncode}): {result.stderr.strip()}")
         return parse_avahi_browse(result.stdout)
 
     # MARK: peerd
@@ -188,13 +174,13 @@ class Host:
         a new, empty state directory (so a new peer id). With `wait`, returns once the control socket
         answers; raises with the log's tail if peerd exits first."""
         if self.peerd is not None and self.peerd.poll() is None:
-            raise LabError(f"peerd already runs on {self.name}")
+            raise HarnessError(f"peerd already runs on {self.name}")
         if fresh_state:
             self._fresh_states += 1
             self.state_dir = self.dir / f"state-{self._fresh_states}"
         peerd = BIN_DIR / "peerd"
         if not peerd.exists():
-            raise LabError(f"no peerd binary at {peerd}; build with `swift build` or set PEERD_BIN_DIR")
+            raise HarnessError(f"no peerd binary at {peerd}; build with `swift build` or set PEERD_BIN_DIR")
         self.socket.unlink(missing_ok=True)
         self.peerd_port = port
         argv = [
@@ -209,13 +195,13 @@ class Host:
     def wait_peerd(self, timeout=DEFAULT_WAIT):
         def answers():
             if self.peerd.poll() is not None:
-                raise LabError(f"peerd on {self.name} exited ({self.peerd.returncode})")
+                raise HarnessError(f"peerd on {self.name} exited ({self.peerd.returncode})")
             return self.peerctl("status", "--json").returncode == 0
 
         try:
-            eventually(answers, timeout, 0.05, f"peerd on {self.name} answering on {self.socket}")
-        except LabError as error:
-            raise LabError(f"{error}\n{tail(self.dir / 'peerd.log')}") from None
+            eventually(answers, timeout, f"peerd on {self.name} answering on {self.socket}", 0.05)
+        except HarnessError as error:
+            raise HarnessError(f"{error}\n{tail(self.dir / 'peerd.log')}") from None
 
     def stop_peerd(self, sig=signal.SIGTERM, timeout=10.0):
         """Signals peerd (default SIGTERM, a clean stop with goodbye); SIGKILL after `timeout` s."""
@@ -227,25 +213,7 @@ class Host:
 
     def peerctl(self, *args, timeout=15):
         """Runs `peerctl --socket SOCK ARGS...` inside this host."""
-        return self.run([BIN_DIR / "peerctl", "--socket", self.socket, *args], timeout=timeout)
-
-    def peerctl_json(self, *args, timeout=15):
-        """`peerctl ARGS... --json`, parsed; raises LabError when peerctl fails."""
-        result = self.peerctl(*args, "--json", timeout=timeout)
-        if result.returncode != 0:
-            raise LabError(
-                f"peerctl {' '.join(args)} on {self.name} failed ({result.returncode}): {result.stderr.strip()}"
-            )
-        return json.loads(result.stdout)
-
-    def status(self):
-        return self.peerctl_json("status")
-
-    def peers(self):
-        return self.peerctl_json("peers")
-
-    def movies(self):
-        return self.peerctl_json("list")
+        return self.run(peerctl_argv(self.socket, *args), timeout=timeout)
 
     # MARK: network
 

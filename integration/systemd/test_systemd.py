@@ -20,13 +20,14 @@ import os
 import pathlib
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from harness import ROOT, free_port, stop_process  # noqa: E402
+
 UID = int(os.environ.get("PEERD_SYSTEMD_TEST_UID", "61234"))
 MANAGERS = ["/lib/systemd/systemd", "/usr/lib/systemd/systemd"]
 JOURNALDS = ["/lib/systemd/systemd-journald", "/usr/lib/systemd/systemd-journald"]
@@ -362,12 +363,6 @@ def wait_path(path, timeout):
     return path.exists()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def movie_ids(session):
     listing = session.peerctl("list", "--json")
     return sorted(m["movieId"] for m in json.loads(listing.stdout)) if listing.returncode == 0 else None
@@ -536,7 +531,7 @@ def test_service(checks, session, scratch):
     told = [message for pid, _, message in notifications() if pid == main_pid]
     checks.check("STOPPING=1 reached systemd from the main process on stop",
                  any(m.startswith("STOPPING=1") for m in told), f"last messages: {told[-2:]}")
-    stop_process(other)
+    stop_process(other["process"], timeout=10)
 
     # --- negative control: without READY=1 reaching systemd the unit never becomes active
     session.drop_in("no-ready.conf", "[Service]\nUnsetEnvironment=NOTIFY_SOCKET\nTimeoutStartSec=3s\n")
@@ -568,14 +563,6 @@ def start_other_peerd(session, scratch):
         env=session.env, stdout=log, stderr=log)
     wait_path(directory / "control.sock", 10)
     return {"process": process, "port": port}
-
-
-def stop_process(other):
-    other["process"].terminate()
-    try:
-        other["process"].wait(10)
-    except subprocess.TimeoutExpired:
-        other["process"].kill()
 
 
 if __name__ == "__main__":

@@ -3,16 +3,18 @@
 other over mDNS, and end up with the same watch list. Narrated for people; tears everything down
 at the end, on errors and on Ctrl-C.
 
-    sudo python3 tests/lab/demo.py [--pause] [--keep-logs]
+    sudo python3 integration/lab/demo.py [--pause] [--keep-logs]
 """
 import argparse
 import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from lab import Lab, LabError, LabSkip, LabTimeout, eventually  # noqa: E402
+from harness import HarnessError, TimedOut, eventually  # noqa: E402
+from lab import Lab, LabSkip  # noqa: E402
 
 PEOPLE = ["alice", "bob", "carol"]
 MOVIES = [  # (host index, TMDB id, title)
@@ -65,10 +67,10 @@ def demo(lab, n):
     n.step(f"Waiting (up to {WAIT:g} s) until every host is connected to the other two.")
     started = time.monotonic()
     try:
-        eventually(lambda: all(len(connected_names(h)) >= 2 for h in hosts), WAIT, 0.2, "all connected")
+        eventually(lambda: all(len(connected_names(h)) >= 2 for h in hosts), WAIT, "all connected", 0.2)
         n.say(f"All connected after {time.monotonic() - started:.1f} s:")
         found = True
-    except LabTimeout:
+    except TimedOut:
         n.say(f"After {WAIT:g} s they still have not all found each other. What each one sees:")
         found = False
     for host, person in zip(hosts, PEOPLE):
@@ -95,11 +97,11 @@ def demo(lab, n):
     same = False
     if found:
         try:
-            eventually(converged, WAIT, 0.1, "same list everywhere")
+            eventually(converged, WAIT, "same list everywhere")
             took = time.monotonic() - started
             n.say(f"Every host shows the same list, in the same order ({took:.2f} s after the last add).")
             same = True
-        except LabTimeout:
+        except TimedOut:
             n.say(f"After {WAIT:g} s the lists still differ.")
     else:
         n.say("They are not connected, so each host only has its own adds:")
@@ -144,7 +146,7 @@ def main():
     except KeyboardInterrupt:
         print("\n   Interrupted. The LAN was torn down; nothing is left running.")
         return 130
-    except LabError as error:
+    except HarnessError as error:
         print(f"\n   The demo could not go on: {error}")
         return 1
     return 0 if ok else 1

@@ -1,21 +1,18 @@
-"""The lab's foundations: paths and constants, errors, bounded waits, process spawning and
-stopping, the preflight that decides whether this machine can host the lab, and the parser for
-`avahi-browse -p` output. Import from `lab`, which re-exports all of it."""
+"""The lab's foundations: paths and constants, LabSkip and LabInterrupted, the preflight that
+decides whether this machine can host the lab, and the parser for `avahi-browse -p` output. Import
+from `lab`, which re-exports all of it. The bounded waits, process helpers and errors every suite
+shares are in ../harness.py."""
 
-import ctypes
 import os
 import pathlib
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
-import time
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from harness import HarnessError
+
 HERE = pathlib.Path(__file__).resolve().parent
-BIN_DIR = pathlib.Path(os.environ.get("PEERD_BIN_DIR", ROOT / ".build" / "debug"))
 RUN_ROOT = pathlib.Path(os.environ.get("PEERD_LAB_DIR", "/tmp/peerd-lab"))
 SERVICE_TYPE = "_watchlist._tcp"
 PROTOCOL = "2"  # the peer protocol version peerd announces in TXT `proto` (proto/DISCOVERY.md)
@@ -38,10 +35,6 @@ REQUIRED_BINARIES = {
 }
 
 
-class LabError(Exception):
-    """The lab could not do what was asked; the message says what and where to look."""
-
-
 class LabSkip(Exception):
     """This machine can't host the lab (not root, no namespaces, missing binaries)."""
 
@@ -50,89 +43,14 @@ class LabInterrupted(KeyboardInterrupt):
     """SIGTERM or SIGHUP arrived; raised like Ctrl-C so every `finally` and `with` unwinds."""
 
 
-class LabTimeout(LabError):
-    """A bounded wait ran out."""
-
-
-# MARK: small helpers
-
-
-def eventually(probe, timeout=DEFAULT_WAIT, interval=0.1, what="condition"):
-    """Calls `probe` until it returns something truthy or `timeout` seconds pass; returns that value.
-
-    Exceptions from `probe` count as "not yet" and the last one is named in the LabTimeout."""
-    deadline = time.monotonic() + timeout
-    last = None
-    while True:
-        try:
-            value = probe()
-            if value:
-                return value
-            last = None
-        except (LabError, OSError, ValueError, subprocess.SubprocessError) as error:
-            last = error
-        if time.monotonic() >= deadline:
-            detail = f" (last error: {last})" if last else ""
-            raise LabTimeout(f"{what}: not reached within {timeout:g} s{detail}")
-        time.sleep(interval)
-
-
-def tail(path, lines=40):
-    """The last `lines` lines of a log file, or a note that it is missing."""
-    try:
-        text = pathlib.Path(path).read_text(errors="replace")
-    except OSError:
-        return f"(no {path})"
-    return "\n".join(text.splitlines()[-lines:])
-
-
-_prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, not in a freshly forked child
-PR_SET_PDEATHSIG = 1
-
-
-def _die_with_parent():
-    """Runs in the child between fork and exec: SIGKILL it if the harness dies, even by SIGKILL."""
-    _prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
-
-
-def spawn(argv, log_path, env=None, stdout=None):
-    """Starts a long-lived process in its own session (Ctrl-C reaches only the harness, which then
-    stops it in order), its output appended to `log_path` after a header line."""
-    with open(log_path, "ab") as log:
-        log.write(f"=== {time.strftime('%H:%M:%S')} {' '.join(map(str, argv))}\n".encode())
-        log.flush()
-        # PDEATHSIG follows the spawning thread, so only children of the main thread get it.
-        main = threading.current_thread() is threading.main_thread()
-        return subprocess.Popen(
-            [str(a) for a in argv],
-            stdin=subprocess.DEVNULL,
-            stdout=stdout if stdout is not None else log,
-            stderr=log,
-            env=env,
-            start_new_session=True,
-            preexec_fn=_die_with_parent if main else None,
-        )
-
-
-def stop_process(proc, sig=signal.SIGTERM, timeout=5.0):
-    """Sends `sig` to one child by its pid, then SIGKILL if it has not exited after `timeout` s."""
-    if proc is None or proc.poll() is not None:
-        return None if proc is None else proc.returncode
-    try:
-        proc.send_signal(sig)
-        return proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        return proc.wait(5)
-    except ProcessLookupError:
-        return proc.wait(5)
+# MARK: commands and preflight
 
 
 def sh(argv, check=True, timeout=30):
     """Runs a command in the machine's own namespaces (only `ip` plumbing goes through here)."""
     result = subprocess.run([str(a) for a in argv], capture_output=True, text=True, timeout=timeout)
     if check and result.returncode != 0:
-        raise LabError(f"{' '.join(map(str, argv))} failed ({result.returncode}): {result.stderr.strip()}")
+        raise HarnessError(f"{' '.join(map(str, argv))} failed ({result.returncode}): {result.stderr.strip()}")
     return result
 
 

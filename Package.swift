@@ -47,7 +47,11 @@ let package = Package(
         // wire: frame codec and message types for both sockets. Pure.
         .target(name: "PeerdWire", dependencies: ["PeerdModel", "PeerdCodec", nioCore], swiftSettings: strict),
         // sync: the per-connection session state machine. Pure.
-        .target(name: "PeerdSync", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        .target(
+            name: "PeerdSync",
+            dependencies: ["PeerdModel", "PeerdWire", "PeerdSecurity", nioCore],
+            swiftSettings: strict
+        ),
         // store: the append-only durable operation log.
         .target(
             name: "PeerdStore",
@@ -137,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdSyncTests",
-            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire", "PeerdTestKit"],
+            dependencies: ["PeerdSync", "PeerdModel", "PeerdWire", "PeerdSecurity", "PeerdTestKit", nioCore],
             swiftSettings: strict
         ),
         .testTarget(
@@ -161,7 +165,8 @@ let package = Package(
         .testTarget(
             name: "PeerdDaemonTests",
             dependencies: [
-                "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", logging,
+                "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", "PeerdSync",
+                "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

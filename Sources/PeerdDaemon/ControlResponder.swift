@@ -14,50 +14,12 @@ struct ControlResponder: Sendable {
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         switch request {
-        case .add(let movie):
-            do {
-                switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
-                case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
-                case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
-                case .removed(let op): return .error(WireError(.internal, "an add made removal \(op.id)"))
-                }
-            } catch {
-                return .error(Self.wireError(error))
-            }
-        case .remove(let movieID):
-            do {
-                let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())
-                guard case .removed(let op) = submitted else {
-                    return .error(WireError(.internal, "a removal made \(submitted)"))
-                }
-                return .removed(movie: op.movie, operation: op.id)
-            } catch {
-                return .error(Self.wireError(error))
-            }
-        case .list(let limit, let after):
-            if let limit, !(1...Self.maxPageSize).contains(limit) {
-                return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
-            }
-            var cursor: OrderKey?
-            if let after {
-                guard let key = OrderKey(cursor: after) else {
-                    return .error(
-                        WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie")
-                    )
-                }
-                cursor = key
-            }
-            let rows = await replica.page(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
-            let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize))
-            let next = rows.count > page.count ? page.last?.cursor : nil
-            return .list(movies: page, total: await replica.movieCount, next: next)
+        case .add(let movie): return await add(movie)
+        case .remove(let movieID): return await remove(movieID)
+        case .list(let limit, let after): return await list(limit: limit, after: after)
         case .peers:
             return .peers(
-                await directory.records(
-                    now: .now,
-                    relayed: await replica.origins(),
-                    trust: await trust.trustStates()
-                )
+                await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
             )
         case .invite(let expiresIn):
             do {
@@ -66,8 +28,7 @@ struct ControlResponder: Sendable {
             } catch {
                 return .error(WireError(.badRequest, error.description))
             }
-        case .join(let text, let addressText):
-            return await join(text, address: addressText)
+        case .join(let text, let addressText): return await join(text, address: addressText)
         case .forget(let query):
             do {
                 let (peer, name) = try await trust.forget(query)
@@ -82,21 +43,63 @@ struct ControlResponder: Sendable {
             } catch {
                 return .error(WireError(.badRequest, error.description))
             }
-        case .status:
-            return .status(await status())
-        case .connect(let text):
-            guard let address = PeerAddress(text, defaultPort: nil) else {
-                return .error(WireError(.badRequest, Self.notAnAddress(text)))
-            }
-            do {
-                try await dialer.add(address, remember: true)
-            } catch {
-                return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
-            }
-            return .connecting(address: address.description)
-        case .follow:
-            return .error(WireError(.internal, "follow is streamed by the control server"))
+        case .status: return .status(await status())
+        case .connect(let text): return await connect(text)
+        case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
         }
+    }
+
+    private func add(_ movie: Movie) async -> ControlResponse {
+        do {
+            switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
+            case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
+            case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
+            case .removed(let op): return .error(WireError(.internal, "an add made removal \(op.id)"))
+            }
+        } catch {
+            return .error(Self.wireError(error))
+        }
+    }
+
+    private func remove(_ movieID: MovieID) async -> ControlResponse {
+        do {
+            let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())
+            guard case .removed(let op) = submitted else {
+                return .error(WireError(.internal, "a removal made \(submitted)"))
+            }
+            return .removed(movie: op.movie, operation: op.id)
+        } catch {
+            return .error(Self.wireError(error))
+        }
+    }
+
+    private func list(limit: Int?, after: String?) async -> ControlResponse {
+        if let limit, !(1...Self.maxPageSize).contains(limit) {
+            return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
+        }
+        var cursor: OrderKey?
+        if let after {
+            guard let key = OrderKey(cursor: after) else {
+                return .error(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
+            }
+            cursor = key
+        }
+        let rows = await replica.page(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
+        let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize))
+        let next = rows.count > page.count ? page.last?.cursor : nil
+        return .list(movies: page, total: await replica.movieCount, next: next)
+    }
+
+    private func connect(_ text: String) async -> ControlResponse {
+        guard let address = PeerAddress(text, defaultPort: nil) else {
+            return .error(WireError(.badRequest, Self.notAnAddress(text)))
+        }
+        do {
+            try await dialer.add(address, remember: true)
+        } catch {
+            return .error(WireError(.storageFailed, "dialing \(address), but could not remember it: \(error)"))
+        }
+        return .connecting(address: address.description)
     }
 
     /// Registers the code, dials the inviter if an address was given (mDNS finds it otherwise), and

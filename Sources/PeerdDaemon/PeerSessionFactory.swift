@@ -28,11 +28,13 @@ struct PeerSessionFactory: Sendable {
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
         return PeerConnection(
-            channel: channel,
+            connection: channel.connection,
             role: role,
             address: address,
             source: source,
             expected: expected,
+            identify: { try await PeerTLS.remote(of: channel.connection.channel) },
+            admitted: { channel.pending.finish() },
             replica: replica,
             directory: directory,
             trust: trust,

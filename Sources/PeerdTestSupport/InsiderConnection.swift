@@ -53,7 +53,8 @@ package enum InsiderConnection {
                     timeout: timeout,
                     payload: payload
                 )
-            } catch let error as ChannelError where attempt < 3 {
+            } catch  where attempt < 3 && (error is ChannelError || error is ChannelPipelineError) {
+                // Closed before the exchange: the channel, or its TLS handler already removed.
                 print(
                     "insider connection failed (\(error)) after \(ContinuousClock.now - started); attempt \(attempt + 1)"
                 )
@@ -69,29 +70,7 @@ package enum InsiderConnection {
         timeout: Duration,
         payload: @escaping @Sendable (_ ourID: String) -> [[UInt8]]
     ) async throws -> Exchange {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateChain = [
-            .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))
-        ]
-        configuration.privateKey = .privateKey(
-            try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
-        )
-        configuration.minimumTLSVersion = .tlsv13
-        configuration.certificateVerification = .noHostnameVerification
-        let context = try NIOSSLContext(configuration: configuration)
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(
-                        try NIOSSLClientHandler(context: context, serverHostname: nil) { _, promise in
-                            promise.succeed(.certificateVerified)
-                        }
-                    )
-                    // Frames in; out, raw bytes (the payload may be anything but well-formed frames).
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
-                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
-            }
+        let channel = try await connect(port: port, identity: identity)
         let nonce = (0..<32).map { _ in UInt8.random(in: 0...255) }
         let raw = channel.channel
         return try await channel.executeThenClose { inbound, outbound in
@@ -125,35 +104,75 @@ package enum InsiderConnection {
             for chunk in payload(identity.peer.rawValue) {
                 try await outbound.write(ByteBuffer(bytes: chunk))
             }
-            var exchange = Exchange(admitted: true, daemon: .init(peer: daemon.rawValue), frames: [], closed: false)
-            let deadline = ContinuousClock.now + timeout
-            let reader = Task {
-                var collected: [ByteBuffer] = []
-                do {
-                    while let frame = try await frames.next() { collected.append(frame) }
-                } catch {}
-                return collected
-            }
-            let timer = Task {
-                try await Task.sleep(until: deadline)
-                raw.close(promise: nil)
-            }
-            let collected = await reader.value
-            exchange.closed = !timer.isCancelled && ContinuousClock.now < deadline
-            timer.cancel()
-            for frame in collected {
-                if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
-                    exchange.admitted = false
-                    exchange.refusal = refusal
-                    continue
-                }
-                if let object = try? JSONSerialization.jsonObject(with: Data(frame.readableBytesView)) as? [String: Any]
-                {
-                    exchange.frames.append(object)
-                }
-            }
-            return exchange
+            let (collected, closed) = await collect(&frames, until: ContinuousClock.now + timeout, closing: raw)
+            return exchange(daemon: daemon, collected: collected, closed: closed)
         }
+    }
+
+    /// TLS 1.3 to the daemon as `identity`, accepting its certificate (it is checked by admission).
+    private static func connect(port: Int, identity: PeerIdentity) async throws -> NIOAsyncChannel<
+        ByteBuffer, ByteBuffer
+    > {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.certificateChain = [
+            .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))
+        ]
+        configuration.privateKey = .privateKey(
+            try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+        )
+        configuration.minimumTLSVersion = .tlsv13
+        configuration.certificateVerification = .noHostnameVerification
+        let context = try NIOSSLContext(configuration: configuration)
+        return try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .connect(host: "127.0.0.1", port: port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(
+                        try NIOSSLClientHandler(context: context, serverHostname: nil) { _, promise in
+                            promise.succeed(.certificateVerified)
+                        }
+                    )
+                    // Frames in; out, raw bytes (the payload may be anything but well-formed frames).
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder()))
+                    return try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+                }
+            }
+    }
+
+    /// Every frame until the daemon closes, or until `deadline`, when we close; and whether the
+    /// daemon was the one to close.
+    private static func collect(
+        _ frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+        until deadline: ContinuousClock.Instant,
+        closing channel: any Channel
+    ) async -> (frames: [ByteBuffer], closedByDaemon: Bool) {
+        await withTaskGroup { group in
+            group.addTask {
+                guard (try? await Task.sleep(until: deadline)) != nil else { return }
+                channel.close(promise: nil)
+            }
+            var collected: [ByteBuffer] = []
+            do {
+                while let frame = try await frames.next() { collected.append(frame) }
+            } catch {}
+            let closedByDaemon = ContinuousClock.now < deadline
+            group.cancelAll()
+            return (collected, closedByDaemon)
+        }
+    }
+
+    private static func exchange(daemon: PeerID, collected: [ByteBuffer], closed: Bool) -> Exchange {
+        var exchange = Exchange(admitted: true, daemon: .init(peer: daemon.rawValue), frames: [], closed: closed)
+        for frame in collected {
+            if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
+                exchange.admitted = false
+                exchange.refusal = refusal
+                continue
+            }
+            if let object = try? JSONSerialization.jsonObject(with: Data(frame.readableBytesView)) as? [String: Any] {
+                exchange.frames.append(object)
+            }
+        }
+        return exchange
     }
 }
 

@@ -17,19 +17,6 @@ import Testing
 /// reusing the bytes encoded at commit.
 @Suite("Replica service")
 struct ReplicaServiceTests {
-    /// An `OperationStore` in memory that can be told to fail.
-    final class MemoryStore: OperationStore {
-        let written = Mutex<[[EncodedOperation]]>([])
-        let failing = Mutex(false)
-
-        func append(_ operations: [EncodedOperation]) async throws {
-            if failing.withLock({ $0 }) { throw StoreError.writeFailed(FilePath("/memory"), .noSpace) }
-            written.withLock { $0.append(operations) }
-        }
-
-        var operations: [EncodedOperation] { written.withLock { $0.flatMap { $0 } } }
-    }
-
     let identity = try! PeerIdentity.generate(name: "alice")
     let matrix = Movie(id: MovieID(603)!, title: "The Matrix", year: 1999)
 

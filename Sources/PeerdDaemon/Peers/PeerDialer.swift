@@ -174,7 +174,7 @@ final class PeerDialer: Service {
                     peer: session.peer,
                     establishedFor: session.establishedFor,
                     error: session.error,
-                    reachedItself: session.code == .selfConnection || session.refusal == .selfConnection
+                    reachedItself: session.reachedItself
                 )
             } catch {
                 failure = Self.describe(error)

@@ -1,0 +1,112 @@
+import Logging
+import NIOCore
+import PeerdModel
+import PeerdSync
+import PeerdWire
+
+/// Carrying out the session's actions: messages, catch-up and live pushes, deliveries to the replica.
+extension PeerConnection.Driver {
+    /// How many operations one read from the replica fetches while catching a peer up: enough to
+    /// make the actor hops negligible, few enough that the copy stays small (about 200 KB).
+    static let opsPerFetch = 2_000
+
+    mutating func perform(_ actions: [PeerConnection.Session.Action]) async {
+        for action in actions { await perform(action) }
+    }
+
+    private mutating func perform(_ action: PeerConnection.Session.Action) async {
+        switch action {
+        case .send(let message): await write(WireCoding.encode(message), traced: true)
+        case .sendMembers: await write(WireCoding.encode(.members(await connection.trust.members())), traced: true)
+        case .sendOperations(let ranges):
+            do {
+                let sent = try await sendOperations(ranges)
+                await connection.directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
+            } catch {
+                await perform(machine.writeFailed("\(error)"))
+            }
+        case .established(let hello): await established(hello)
+        case .introduced(let members):
+            if let remote = machine.remote?.peer { await connection.trust.introduced(members, by: remote) }
+        case .deliver(let operations):
+            await connection.directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
+            let sink = self.sink
+            await connection.replica.enqueue(operations) { result in
+                if case .failure(let failure) = result {
+                    sink.yield(.delivered(failure.wireError))
+                } else {
+                    sink.yield(.delivered(nil))
+                }
+            }
+        case .close(let error?):
+            log("closing peer session", error)
+            await sendFinal(WireCoding.encode(.error(error)))
+        case .close(nil): break
+        case .peerReported(let error): log("peer closed the session", error)
+        }
+    }
+
+    private mutating func established(_ hello: PeerMessage.Hello) async {
+        logger[metadataKey: "peer"] = "\(hello.peer.short)"
+        await connection.trust.named(hello.peer, hello.name)
+        let kept = await connection.directory.established(connectionID, hello: hello, now: Wallclock.millis())
+        if kept { logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(connection.role)"]) }
+        await perform(machine.established(kept: kept, now: clock.now))
+    }
+
+    /// Ordinary closes (a peer stopping, a duplicate) are not logged as problems.
+    private func log(_ message: Logger.Message, _ error: WireError) {
+        let level: Logger.Level =
+            switch error.code {
+            case .duplicateSession: .debug
+            case .shuttingDown: .info
+            default: .notice
+            }
+        logger.log(level: level, message, metadata: ["code": "\(error.code.rawValue)", "reason": "\(error.message)"])
+    }
+
+    /// The last frame of a session: a peer that stopped reading (its buffer full, our writer
+    /// suspended) gets `finalWriteLimit`, not a session held open.
+    private func sendFinal(_ body: [UInt8]) async {
+        connection.trace?.record(sent: true, body)
+        let (outbound, frame) = (self.outbound, ByteBuffer(bytes: body))
+        await withTaskGroup { group in
+            group.addTask { try? await outbound.write(frame) }
+            group.addTask { try? await Task.sleep(for: PeerConnection.finalWriteLimit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Sends the operations in `ranges` in `ops` frames packed by size, fetching them from the
+    /// replica a slice at a time (those committed lately come encoded already); returns how many.
+    private func sendOperations(_ ranges: [PeerConnection.Session.SendRange]) async throws -> Int {
+        var builder = OpsFrameBuilder()
+        var sent = 0
+        for range in ranges {
+            var next = range.seqs.lowerBound
+            while next <= range.seqs.upperBound {
+                let last = min(range.seqs.upperBound, next + UInt64(Self.opsPerFetch - 1))
+                let operations = await connection.replica.outgoing([(range.origin, next...last)])
+                guard !operations.isEmpty else { break }
+                for operation in operations {
+                    let closed =
+                        switch operation {
+                        case .encoded(let encoded): builder.append(encoded)
+                        case .operation(let operation): builder.append(operation)
+                        }
+                    if let body = closed { try await send(body) }
+                }
+                sent += operations.count
+                next = last + 1
+            }
+        }
+        if let body = builder.finish() { try await send(body) }
+        return sent
+    }
+
+    private func send(_ body: [UInt8]) async throws {
+        connection.trace?.record(sent: true, body)
+        try await outbound.write(ByteBuffer(bytes: body))
+    }
+}

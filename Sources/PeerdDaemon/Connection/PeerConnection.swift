@@ -1,0 +1,100 @@
+import Logging
+import NIOCore
+import PeerdModel
+import PeerdSecurity
+import PeerdSync
+import PeerdWire
+
+/// Drives one connection with a peer over TLS: feeds a ``PeerConnectionStateMachine`` the frames,
+/// replica updates, trust changes and clock ticks, and carries out what it returns. Every decision
+/// is the machine's; this type only reads, writes and calls the actors.
+struct PeerConnection {
+    typealias Machine = PeerConnectionStateMachine<ContinuousClock.Instant>
+    typealias Session = Machine.Session
+    typealias Role = Session.Role
+
+    /// The other end as TLS authenticated it: its key's fingerprint and its certificate (DER).
+    typealias RemoteIdentity = (peer: PeerID, certificate: [UInt8])
+
+    let connection: PeerChannel.Connection
+    let role: Role
+    let address: String
+    let source: PeerSource
+    /// The id this side dialed expecting (an mDNS announcement's or a join's inviter), if any.
+    let expected: PeerID?
+    /// Who the other end is, once TLS is up: the peer certificate of the TLS handler.
+    let identify: @Sendable () async throws -> RemoteIdentity
+    /// Admission succeeded: the admission deadline and the cap on pending connections let go.
+    let admitted: @Sendable () -> Void
+    let replica: ReplicaService
+    let directory: PeerDirectory
+    let trust: TrustService
+    let identity: PeerIdentity
+    let localHello: @Sendable (VersionVector) -> PeerMessage.Hello
+    let configuration: Session.Configuration
+    let trace: FrameTrace?
+    let logger: Logger
+
+    /// What the connection's tasks report to its one loop.
+    enum Event: Sendable {
+        case frame(ByteBuffer)
+        case inboundEnded((any Error)?)
+        case advanced(VersionVector)
+        case delivered(WireError?)
+        case tick
+        case closeRequested(WireError)
+        case membersChanged
+    }
+
+    /// How long the closing `error` frame may wait for a peer that doesn't read.
+    static let finalWriteLimit = Duration.seconds(1)
+
+    func run() async -> ConnectionOutcome {
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        let connectionID = await directory.opened(address: address, source: source, role: role) { error in
+            sink.yield(.closeRequested(error))
+        }
+        let (subscription, updates) = await replica.vectorUpdates()
+        let (trustSubscription, trustUpdates) = await trust.updates()
+        var generator = SystemRandomNumberGenerator()
+        let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
+        let outcome: ConnectionOutcome
+        do {
+            outcome = try await connection.executeThenClose { inbound, outbound in
+                var driver = Driver(
+                    connection: self,
+                    machine: machine,
+                    outbound: outbound,
+                    sink: sink,
+                    connectionID: connectionID
+                )
+                await withDiscardingTaskGroup { group in
+                    group.addTask {
+                        do {
+                            for try await frame in inbound { sink.yield(.frame(frame)) }
+                            sink.yield(.inboundEnded(nil))
+                        } catch {
+                            sink.yield(.inboundEnded(error))
+                        }
+                    }
+                    group.addTask { for await vector in updates { sink.yield(.advanced(vector)) } }
+                    group.addTask { for await _ in trustUpdates { sink.yield(.membersChanged) } }
+                    group.addTask {
+                        while (try? await ContinuousClock().sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
+                    }
+                    await driver.drive(events)
+                    group.cancelAll()
+                    // The session is over: `peers` stops showing it now, not when TLS's close is done.
+                    await directory.closed(connectionID)
+                }
+                return driver.finish()
+            }
+        } catch {
+            outcome = ConnectionOutcome(error: "connection failed: \(error)")
+        }
+        sink.finish()
+        await replica.unsubscribe(subscription)
+        await trust.unsubscribe(trustSubscription)
+        return outcome
+    }
+}

@@ -1,0 +1,202 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PeerdModel
+import PeerdSecurity
+import PeerdStore
+import ServiceLifecycle
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Daemon {
+    /// The state directory, the identity key and the replica rebuilt from the log.
+    struct OpenedState {
+        let directory: StateDirectory
+        let identity: PeerIdentity
+        let replica: Replica
+        let log: OperationLog
+
+        init(_ configuration: DaemonConfiguration, logger: Logger) throws {
+            directory = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
+            identity = try PeerIdentity.loadOrCreate(in: directory.path, logger: logger)
+            var replica = Replica(id: identity.peer, name: configuration.name)
+            var skipped = 0
+            // Each operation goes into the replica as it is read: no array of all of them in between.
+            (log, _, _) = try OperationLog.open(at: directory.logPath, logger: logger) { operation in
+                if !replica.replay(operation) { skipped += 1 }
+            }
+            if skipped > 0 {
+                logger.warning(
+                    "skipped operations that break their origin's sequence",
+                    metadata: ["count": "\(skipped)"]
+                )
+            }
+            self.replica = replica
+        }
+    }
+
+    /// Everything that faces other peers: TLS, trust, the replica service, the listener and the dialer.
+    struct PeerSide {
+        let replica: ReplicaService
+        let trust: TrustService
+        let directory: PeerDirectory
+        let listener: PeerListener
+        let dialer: PeerDialer
+        let identity: PeerIdentity
+        let port: Int
+        let targets: [PeerAddress]
+
+        init(_ configuration: DaemonConfiguration, state: OpenedState, threadPool: NIOThreadPool, logger: Logger)
+            async throws
+        {
+            let group = MultiThreadedEventLoopGroup.singleton
+            let tls = try PeerTLS(identity: state.identity)
+            trust = try TrustService(
+                local: state.identity.peer,
+                path: state.directory.trustPath,
+                groupKey: configuration.groupKey,
+                logger: logger
+            )
+            let server = try await Self.bindListener(configuration, group: group, tls: tls)
+            port = server.channel.localAddress?.port ?? configuration.port
+            replica = ReplicaService(
+                replica: state.replica,
+                identity: state.identity,
+                store: PooledOperationLog(log: state.log, threadPool: threadPool),
+                logger: logger
+            )
+            directory = PeerDirectory(localID: state.identity.peer)
+            let sessions = PeerSessionFactory(
+                replica: replica,
+                directory: directory,
+                trust: trust,
+                tls: tls,
+                name: configuration.name,
+                advertisedPort: port,
+                configuration: configuration.session,
+                trace: FrameTrace(environment: configuration.environment),
+                logger: logger
+            )
+            listener = PeerListener(server: server, sessions: sessions, logger: logger)
+            targets = Self.targets(configuration, state: state.directory, logger: logger)
+            dialer = PeerDialer(
+                initial: targets,
+                state: state.directory,
+                group: group,
+                sessions: sessions,
+                logger: logger
+            )
+            identity = state.identity
+        }
+
+        /// `--peer`s and the config file's, then those `peerctl connect` remembered, each once.
+        private static func targets(
+            _ configuration: DaemonConfiguration,
+            state: StateDirectory,
+            logger: Logger
+        ) -> [PeerAddress] {
+            var remembered: [PeerAddress] = []
+            do {
+                remembered = try state.loadPeers().compactMap { PeerAddress($0) }
+            } catch {
+                logger.warning("ignoring remembered peers", metadata: ["error": "\(error)"])
+            }
+            var seen = Set<PeerAddress>()
+            return (configuration.staticPeers + remembered).filter { seen.insert($0).inserted }
+        }
+
+        private static func bindListener(
+            _ configuration: DaemonConfiguration,
+            group: any EventLoopGroup,
+            tls: PeerTLS
+        ) async throws -> PeerListener.Server {
+            do {
+                return try await PeerListener.bind(
+                    host: configuration.listenAddress,
+                    port: configuration.port,
+                    group: group,
+                    tls: tls,
+                    gate: AdmissionGate()
+                )
+            } catch let error as IOError where error.errnoCode == EADDRINUSE {
+                throw DaemonError.portInUse(configuration.port)
+            }
+        }
+    }
+
+    /// Everything that faces this machine's user: the control socket, the config reloader, mDNS
+    /// and systemd.
+    struct LocalSide {
+        let control: ControlServer
+        /// In the order they start; the last stops first.
+        let services: [any Service]
+
+        init(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger) async throws {
+            let info = DaemonInfo(
+                identity: peers.identity.peer,
+                name: configuration.name,
+                port: peers.port,
+                stateDir: configuration.stateDirectory,
+                socketPath: configuration.socketPath,
+                mdns: configuration.mdns
+            )
+            let responder = ControlResponder(
+                replica: peers.replica,
+                directory: peers.directory,
+                dialer: peers.dialer,
+                trust: peers.trust,
+                info: info
+            )
+            control = try await ControlServer(
+                socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
+                group: MultiThreadedEventLoopGroup.singleton,
+                responder: responder,
+                logger: logger
+            )
+            let reloader = await ConfigReloader(
+                path: configuration.configPath,
+                loaded: configuration.config,
+                levels: configuration.logLevels,
+                dialer: peers.dialer,
+                logger: logger
+            )
+            services =
+                [reloader] + Self.discovery(configuration, peers: peers, logger: logger)
+                + Self.systemd(configuration, peers: peers, logger: logger)
+        }
+
+        /// Last but one in the group, so among the first to stop: the LAN hears our goodbye before
+        /// sockets close.
+        private static func discovery(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger)
+            -> [any Service]
+        {
+            guard configuration.mdns else { return [] }
+            return [
+                MDNSDiscovery(
+                    identity: peers.identity.peer,
+                    name: configuration.name,
+                    port: peers.port,
+                    dialer: peers.dialer,
+                    logger: logger
+                )
+            ]
+        }
+
+        /// Built once the store is open and both sockets listen, so its READY=1 is true; last in the
+        /// group, so STOPPING=1 goes out before anything else winds down. Absent without NOTIFY_SOCKET.
+        private static func systemd(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger)
+            -> [any Service]
+        {
+            guard let notifier = SystemdNotifier(environment: configuration.environment) else { return [] }
+            let (directory, replica) = (peers.directory, peers.replica)
+            return [
+                SystemdService(notifier: notifier, logger: logger) {
+                    .init(peers: await directory.connectedCount, movies: await replica.movieCount)
+                }
+            ]
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package import PeerdModel
+package import PeerdSecurity
+package import PeerdWire
+
+/// How a peer connection ended, for the dialer's backoff and `peerctl peers`: built by
+/// ``PeerConnectionStateMachine`` as the connection goes.
+package struct ConnectionOutcome: Hashable, Sendable {
+    /// The other side's id, once TLS showed its certificate.
+    package var peer: PeerID?
+    /// How long the session was established, if it was.
+    package var establishedFor: Duration?
+    /// What went wrong, for `lastError`; nil for an ordinary close (proto/PEER.md, "Errors and closing").
+    package var error: String?
+    /// The code of the error either side closed with, if any.
+    package var code: ErrorCode?
+    /// Admission refused the other side, or the other side refused us.
+    package var refusal: AdmissionRefusal?
+
+    package init(peer: PeerID? = nil, error: String? = nil) {
+        self.peer = peer
+        self.error = error
+    }
+
+    /// Whether the connection reached this daemon itself.
+    package var reachedItself: Bool { code == .selfConnection || refusal == .selfConnection }
+
+    /// Stopping, or keeping the other session with a peer, closes a session in the ordinary way.
+    static func isOrdinary(_ code: ErrorCode) -> Bool { code == .shuttingDown || code == .duplicateSession }
+
+    /// Notes what `actions` close with: the error this side sends, or the one the peer reported.
+    mutating func note(_ actions: [PeerSession<some InstantProtocol>.Action]) {
+        for action in actions {
+            switch action {
+            case .close(let error?):
+                code = code ?? error.code
+                if !Self.isOrdinary(error.code) { self.error = self.error ?? error.description }
+            case .peerReported(let error):
+                code = error.code
+                if !Self.isOrdinary(error.code) { self.error = "peer said: \(error)" }
+            default:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOEmbedded
+import PeerdModel
+import PeerdSecurity
+import PeerdSync
+import PeerdTestKit
+import PeerdWire
+import ServiceLifecycleTestKit
+import SystemPackage
+import Testing
+
+@testable import PeerdDaemon
+
+/// `PeerConnection` over an `NIOAsyncTestingChannel`: the test is the remote peer, frame by frame,
+/// and the daemon's side is the real driver with a real replica service, directory and trust list.
+@Suite("Peer connection driver")
+struct PeerConnectionDriverTests {
+    static let groupSecret = Array("driver tests share this group secret".utf8)
+
+    let local = try! PeerIdentity.generate(name: "local")
+    let remote = try! PeerIdentity.generate(name: "remote")
+
+    @Test func admitsASessionCatchesUpTakesOperationsAndClosesCleanly() async throws {
+        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-driver-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: scratch.string, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let store = MemoryStore()
+        let replica = ReplicaService(
+            replica: Replica(id: local.peer, name: "local"),
+            identity: local,
+            store: store,
+            logger: Logger(label: "test")
+        )
+        let trust = try TrustService(
+            local: local.peer,
+            path: scratch.appending("trust.json"),
+            groupKey: GroupSecret.key(Self.groupSecret),
+            logger: Logger(label: "test")
+        )
+        let channel = NIOAsyncTestingChannel()
+        let wrapped = try await channel.eventLoop.submit {
+            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }.get()
+        let connection = PeerConnection(
+            connection: wrapped,
+            role: .acceptor,
+            address: "192.0.2.9:50000",
+            source: .inbound,
+            expected: nil,
+            identify: { [remote] in (remote.peer, remote.certificateDER) },
+            admitted: {},
+            replica: replica,
+            directory: PeerDirectory(localID: local.peer),
+            trust: trust,
+            identity: local,
+            localHello: { [local] in PeerMessage.Hello(peer: local.peer, name: "local", port: 7601, vector: $0) },
+            configuration: .init(),
+            trace: nil,
+            logger: Logger(label: "test")
+        )
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup { group in
+                group.addTask { try await replica.run() }
+                _ = try await replica.submit(.add(Movie(id: MovieID(603)!)), at: 1)
+                let outcome = try await playRemote(on: channel, running: connection, replica: replica)
+                #expect(outcome.peer == remote.peer)
+                #expect(outcome.error == nil)
+                #expect(outcome.establishedFor != nil)
+                #expect(await trust.trustStates()[remote.peer] == .member)
+                trigger.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// The remote's half: offer, proof, hello, one signed operation, then a clean end.
+    func playRemote(
+        on channel: NIOAsyncTestingChannel,
+        running connection: PeerConnection,
+        replica: ReplicaService
+    ) async throws -> ConnectionOutcome {
+        try await withThrowingTaskGroup { group in
+            group.addTask { await connection.run() }
+            var handshake = AdmissionHandshake(
+                endpoints: .init(
+                    local: remote.peer,
+                    localCertificate: remote.certificateDER,
+                    remote: local.peer,
+                    remoteCertificate: local.certificateDER
+                ),
+                policy: AdmissionPolicy(groupKey: GroupSecret.key(Self.groupSecret)),
+                expected: local.peer
+            )
+            let offer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+            #expect(offer.readableBytes == AdmissionRecord.offerLength)
+            let proofs = handshake.received(Array(offer.readableBytesView))
+            try await channel.writeInbound(ByteBuffer(bytes: handshake.offer()))
+            let proof = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+            #expect(handshake.received(Array(proof.readableBytesView)) == [.admit(via: .groupSecret, invite: nil)])
+            guard case .send(let ours)? = proofs.first else { throw DriverTestError.noProof }
+            try await channel.writeInbound(ByteBuffer(bytes: ours))
+
+            #expect(try await message(from: channel).type == "hello")
+            let hello = PeerMessage.Hello(peer: remote.peer, name: "remote", port: 0, vector: VersionVector())
+            try await channel.writeInbound(WireCoding.encodeBuffer(PeerMessage.hello(hello)))
+            #expect(try await message(from: channel).type == "members")
+            guard case .ops(let caughtUp) = try await message(from: channel) else { throw DriverTestError.noOps }
+            #expect(caughtUp.map(\.movie.id) == [MovieID(603)!])
+
+            var origin = LaterVersionOperation(identity: remote)
+            let add = try origin.next(
+                Operation(
+                    id: caughtUp[0].id,
+                    lamport: 1,
+                    at: 2,
+                    by: "remote",
+                    kind: .add,
+                    movie: Movie(id: MovieID(550)!)
+                )
+            )
+            let (subscription, changes) = await replica.changes()
+            try await channel.writeInbound(WireCoding.encodeBuffer(PeerMessage.ops([add])))
+            let merged = await changes.first { _ in true }
+            await replica.unsubscribe(subscription)
+            #expect(merged == [.added(try #require(await replica.row(for: MovieID(550)!)), by: add)])
+            try await channel.close()
+            return try await group.next()!
+        }
+    }
+
+    func message(from channel: NIOAsyncTestingChannel) async throws -> PeerMessage {
+        try WireCoding.decode(PeerMessage.self, from: try await channel.waitForOutboundWrite(as: ByteBuffer.self))
+    }
+
+    enum DriverTestError: Error {
+        case noProof, noOps
+    }
+}

@@ -40,8 +40,9 @@ package struct Operation: Hashable, Sendable {
         }
     }
 
-    // Stored properties in this order pack into 112 bytes rather than 120 (`kind` fills the gap
-    // after `movie`): the replica holds every operation, and the list every surviving add.
+    // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
+    // after `movie`): the replica holds every operation, and the list every surviving add. Those it
+    // holds without their proof (kept densely apart, `OriginProofs`), so `proof` costs no allocation.
     package var id: OperationID
     /// Lamport timestamp: larger than every timestamp its origin had seen when it was made.
     package var lamport: UInt64

@@ -187,7 +187,7 @@ package struct Replica: Sendable {
 
     /// Holds `op`, the next of its origin, and applies it to the list.
     private mutating func append(_ op: Operation, reportingChange: Bool) -> WatchListChange? {
-        let op = log.interned(op, in: list)
+        let op = log.withoutProof(log.interned(op, in: list))
         var retired: [Operation] = []
         let change = list.apply(op, reporting: reportingChange) { retired.append($0) }
         for add in retired { log.retire(add) }

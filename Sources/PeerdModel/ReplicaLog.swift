@@ -21,6 +21,8 @@ struct ReplicaLog: Sendable {
     /// `entries[origin][seq - 1]` is where operation `(origin, seq)` is.
     private var entries: [PeerID: [Entry]] = [:]
     private var retired: [Operation] = []
+    /// Every operation's proof, by origin: the operations here and in the list are held without theirs.
+    private var proofs: [PeerID: OriginProofs] = [:]
 
     /// `op` with its origin (32 hex digits, a heap-allocated string) and, when equal, its adder's
     /// name replaced by the ones the origin's earlier operations hold, so every operation of an
@@ -37,7 +39,15 @@ struct ReplicaLog: Sendable {
         return op
     }
 
-    /// Records `op`, the next of its origin; `listed` says whether the list holds it.
+    /// Keeps `op`'s proof apart and returns it without: what the list and this log hold.
+    mutating func withoutProof(_ op: Operation) -> Operation {
+        proofs[op.id.origin, default: OriginProofs()].append(op.proof)
+        var stripped = op
+        stripped.proof = OperationProof()
+        return stripped
+    }
+
+    /// Records `op`, the next of its origin (held without its proof); `listed` says whether the list holds it.
     mutating func append(_ op: Operation, listed: Bool) {
         let entry: Entry
         if listed {
@@ -55,10 +65,16 @@ struct ReplicaLog: Sendable {
         retired.append(add)
     }
 
-    /// Operations `(origin, seqs)`; empty unless this log holds all of them.
+    /// Operations `(origin, seqs)`, each with its proof; empty unless this log holds all of them.
     func operations(from origin: PeerID, seqs: ClosedRange<UInt64>, in list: WatchList) -> [Operation] {
-        guard let held = entries[origin], seqs.lowerBound >= 1, seqs.upperBound <= UInt64(held.count) else { return [] }
-        return seqs.map { seq in operation(held[Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list) }
+        guard let held = entries[origin], let proofs = proofs[origin], seqs.lowerBound >= 1,
+            seqs.upperBound <= UInt64(held.count)
+        else { return [] }
+        return seqs.map { seq in
+            var op = operation(held[Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
+            op.proof = proofs.proof(seq: seq)
+            return op
+        }
     }
 
     private func operation(_ entry: Entry, id: OperationID, in list: WatchList) -> Operation {

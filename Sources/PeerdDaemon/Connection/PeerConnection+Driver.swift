@@ -43,9 +43,11 @@ extension PeerConnection {
             let now = clock.now
             switch event {
             case .frame(let frame):
-                connection.trace?.record(sent: false, frame.readableBytesView)
                 if machine.needsIdentity { await identify() }
-                await perform(machine.received(frame, now: now))
+                let action = machine.received(frame, now: now)
+                // The trace holds the JSON frames of the peer protocol, not the admission records.
+                if case .session = action { connection.trace?.record(sent: false, frame.readableBytesView) }
+                await perform(action)
             case .inboundEnded(let error):
                 let end = Self.end(error)
                 if !machine.isClosed { log(end) }

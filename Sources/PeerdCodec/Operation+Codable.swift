@@ -10,7 +10,7 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, sig, prev, key
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, sig, prev, key
     }
 
     /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
@@ -29,6 +29,7 @@ extension Operation: Codable {
             kind: Kind(name: try c.decode(String.self, forKey: .kind)),
             movie: try c.decode(Movie.self, forKey: .movie),
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
+            details: try c.decodeIfPresent(MovieDetailsJSON.self, forKey: .details)?.details,
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
@@ -63,7 +64,8 @@ extension Operation: Codable {
         try c.encode(lamport, forKey: .lamport)
         try c.encode(at, forKey: .at)
         try c.encode(by, forKey: .by)
-        try c.encode(kind == .add ? "add" : "remove", forKey: .kind)
+        try c.encode(kind == .add ? "add" : kind == .remove ? "remove" : "describe", forKey: .kind)
+        try c.encodeIfPresent(details.map(MovieDetailsJSON.init), forKey: .details)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

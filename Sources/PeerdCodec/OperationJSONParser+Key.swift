@@ -5,33 +5,52 @@ extension OperationJSONParser {
     /// about 6,100 now (callgrind).
     enum Key {
         case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove, sig, prev, key
+        case details, describe, fetchedAt, genres, imdbId, language, originalTitle, overview, posterPath
+        case releaseDate, runtime, voteAverage
 
         /// Nil for anything that is not exactly one of the known names.
         init?(_ bytes: Slice<UnsafeRawBufferPointer>) {
-            let candidate: Key
-            switch (bytes.count, bytes.first) {
-            case (2, UInt8(ascii: "a")): candidate = .at
-            case (2, UInt8(ascii: "b")): candidate = .by
-            case (7, UInt8(ascii: "l")): candidate = .lamport
-            case (5, UInt8(ascii: "m")): candidate = .movie
-            case (2, UInt8(ascii: "o")): candidate = .op
-            case (6, UInt8(ascii: "o")): candidate = .origin
-            case (7, UInt8(ascii: "r")): candidate = .removes
-            case (3, UInt8(ascii: "s")): candidate = bytes.dropFirst().first == UInt8(ascii: "e") ? .seq : .sig
-            case (2, UInt8(ascii: "i")): candidate = .id
-            case (5, UInt8(ascii: "t")): candidate = .title
-            case (4, UInt8(ascii: "y")): candidate = .year
-            case (3, UInt8(ascii: "a")): candidate = .add
-            case (6, UInt8(ascii: "r")): candidate = .remove
-            case (4, UInt8(ascii: "p")): candidate = .prev
-            case (3, UInt8(ascii: "k")): candidate = .key
-            default: return nil
-            }
+            guard
+                let candidate = Self.candidate(count: bytes.count, first: bytes.first, second: bytes.dropFirst().first)
+            else { return nil }
             let matches = candidate.name.withUTF8Buffer {
                 bytesEqual(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(rebasing: bytes))
             }
             guard matches else { return nil }
             self = candidate
+        }
+
+        /// The one key a name of this length could be, told by its first bytes.
+        private static func candidate(count: Int, first: UInt8?, second: UInt8?) -> Key? {
+            switch (count, first) {
+            case (2, UInt8(ascii: "a")): .at
+            case (2, UInt8(ascii: "b")): .by
+            case (7, UInt8(ascii: "l")): .lamport
+            case (5, UInt8(ascii: "m")): .movie
+            case (2, UInt8(ascii: "o")): .op
+            case (6, UInt8(ascii: "o")): .origin
+            case (7, UInt8(ascii: "r")): second == UInt8(ascii: "e") ? .removes : .runtime
+            case (3, UInt8(ascii: "s")): second == UInt8(ascii: "e") ? .seq : .sig
+            case (2, UInt8(ascii: "i")): .id
+            case (5, UInt8(ascii: "t")): .title
+            case (4, UInt8(ascii: "y")): .year
+            case (3, UInt8(ascii: "a")): .add
+            case (6, UInt8(ascii: "r")): .remove
+            case (4, UInt8(ascii: "p")): .prev
+            case (3, UInt8(ascii: "k")): .key
+            case (7, UInt8(ascii: "d")): .details
+            case (8, UInt8(ascii: "d")): .describe
+            case (9, UInt8(ascii: "f")): .fetchedAt
+            case (6, UInt8(ascii: "g")): .genres
+            case (6, UInt8(ascii: "i")): .imdbId
+            case (8, UInt8(ascii: "l")): .language
+            case (13, UInt8(ascii: "o")): .originalTitle
+            case (8, UInt8(ascii: "o")): .overview
+            case (10, UInt8(ascii: "p")): .posterPath
+            case (11, UInt8(ascii: "r")): .releaseDate
+            case (11, UInt8(ascii: "v")): .voteAverage
+            default: nil
+            }
         }
 
         private var name: StaticString {
@@ -52,6 +71,18 @@ extension OperationJSONParser {
             case .sig: "sig"
             case .prev: "prev"
             case .key: "key"
+            case .details: "details"
+            case .describe: "describe"
+            case .fetchedAt: "fetchedAt"
+            case .genres: "genres"
+            case .imdbId: "imdbId"
+            case .language: "language"
+            case .originalTitle: "originalTitle"
+            case .overview: "overview"
+            case .posterPath: "posterPath"
+            case .releaseDate: "releaseDate"
+            case .runtime: "runtime"
+            case .voteAverage: "voteAverage"
             }
         }
     }

@@ -87,6 +87,7 @@ struct OperationJSONParser {
         var kind: Operation.Kind?
         var movie: Movie?
         var removes: [OperationID]?
+        var details: MovieDetails?
         var sig: [UInt8]?
         var prev: [UInt8]?
         var publicKey: [UInt8]?
@@ -100,6 +101,7 @@ struct OperationJSONParser {
             case .op: return set(&kind, parser.kind())
             case .movie: return set(&movie, parser.movie())
             case .removes: return set(&removes, parser.operationIDs())
+            case .details: return set(&details, parser.details())
             case .sig: return set(&sig, parser.base64(OperationProof.signatureLength...OperationProof.signatureLength))
             case .prev: return set(&prev, parser.base64(OperationProof.digestLength...OperationProof.digestLength))
             case .key: return set(&publicKey, parser.base64(1...OperationProof.maxKeyLength))
@@ -107,6 +109,9 @@ struct OperationJSONParser {
             }
         }
         guard complete, let origin, let seq, let lamport, let at, let by, let kind, let movie else { return nil }
+        // An empty `removes` outside a removal is written by no one and not written back: the
+        // general path keeps such an operation verbatim, so this one does not take it.
+        if kind != .remove, removes?.isEmpty == true { return nil }
         return Operation(
             id: OperationID(origin: origin, seq: seq),
             lamport: lamport,
@@ -115,6 +120,7 @@ struct OperationJSONParser {
             kind: kind,
             movie: movie,
             removes: removes ?? [],
+            details: details,
             proof: OperationProof(sig: sig, prev: prev, key: publicKey)
         )
     }
@@ -133,6 +139,42 @@ struct OperationJSONParser {
         }
         guard complete, let id else { return nil }
         return Movie(id: id, title: title, year: year.flatMap { Int(exactly: $0) })
+    }
+
+    /// A describe's `details`, its keys exactly those `MovieDetailsJSON` knows.
+    private mutating func details() -> MovieDetails? {
+        var fields = DetailsFields()
+        let complete = object { parser, key in
+            switch key {
+            case .fetchedAt: return set(&fields.fetchedAt, parser.signed())
+            case .genres: return set(&fields.genres, parser.strings())
+            case .imdbId: return set(&fields.imdbID, parser.string())
+            case .language: return set(&fields.language, parser.string())
+            case .originalTitle: return set(&fields.originalTitle, parser.string())
+            case .overview: return set(&fields.overview, parser.string())
+            case .posterPath: return set(&fields.posterPath, parser.string())
+            case .releaseDate: return set(&fields.releaseDate, parser.string())
+            case .runtime: return set(&fields.runtime, parser.signed().flatMap { Int(exactly: $0) })
+            case .title: return set(&fields.title, parser.string())
+            case .voteAverage: return set(&fields.voteAverage, parser.signed().flatMap { Int(exactly: $0) })
+            default: return false
+            }
+        }
+        // An empty `genres` is not written back (canonical JSON omits it): the general path's.
+        guard complete, fields.genres?.isEmpty != true else { return nil }
+        return fields.details
+    }
+
+    /// `["…", …]`
+    private mutating func strings() -> [String]? {
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var strings: [String] = []
+        if take(UInt8(ascii: "]")) { return strings }
+        repeat {
+            guard strings.count < limits.maxArrayElements, let next = string() else { return nil }
+            strings.append(next)
+        } while take(UInt8(ascii: ","))
+        return take(UInt8(ascii: "]")) ? strings : nil
     }
 
     private mutating func operationIDs() -> [OperationID]? {
@@ -178,6 +220,7 @@ struct OperationJSONParser {
             switch Key(bytes[raw]) {
             case .add: return .add
             case .remove: return .remove
+            case .describe: return .describe
             default: return nil
             }
         }
@@ -386,4 +429,37 @@ private func set<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
     guard field == nil, let value else { return false }
     field = value
     return true
+}
+
+/// The fields of a describe's `details` as the parser meets them, in any order.
+private struct DetailsFields {
+    var fetchedAt: Int64?
+    var genres: [String]?
+    var imdbID: String?
+    var language: String?
+    var originalTitle: String?
+    var overview: String?
+    var posterPath: String?
+    var releaseDate: String?
+    var runtime: Int?
+    var title: String?
+    var voteAverage: Int?
+
+    /// Nil unless the required ones (`fetchedAt`, `language`, `title`) are there.
+    var details: MovieDetails? {
+        guard let fetchedAt, let language, let title else { return nil }
+        return MovieDetails(
+            title: title,
+            originalTitle: originalTitle,
+            releaseDate: releaseDate,
+            runtime: runtime,
+            genres: genres ?? [],
+            overview: overview,
+            posterPath: posterPath,
+            voteAverage: voteAverage,
+            imdbID: imdbID,
+            language: language,
+            fetchedAt: fetchedAt
+        )
+    }
 }

@@ -54,7 +54,8 @@ struct ControlResponder: Sendable {
             switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
             case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
             case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
-            case .removed(let op): return .error(WireError(.internal, "an add made removal \(op.id)"))
+            case .removed(let op), .described(let op):
+                return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
             }
         } catch {
             return .error(Self.wireError(error))

@@ -27,6 +27,8 @@ package struct Operation: Hashable, Sendable {
     package enum Kind: Hashable, Sendable {
         case add
         case remove
+        /// New details of a movie (``details``): the newest describe of a movie wins on every peer.
+        case describe
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -35,6 +37,7 @@ package struct Operation: Hashable, Sendable {
             switch name {
             case "add": self = .add
             case "remove": self = .remove
+            case "describe": self = .describe
             default: self = .unknown
             }
         }
@@ -55,6 +58,8 @@ package struct Operation: Hashable, Sendable {
     /// For a removal: the adds it observed and so cancels. An add not listed here survives,
     /// which is what makes a later (or concurrent) re-add show the movie again.
     package var removes: [OperationID]
+    /// A describe's details of the movie; nil for every other kind.
+    package var details: MovieDetails?
     /// `sig`, `prev` and `key`: empty until the origin signs the operation.
     package var proof: OperationProof
     /// The operation's canonical JSON as its origin made it, when it holds fields or a kind this
@@ -69,6 +74,7 @@ package struct Operation: Hashable, Sendable {
         kind: Kind,
         movie: Movie,
         removes: [OperationID] = [],
+        details: MovieDetails? = nil,
         proof: OperationProof = OperationProof(),
         verbatim: VerbatimJSON? = nil
     ) {
@@ -79,6 +85,7 @@ package struct Operation: Hashable, Sendable {
         self.kind = kind
         self.movie = movie
         self.removes = removes
+        self.details = details
         self.proof = proof
         self.verbatim = verbatim
     }
@@ -93,7 +100,12 @@ package struct Operation: Hashable, Sendable {
         if by.isEmpty || by.unicodeScalars.count > 64 { return "by is 1 to 64 characters" }
         if let reason = movie.invalidReason { return reason }
         guard kind != .unknown else { return nil }
-        if kind == .add, !removes.isEmpty { return "an add removes nothing" }
+        if kind != .remove, !removes.isEmpty { return "only a removal names adds to remove" }
+        if kind == .describe {
+            guard let details else { return "a describe carries the movie's details" }
+            return details.invalidReason
+        }
+        if details != nil { return "only a describe carries details" }
         if removes.count > 10_000 { return "a removal names at most 10000 adds" }
         if zip(removes, removes.dropFirst()).contains(where: { $0 >= $1 }) {
             return "removes is sorted by (origin, seq), each add named once"

@@ -32,6 +32,8 @@ package struct Replica: Sendable {
     package enum LocalRequest: Hashable, Sendable {
         case add(Movie)
         case remove(MovieID)
+        /// The movie's details, fetched here (proto/PEER.md, "Describing a movie").
+        case describe(MovieID, MovieDetails)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -68,6 +70,19 @@ package struct Replica: Sendable {
                 return .alreadyListed(row)
             }
             return .operation(Operation(id: opID, lamport: lamport + 1, at: now, by: name, kind: .add, movie: movie))
+        case .describe(let movieID, let details):
+            if let reason = details.invalidReason { throw .invalid(reason) }
+            return .operation(
+                Operation(
+                    id: opID,
+                    lamport: lamport + 1,
+                    at: now,
+                    by: name,
+                    kind: .describe,
+                    movie: Movie(id: movieID),
+                    details: details
+                )
+            )
         case .remove(let movieID):
             var names = Set(list.survivingAdds(of: movieID))
             for op in staged where op.movie.id == movieID {

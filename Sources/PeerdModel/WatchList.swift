@@ -16,12 +16,18 @@ package struct WatchList: Sendable {
     /// Row positions, kept sorted: `(key, movie)`. New local adds carry the largest Lamport
     /// time, so most inserts land at the end.
     private var order: [(key: OrderKey, movie: MovieID)] = []
+    /// Each movie's newest describe (by order key), listed or not: a movie added again later shows
+    /// its details at once, and every replica with the same operations picks the same one.
+    private var descriptions: [MovieID: Operation] = [:]
 
     package init() {}
 
     package var count: Int { order.count }
 
-    package func row(for movie: MovieID) -> WatchListRow? { adds(of: movie)?.row }
+    package func row(for movie: MovieID) -> WatchListRow? { adds(of: movie).map(row) }
+
+    /// The newest describe of `movie`, listed or not.
+    package func description(of movie: MovieID) -> Operation? { descriptions[movie] }
 
     /// The ids of the adds of `movie` that survive: what a removal of it must name.
     package func survivingAdds(of movie: MovieID) -> [OperationID] {
@@ -29,7 +35,7 @@ package struct WatchList: Sendable {
     }
 
     /// Rows in list order.
-    package var rows: [WatchListRow] { order.map { adds(of: $0.movie)!.row } }
+    package var rows: [WatchListRow] { order.map { row(adds(of: $0.movie)!) } }
 
     /// Up to `limit` rows that come strictly after `cursor` in list order; none when `limit` is not
     /// positive. Keyset pagination: rows added while paging land before or after the cursor, so
@@ -38,7 +44,7 @@ package struct WatchList: Sendable {
     /// a moved row may be seen twice or not at all.
     package func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
         let start = cursor.map { key in firstIndex { $0.key > key } } ?? 0
-        return order[start...].prefix(max(limit, 0)).map { adds(of: $0.movie)!.row }
+        return order[start...].prefix(max(limit, 0)).map { row(adds(of: $0.movie)!) }
     }
 
     /// Applies one operation. Applying an operation twice changes nothing and reports no change.
@@ -65,47 +71,62 @@ package struct WatchList: Sendable {
         case .add:
             guard tombstones.isEmpty || !tombstones.contains(operation.id) else { return nil }
             guard let existed = insert(operation), reporting else { return nil }
-            let row = adds(of: operation.movie.id)!.row
+            let row = row(for: operation.movie.id)!
             return existed ? .updated(row, by: operation) : .added(row, by: operation)
         case .remove:
-            let fresh = operation.removes.filter { !tombstones.contains($0) }
-            guard !fresh.isEmpty else { return nil }
-            tombstones.formUnion(fresh)
-            // An add's id names one operation, so one movie: look in the removal's own movie first
-            // and search the others only for ids not found there (removals usually name adds of
-            // their own movie; a forged cross-movie one is handled too).
-            var affected: [MovieID: [OperationID]] = [:]
-            for id in fresh {
-                if adds(of: operation.movie.id)?.contains(id) == true {
-                    affected[operation.movie.id, default: []].append(id)
-                } else {
-                    for index in movies.indices where movies[index].contains(id) {
-                        affected[movies[index].movie, default: []].append(id)
-                    }
-                }
-            }
-            var change: WatchListChange?
-            for (movie, ids) in affected.sorted(by: { $0.key < $1.key }) {
-                let before = reporting ? adds(of: movie)?.row : nil
-                for id in ids { if let add = add(id, of: movie) { retiring(add) } }
-                remove(ids, of: movie)
-                guard reporting else { continue }
-                if let before, adds(of: movie) == nil {
-                    change = .removed(before.movie, by: operation)
-                } else if let after = adds(of: movie)?.row, change == nil {
-                    change = .updated(after, by: operation)
-                }
-            }
-            return change
+            return applyRemoval(operation, reporting: reporting, retiring: retiring)
+        case .describe:
+            let movie = operation.movie.id
+            if let current = descriptions[movie], current.orderKey >= operation.orderKey { return nil }
+            descriptions[movie] = operation
+            guard reporting, let row = row(for: movie) else { return nil }
+            return .updated(row, by: operation)
         case .unknown:
             return nil
         }
+    }
+
+    private mutating func applyRemoval(
+        _ operation: Operation,
+        reporting: Bool,
+        retiring: (Operation) -> Void
+    ) -> WatchListChange? {
+        let fresh = operation.removes.filter { !tombstones.contains($0) }
+        guard !fresh.isEmpty else { return nil }
+        tombstones.formUnion(fresh)
+        // An add's id names one operation, so one movie: look in the removal's own movie first
+        // and search the others only for ids not found there (removals usually name adds of
+        // their own movie; a forged cross-movie one is handled too).
+        var affected: [MovieID: [OperationID]] = [:]
+        for id in fresh {
+            if adds(of: operation.movie.id)?.contains(id) == true {
+                affected[operation.movie.id, default: []].append(id)
+            } else {
+                for index in movies.indices where movies[index].contains(id) {
+                    affected[movies[index].movie, default: []].append(id)
+                }
+            }
+        }
+        var change: WatchListChange?
+        for (movie, ids) in affected.sorted(by: { $0.key < $1.key }) {
+            let before = reporting ? row(for: movie) : nil
+            for id in ids { if let add = add(id, of: movie) { retiring(add) } }
+            remove(ids, of: movie)
+            guard reporting else { continue }
+            if let before, adds(of: movie) == nil {
+                change = .removed(before.movie, by: operation)
+            } else if let after = row(for: movie), change == nil {
+                change = .updated(after, by: operation)
+            }
+        }
+        return change
     }
 
     /// State-based merge: the list that holds everything either list holds.
     package func merged(with other: WatchList) -> WatchList {
         var result = WatchList()
         result.tombstones = tombstones.union(other.tombstones)
+        result.descriptions = descriptions.merging(other.descriptions) { $0.orderKey >= $1.orderKey ? $0 : $1 }
         for list in [self, other] {
             for movieAdds in list.movies {
                 movieAdds.forEach { add in
@@ -114,6 +135,12 @@ package struct WatchList: Sendable {
             }
         }
         return result
+    }
+
+    private func row(_ adds: MovieAdds) -> WatchListRow {
+        var row = adds.row
+        row.details = descriptions[adds.movie]?.details
+        return row
     }
 
     private func adds(of movie: MovieID) -> MovieAdds? {
@@ -180,7 +207,8 @@ package struct WatchList: Sendable {
 extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
-        lhs.tombstones == rhs.tombstones && lhs.movies.count == rhs.movies.count
+        lhs.tombstones == rhs.tombstones && lhs.descriptions == rhs.descriptions
+            && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }
 }

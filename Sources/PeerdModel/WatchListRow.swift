@@ -7,6 +7,8 @@ package struct WatchListRow: Hashable, Sendable {
     package var addedBy: [Adder]
     /// Wall-clock time of the earliest surviving add, milliseconds since 1970.
     package var addedAt: Int64
+    /// The newest describe's details of the movie, if any peer fetched them.
+    package var details: MovieDetails?
 
     package struct Adder: Hashable, Sendable {
         package var name: String
@@ -18,12 +20,17 @@ package struct WatchListRow: Hashable, Sendable {
         }
     }
 
-    package init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64) {
+    package init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64, details: MovieDetails? = nil) {
         self.movie = movie
         self.key = key
         self.addedBy = addedBy
         self.addedAt = addedAt
+        self.details = details
     }
+
+    /// The title to show: the details' when a peer fetched them, else the earliest add's.
+    package var title: String? { details?.title ?? movie.title }
+    package var year: Int? { details?.year ?? movie.year }
 
     /// Builds the row from a movie's surviving adds, or nil when none survive.
     package init?(adds: some Collection<Operation>) {

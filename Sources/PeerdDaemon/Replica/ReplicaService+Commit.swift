@@ -92,9 +92,13 @@ extension ReplicaService {
 
     /// What a committed local operation did.
     private func submitted(_ op: Operation) -> Submitted {
-        guard op.kind == .add else { return .removed(op) }
-        // A removal staged after the add in the same batch may have taken the row again.
-        return .added(op, row: replica.list.row(for: op.movie.id) ?? WatchListRow(adds: [op])!)
+        switch op.kind {
+        case .add:
+            // A removal staged after the add in the same batch may have taken the row again.
+            .added(op, row: replica.list.row(for: op.movie.id) ?? WatchListRow(adds: [op])!)
+        case .describe: .described(op)
+        case .remove, .unknown: .removed(op)
+        }
     }
 
     /// The new operations among `incoming`, once their origins' signatures vouch for them.

@@ -28,6 +28,7 @@ package actor ReplicaService: Service {
         /// The movie was on the list with an add of ours already: nothing was made.
         case alreadyListed(WatchListRow)
         case removed(Operation)
+        case described(Operation)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.

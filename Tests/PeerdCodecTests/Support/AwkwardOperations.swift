@@ -4,7 +4,8 @@ import PeerdTestKit
 /// Operations whose JSON exercises every corner of the codec: names and titles drawn from quotes,
 /// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;
 /// zero, huge and negative numbers; removals naming none, one or many adds of several origins;
-/// any mix of `sig`, `prev` and `key` (random bytes: their base64 holds `+`, `/` and padding).
+/// describes with every mix of details; any mix of `sig`, `prev` and `key` (random bytes: their base64
+/// holds `+`, `/` and padding).
 func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
     var rng = SplitMix64(seed: seed)
     let origins = [
@@ -33,8 +34,23 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
         guard Bool.random(using: &rng) else { return nil }
         return (0..<Int.random(in: lengths, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
     }
+    func details() -> MovieDetails {
+        MovieDetails(
+            title: text(1...30),
+            originalTitle: Bool.random(using: &rng) ? text(0...30) : nil,
+            releaseDate: Bool.random(using: &rng) ? "1999-03-31" : nil,
+            runtime: Bool.random(using: &rng) ? number(Int.self, at: 0) : nil,
+            genres: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...10) },
+            overview: Bool.random(using: &rng) ? text(0...200) : nil,
+            posterPath: Bool.random(using: &rng) ? "/" + text(0...20) : nil,
+            voteAverage: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil,
+            imdbID: Bool.random(using: &rng) ? text(0...12) : nil,
+            language: text(0...8),
+            fetchedAt: number(Int64.self, at: Int64.min)
+        )
+    }
     return (0..<count).map { _ in
-        let kind: Operation.Kind = Bool.random(using: &rng) ? .add : .remove
+        let kind: Operation.Kind = [.add, .remove, .describe].randomElement(using: &rng)!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
         }
@@ -50,6 +66,7 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
                 year: Bool.random(using: &rng) ? Int.random(in: Int.min...Int.max, using: &rng) : nil
             ),
             removes: removes,
+            details: kind == .describe ? details() : nil,
             proof: OperationProof(
                 sig: bytes(64...64),
                 prev: bytes(32...32),

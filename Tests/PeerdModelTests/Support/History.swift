@@ -18,13 +18,16 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) add \(op.movie.id) \(op.movie.title ?? "-") \(op.movie.year.map(String.init) ?? "-")"
             case .remove:
                 "\(op.id) L\(op.lamport) remove \(op.movie.id) \(op.removes)"
+            case .describe:
+                "\(op.id) L\(op.lamport) describe \(op.movie.id) \(op.details?.title ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }
         }.joined(separator: "\n")
     }
 
-    /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add or a removal.
+    /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add, a removal or a
+    /// describe (new details of a movie, which may be listed or not).
     static func simulate(origins: Int, steps: Int, using rng: inout some RandomNumberGenerator) -> History {
         let peers = Array(Peers.all.prefix(origins))
         var made: [Operation] = []
@@ -43,12 +46,28 @@ struct History: Sendable, CustomStringConvertible {
                 continue
             }
             let visible = visibleAdds(in: seen[p].sorted().map { made[$0] })
-            let removing = roll >= 7 && !visible.isEmpty
+            let removing = (7...8).contains(roll) && !visible.isEmpty
+            let describing = roll == 9
             seq[p] += 1
             clock[p] += 1
             now += Int64.random(in: 0...5_000, using: &rng)
             let operation: Operation
-            if removing {
+            if describing {
+                let movie = movieID(moviePool.randomElement(using: &rng)!)
+                operation = Operation(
+                    id: OperationID(origin: peers[p], seq: seq[p]),
+                    lamport: clock[p],
+                    at: now,
+                    by: Peers.name(of: peers[p]),
+                    kind: .describe,
+                    movie: Movie(id: movie),
+                    details: MovieDetails(
+                        title: "Movie \(movie) by \(p) at \(clock[p])",
+                        language: "en-US",
+                        fetchedAt: now
+                    )
+                )
+            } else if removing {
                 let movie = visible.keys.randomElement(using: &rng)!
                 operation = Operation(
                     id: OperationID(origin: peers[p], seq: seq[p]),

@@ -131,6 +131,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "PeerControlTests",
+            dependencies: ["PeerControl", "PeerdWire"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "PeerdWireTests",
             dependencies: [
                 "PeerdWire", "PeerdModel", "PeerdCodec", nioCore,

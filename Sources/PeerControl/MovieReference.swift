@@ -8,6 +8,27 @@ package enum MovieReference {
         (https://www.themoviedb.org/movie/603-the-matrix)
         """
 
+    /// A provisional title from a TMDB URL's slug (`…/movie/550-fight-club` gives "Fight Club"): what
+    /// the list shows until a peer with a TMDB token describes the movie. Nil without a slug.
+    package static func slugTitle(_ text: String) -> String? {
+        guard parse(text) != nil, let segment = movieSegment(text) else { return nil }
+        let words = segment.drop { $0.isASCII && $0.isNumber }.split(separator: "-").filter { !$0.isEmpty }
+        guard !words.isEmpty else { return nil }
+        return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    /// The path segment after `/movie/` of a TMDB URL.
+    private static func movieSegment(_ text: String) -> Substring? {
+        var rest = Substring(text.trimmingSpaces)
+        for scheme in ["https://", "http://"] where rest.lowercased().hasPrefix(scheme) {
+            rest = rest.dropFirst(scheme.count)
+        }
+        let host = rest.prefix { $0 != "/" }
+        let segments = rest.dropFirst(host.count).prefix { $0 != "?" && $0 != "#" }.split(separator: "/")
+        guard let index = segments.firstIndex(of: "movie"), index + 1 < segments.count else { return nil }
+        return segments[index + 1]
+    }
+
     package static func parse(_ text: String) -> MovieID? {
         let trimmed = text.trimmingSpaces
         if let id = Int(trimmed) { return MovieID(id) }

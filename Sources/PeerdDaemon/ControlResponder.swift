@@ -8,6 +8,8 @@ struct ControlResponder: Sendable {
     let directory: PeerDirectory
     let dialer: PeerDialer
     let trust: TrustService
+    /// TMDB, when this daemon holds a token.
+    let catalog: (any CatalogAccess)?
     let info: DaemonInfo
 
     static let maxPageSize = 10_000
@@ -45,6 +47,9 @@ struct ControlResponder: Sendable {
             }
         case .status: return .status(await status())
         case .connect(let text): return await connect(text)
+        case .search(let query, let year, let page): return await search(query, year: year, page: page)
+        case .show(let movie): return await show(movie)
+        case .refresh(let movie): return await refresh(movie)
         case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
         }
     }

@@ -148,6 +148,7 @@ extension Daemon {
                 directory: peers.directory,
                 dialer: peers.dialer,
                 trust: peers.trust,
+                catalog: nil,
                 info: info
             )
             control = try await ControlServer(

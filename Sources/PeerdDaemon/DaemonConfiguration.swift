@@ -23,8 +23,10 @@ package struct DaemonConfiguration: Sendable {
     package var config = ConfigFile()
     /// Where a reloaded `logLevel` goes; nil when `--log-level` was given, which the file never overrides.
     package var logLevels: LogLevelOverride?
-    /// The environment `NOTIFY_SOCKET` and `WATCHDOG_USEC` are read from.
+    /// The environment `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `TMDB_TOKEN` are read from.
     package var environment: [String: String] = [:]
+    /// Where details of movies come from, when this daemon holds a TMDB token.
+    package var tmdb = TMDBOptions()
 
     package init(
         name: String,

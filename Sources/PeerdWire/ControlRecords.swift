@@ -3,8 +3,11 @@ package import PeerdModel
 /// A list row as the control protocol and `peerctl list --json` show it.
 package struct MovieRecord: Hashable, Sendable, Codable {
     package var movieId: Int
+    /// The details' title and year when a peer described the movie, else the earliest add's.
     package var title: String?
     package var year: Int?
+    /// The poster's path on TMDB's image server, from the details.
+    package var posterPath: String?
     /// Names of everyone whose add survives, earliest first.
     package var addedBy: [String]
     /// Their peer ids, in the same order.
@@ -16,8 +19,9 @@ package struct MovieRecord: Hashable, Sendable, Codable {
 
     package init(_ row: WatchListRow) {
         movieId = row.movie.id.rawValue
-        title = row.movie.title
-        year = row.movie.year
+        title = row.title
+        year = row.year
+        posterPath = row.details?.posterPath
         addedBy = row.addedBy.map(\.name)
         addedByPeers = row.addedBy.map(\.peer)
         addedAt = row.addedAt
@@ -48,8 +52,8 @@ package struct ChangeRecord: Hashable, Sendable, Codable {
             self.change = if case .added = change { .added } else { .updated }
             self.row = MovieRecord(row)
             movieId = row.movie.id.rawValue
-            title = row.movie.title
-            year = row.movie.year
+            title = row.title
+            year = row.year
             by = op.by
             peer = op.id.origin
             at = op.at
@@ -163,6 +167,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     package var mdns: Bool
     package var version: String
     package var protocolVersion: Int
+    /// Whether this daemon holds a TMDB token (never the token); absent from a daemon older than TMDB.
+    package var tmdb: Bool?
 
     package init(
         peer: PeerID,
@@ -176,7 +182,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         stateDir: String,
         socket: String,
         mdns: Bool,
-        version: String
+        version: String,
+        tmdb: Bool? = false
     ) {
         self.peer = peer
         self.name = name
@@ -190,6 +197,7 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         self.socket = socket
         self.mdns = mdns
         self.version = version
+        self.tmdb = tmdb
         protocolVersion = ProtocolVersion.peer
     }
 }

@@ -20,6 +20,12 @@ package enum ControlRequest: Hashable, Sendable {
     case forget(peer: String)
     /// Trust a peer id by hand (also undoes `forget`).
     case trust(peer: String)
+    /// One page of TMDB's search results (through the daemon's token).
+    case search(query: String, year: Int?, page: Int?)
+    /// Everything known about one movie: row, details, where they came from or why they are pending.
+    case show(MovieID)
+    /// Fetch details again: of one movie, or of every listed one.
+    case refresh(MovieID?)
 
     package var type: String {
         switch self {
@@ -34,13 +40,16 @@ package enum ControlRequest: Hashable, Sendable {
         case .join: "join"
         case .forget: "forget"
         case .trust: "trust"
+        case .search: "search"
+        case .show: "show"
+        case .refresh: "refresh"
         }
     }
 }
 
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, version, movie, limit, after, address, expiresIn, code, peer
+        case type, version, movie, limit, after, address, expiresIn, code, peer, query, year, page
     }
 
     package init(from decoder: any Decoder) throws {
@@ -74,6 +83,14 @@ extension ControlRequest: Codable {
             )
         case "forget": self = .forget(peer: try c.decode(String.self, forKey: .peer))
         case "trust": self = .trust(peer: try c.decode(String.self, forKey: .peer))
+        case "search":
+            self = .search(
+                query: try c.decode(String.self, forKey: .query),
+                year: try c.decodeIfPresent(Int.self, forKey: .year),
+                page: try c.decodeIfPresent(Int.self, forKey: .page)
+            )
+        case "show": self = .show(try c.decode(MovieID.self, forKey: .movie))
+        case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
         default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
@@ -95,6 +112,12 @@ extension ControlRequest: Codable {
             try c.encode(code, forKey: .code)
             try c.encodeIfPresent(address, forKey: .address)
         case .forget(let peer), .trust(let peer): try c.encode(peer, forKey: .peer)
+        case .search(let query, let year, let page):
+            try c.encode(query, forKey: .query)
+            try c.encodeIfPresent(year, forKey: .year)
+            try c.encodeIfPresent(page, forKey: .page)
+        case .show(let movie): try c.encode(movie, forKey: .movie)
+        case .refresh(let movie): try c.encodeIfPresent(movie, forKey: .movie)
         }
     }
 }

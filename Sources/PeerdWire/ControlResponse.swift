@@ -19,6 +19,10 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case joined(peer: PeerID, name: String?, members: Int)
     case forgotten(peer: PeerID, name: String?)
     case trusted(peer: PeerID)
+    case searchResults(SearchResultsRecord)
+    case shown(ShownRecord)
+    /// How many fetches `refresh` queued.
+    case refreshing(movies: Int)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -39,6 +43,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .joined: "joined"
         case .forgotten: "forgotten"
         case .trusted: "trusted"
+        case .searchResults: "searchResults"
+        case .shown: "shown"
+        case .refreshing: "refreshing"
         case .error: "error"
         }
     }
@@ -85,6 +92,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
                 name: try c.decodeIfPresent(String.self, forKey: .name)
             )
         case "trusted": self = .trusted(peer: try c.decode(PeerID.self, forKey: .peer))
+        case "searchResults": self = .searchResults(try SearchResultsRecord(from: decoder))
+        case "shown": self = .shown(try ShownRecord(from: decoder))
+        case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -120,6 +130,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
             try c.encode(peer, forKey: .peer)
             try c.encodeIfPresent(name, forKey: .name)
         case .trusted(let peer): try c.encode(peer, forKey: .peer)
+        case .searchResults(let results): try results.encode(to: encoder)
+        case .shown(let shown): try shown.encode(to: encoder)
+        case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .error(let error): try error.encode(to: encoder)
         }
     }

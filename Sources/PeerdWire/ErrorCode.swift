@@ -32,6 +32,10 @@ package enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "rate-limited"
     /// This side revoked the peer (`peerctl forget`): its sessions close.
     case revoked
+    /// The request needs what this daemon lacks (`search` and `refresh` without a TMDB token).
+    case unavailable
+    /// TMDB did not answer as it should; the message names the request and the cause.
+    case upstreamFailed = "upstream-failed"
     /// Anything else; the message says what.
     case `internal`
 }

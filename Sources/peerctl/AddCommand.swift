@@ -7,13 +7,18 @@ struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a movie to the shared list.",
-        discussion: "MOVIE is \(MovieReference.accepted)."
+        discussion: """
+            MOVIE is \(MovieReference.accepted), or a title ("the matrix", "the matrix 1999"). A title is \
+            looked up on TMDB (the daemon needs a token): one clear best match is added, otherwise the \
+            candidates are printed with their ids and nothing is added. The add is saved and shared at \
+            once; a peer with a TMDB token fetches the movie's details in the background.
+            """
     )
 
-    @Argument(help: ArgumentHelp("The movie to add.", valueName: "movie"))
-    var movie: String
+    @Argument(help: ArgumentHelp("The movie to add: an id, a TMDB URL or a title.", valueName: "movie"))
+    var movie: [String]
 
-    @Option(help: "The movie's title, shown in the list.")
+    @Option(help: "The movie's title, shown in the list until its details are fetched.")
     var title: String?
 
     @Option(help: "The movie's release year.")
@@ -21,9 +26,11 @@ struct AddCommand: ParsableCommand {
 
     @OptionGroup var options: ControlOptions
 
+    private var text: String { movie.joined(separator: " ") }
+
     func validate() throws {
-        guard MovieReference.parse(movie) != nil else {
-            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
+        guard MovieReference.parse(text) != nil || TitleQuery(text) != nil else {
+            throw ValidationError("can't understand '\(text)' as a movie; give \(MovieReference.accepted), or a title")
         }
         if let reason = Movie(id: MovieID(1)!, title: title, year: year).invalidReason {
             throw ValidationError(reason)
@@ -31,7 +38,7 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let movie = Movie(id: MovieReference.parse(movie)!, title: title, year: year)
+        let movie = try resolve()
         guard case .added(let record, let operation) = try options.request(.add(movie)) else {
             throw Output.unexpected()
         }
@@ -44,6 +51,25 @@ struct AddCommand: ParsableCommand {
         } else {
             print("added \(Output.describe(record))")
         }
+    }
+
+    /// The movie `text` names: by id (with a provisional title from a URL's slug), or by title
+    /// through the daemon's TMDB search.
+    private func resolve() throws -> Movie {
+        if let id = MovieReference.parse(text) {
+            return Movie(id: id, title: title ?? MovieReference.slugTitle(text), year: year)
+        }
+        let query = TitleQuery(text)!
+        guard
+            case .searchResults(let page) = try options.request(
+                .search(query: query.title, year: year ?? query.year, page: 1)
+            )
+        else { throw Output.unexpected() }
+        guard let match = query.bestMatch(in: page.results) else {
+            SearchCommand.printCandidates(page, for: text)
+            throw ExitCode(1)
+        }
+        return Movie(id: MovieID(match.movieId)!, title: title ?? match.title, year: year ?? match.year)
     }
 
     struct AddResult: Encodable {

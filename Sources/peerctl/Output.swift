@@ -78,6 +78,27 @@ enum Output {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
+    /// The first line of `text`, cut to `width` characters (ending with `…` when cut).
+    static func firstLine(_ text: String, width: Int) -> String {
+        let line = text.prefix { $0 != "\n" }
+        return line.count <= width ? String(line) : line.prefix(width - 1) + "…"
+    }
+
+    /// `text` broken into lines of at most `width` characters, at spaces.
+    static func wrapped(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+
     /// `HH:MM:SS` today, else `YYYY-MM-DD HH:MM`, in local time.
     static func clockTime(_ millis: Int64) -> String {
         var seconds = time_t(millis / 1000)

@@ -11,8 +11,11 @@ struct Peerctl: ParsableCommand {
             peerctl reports them, and reach every connected peer right away.
 
             Examples:
-              peerctl add 603 --title "The Matrix" --year 1999
+              peerctl add 603
               peerctl add https://www.themoviedb.org/movie/550-fight-club
+              peerctl add "the matrix 1999"          (a title: needs a TMDB token on the daemon)
+              peerctl search matrix
+              peerctl show 603
               peerctl list
               peerctl list --follow
               peerctl peers
@@ -25,7 +28,7 @@ struct Peerctl: ParsableCommand {
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
-            TrustCommand.self,
+            TrustCommand.self, SearchCommand.self, ShowCommand.self, RefreshCommand.self,
         ]
     )
 

@@ -22,6 +22,10 @@ struct StatusCommand: ParsableCommand {
             ("peers", "\(status.peersConnected) connected, \(status.peersKnown) known"),
             ("uptime", Output.duration(status.uptimeSeconds)),
             ("mdns", status.mdns ? "on" : "off"),
+            (
+                "tmdb",
+                status.tmdb == true ? "token held: fetches movies' details" : "no token: shows details peers fetch"
+            ),
             ("state", status.stateDir),
             ("socket", status.socket),
             ("version", "\(status.version) (protocol \(status.protocolVersion))"),

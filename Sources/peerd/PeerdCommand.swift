@@ -86,6 +86,33 @@ struct PeerdCommand: AsyncParsableCommand {
     )
     var groupSecretFile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A file holding a TMDB token (mode 0600), to fetch movies' details and search.",
+            discussion: """
+                A v4 read access token or a v3 API key, from themoviedb.org's API settings. Default: \
+                $TMDB_TOKEN, else ~/.config/peerd/tmdb.token if it exists. Without a token peerd works all \
+                the same and shows details that peers with a token fetched.
+                """,
+            valueName: "file"
+        )
+    )
+    var tmdbTokenFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The TMDB API's base URL, for a mirror or tests. (default: https://api.themoviedb.org)",
+            valueName: "url"
+        )
+    )
+    var tmdbURL: String?
+
+    @Option(help: ArgumentHelp("The language to ask TMDB for. (default: en-US)", valueName: "tag"))
+    var tmdbLanguage: String?
+
+    @Flag(help: "Never call TMDB, even with a token.")
+    var noTmdb = false
+
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
@@ -150,6 +177,10 @@ struct PeerdCommand: AsyncParsableCommand {
         configuration.config = file
         configuration.logLevels = logLevel == nil ? levels : nil
         configuration.environment = environment.variables
+        configuration.tmdb.tokenFile = tmdbTokenFile ?? file.tmdbTokenFile
+        configuration.tmdb.url = tmdbURL ?? file.tmdbURL ?? TMDBOptions.defaultURL
+        configuration.tmdb.language = tmdbLanguage ?? file.tmdbLanguage ?? TMDBOptions.defaultLanguage
+        configuration.tmdb.disabled = noTmdb
         if let groupSecretFile {
             do {
                 configuration.groupKey = try GroupSecret.load(FilePath(groupSecretFile))

@@ -33,9 +33,13 @@ struct GoldenFrameTests {
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
             .peer: ["hello", "ops", "ping", "pong", "error"],
-            .controlRequest: ["add", "remove", "list", "follow", "peers", "status", "connect"],
+            .controlRequest: [
+                "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
+                "search", "show", "refresh",
+            ],
             .controlResponse: [
-                "added", "removed", "list", "following", "change", "peers", "status", "connecting", "error",
+                "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
+                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "error",
             ],
         ]
         for (stream, names) in types {

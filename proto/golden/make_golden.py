@@ -169,6 +169,17 @@ BOB_LATER_OPS = chain([
     {"origin": BOB, "seq": 8, "lamport": 14, "at": AT + 80_000, "by": "bob", "op": "rate",
      "movie": {"id": 603}, "stars": 4},
 ], previous=BOB_OPS[5])
+# alice's seq 6: she fetched The Matrix's details from TMDB and describes it (PEER.md, "Describing a movie").
+MATRIX_DETAILS = {
+    "fetchedAt": AT + 70_000, "genres": ["Action", "Science Fiction"], "imdbId": "tt0133093", "language": "en-US",
+    "originalTitle": "The Matrix",
+    "overview": "Set in the 22nd century, The Matrix tells the story of a computer hacker who joins a group of "
+                "underground insurgents fighting the vast and powerful computers who now rule the earth.",
+    "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg", "releaseDate": "1999-03-31", "runtime": 136,
+    "title": "The Matrix", "voteAverage": 822,
+}
+DESCRIBE_OP = sign({"origin": ALICE, "seq": 6, "lamport": 11, "at": AT + 70_000, "by": "alice", "op": "describe",
+                    "movie": {"id": 603}, "details": MATRIX_DETAILS}, ALICE_OPS[4])
 # zoë's first operation carries her key.
 CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
@@ -197,6 +208,7 @@ VALID = {
     "peer-ops-id-only": {"type": "ops", "ops": [BOB_OPS[5]]},
     "peer-ops-unicode": {"type": "ops", "ops": [CAROL_OPS[0]]},
     "peer-ops-later-version": {"type": "ops", "ops": BOB_LATER_OPS},
+    "peer-ops-describe": {"type": "ops", "ops": [DESCRIBE_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -226,6 +238,11 @@ VALID = {
     "control-request-forget": {"type": "forget", "version": 1, "peer": "bob"},
     "control-request-forget-prefix": {"type": "forget", "version": 1, "peer": BOB[:8]},
     "control-request-trust": {"type": "trust", "version": 1, "peer": BOB},
+    "control-request-search": {"type": "search", "version": 1, "query": "the matrix", "year": 1999, "page": 1},
+    "control-request-search-words": {"type": "search", "version": 1, "query": "matrix"},
+    "control-request-show": {"type": "show", "version": 1, "movie": 603},
+    "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
+    "control-request-refresh-all": {"type": "refresh", "version": 1},
     # control responses
     "control-response-added": {"type": "added", "movie": MATRIX_ROW, "operation": {"origin": ALICE, "seq": 4}},
     "control-response-added-already-listed": {"type": "added", "movie": MATRIX_ROW_TWO_ADDERS},
@@ -256,7 +273,7 @@ VALID = {
                                 "operations": 11, "peersConnected": 1, "peersKnown": 2, "uptimeSeconds": 3725.25,
                                 "stateDir": "/home/alice/.local/state/peerd",
                                 "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
-                                "protocolVersion": PEER_VERSION},
+                                "protocolVersion": PEER_VERSION, "tmdb": True},
     "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
     "control-response-peers-trust": {"type": "peers", "peers": [
         {"peer": BOB, "name": "bob", "address": "192.168.1.20:7820", "addresses": ["192.168.1.20:7820"],
@@ -274,6 +291,28 @@ VALID = {
     "control-response-forgotten": {"type": "forgotten", "peer": BOB, "name": "bob"},
     "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
     "control-response-trusted": {"type": "trusted", "peer": BOB},
+    "control-response-searchResults": {"type": "searchResults", "query": "matrix", "page": 1, "totalPages": 3,
+                                        "totalResults": 52, "results": [
+        {"movieId": 603, "title": "The Matrix", "year": 1999, "overview": MATRIX_DETAILS["overview"],
+         "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg", "voteAverage": 822},
+        {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
+        {"movieId": 1_000_000, "title": "Matrix", "originalTitle": "Матрица"}]},
+    "control-response-shown": {"type": "shown", "movie": dict(MATRIX_ROW, posterPath=MATRIX_DETAILS["posterPath"]),
+                               "details": dict(MATRIX_DETAILS, posterURL="https://image.tmdb.org/t/p/w500"
+                                                                         "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
+                               "describedBy": {"operation": {"origin": ALICE, "seq": 6}, "peer": ALICE,
+                                               "name": "alice", "at": AT + 70_000}},
+    "control-response-shown-pending": {"type": "shown", "movie": INCEPTION_ROW,
+                                       "pending": "waiting for a peer with a TMDB token to describe it "
+                                                  "(this peerd has none)"},
+    "control-response-refreshing": {"type": "refreshing", "movies": 1},
+    "control-response-error-unavailable": {"type": "error", "code": "unavailable",
+                                           "message": "can't search: this peerd has no TMDB token; put one in "
+                                                      "~/.config/peerd/tmdb.token (chmod 600) or set TMDB_TOKEN, "
+                                                      "then restart peerd"},
+    "control-response-error-upstream-failed": {"type": "error", "code": "upstream-failed",
+                                               "message": "TMDB search for 'the matrix', page 2: TMDB answered 503 "
+                                                          "(Service Unavailable); try again"},
     "control-response-error-timeout": {"type": "error", "code": "timeout",
                                        "message": f"could not pair with {ALICE[:8]} at 192.168.1.10:7820. "
                                                   "Codes expire; ask for a new one if needed."},
@@ -374,6 +413,11 @@ ABOUT = {
     "control-request-remove": "remove: `movie` is a bare id",
     "control-request-status": "status",
     "control-request-trust": "trust a full peer id",
+    "control-request-search": "search with a year and a page",
+    "control-request-search-words": "search: the query alone (page 1, any year)",
+    "control-request-show": "show one movie",
+    "control-request-refresh": "refresh one movie's details",
+    "control-request-refresh-all": "refresh every listed movie's details",
     "control-response-added-already-listed": "added, no `operation`: already listed by this peer (two adders)",
     "control-response-added": "added, with the new operation",
     "control-response-change-added": "change `added` with `row`",
@@ -398,6 +442,13 @@ ABOUT = {
     "control-response-removed": "removed",
     "control-response-status": "status (paths show unescaped `/`; a fractional number)",
     "control-response-trusted": "trusted",
+    "control-response-searchResults": "one page of search results: a full result, one without overview or poster, "
+                                       "one whose original title differs",
+    "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
+    "control-response-shown-pending": "a movie no one described yet, and why",
+    "control-response-refreshing": "refreshing: how many fetches were queued",
+    "control-response-error-unavailable": "error `unavailable`: search without a TMDB token",
+    "control-response-error-upstream-failed": "error `upstream-failed`: a search page TMDB failed to answer",
     "peer-error-duplicate-session": "error `duplicate-session`",
     "peer-error-rate-limited": "error `rate-limited`",
     "peer-error": "error `invalid-operation` (a gap)",
@@ -405,6 +456,8 @@ ABOUT = {
     "peer-hello": "hello with a two-origin vector",
     "peer-members": "members: two with names, one without",
     "peer-ops-id-only": "an add that knows only the movie id (bob's seq 6: `prev` and `sig`)",
+    "peer-ops-describe": "a describe: alice's seq 6 carries The Matrix's details from TMDB (PEER.md, \"Describing a "
+                         "movie\")",
     "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
                               "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
                               "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",

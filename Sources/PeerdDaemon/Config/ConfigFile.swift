@@ -18,7 +18,8 @@ import Musl
 ///
 /// ```json
 /// {"name": "den", "port": 7601, "listenAddress": "::", "stateDir": "/srv/peerd", "socket": "/run/p.sock",
-///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info"}
+///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info",
+///  "tmdbTokenFile": "/home/ada/.config/peerd/tmdb.token", "tmdbUrl": "https://api.themoviedb.org", "tmdbLanguage": "en-US"}
 /// ```
 ///
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
@@ -33,6 +34,9 @@ package struct ConfigFile: Equatable, Sendable {
     package var mdns: Bool?
     package var peers: [PeerAddress] = []
     package var logLevel: Logger.Level?
+    package var tmdbTokenFile: String?
+    package var tmdbURL: String?
+    package var tmdbLanguage: String?
 
     package init() {}
 
@@ -79,7 +83,9 @@ package struct ConfigFile: Equatable, Sendable {
 
 extension ConfigFile: Decodable {
     enum Key: String, CodingKey, CaseIterable {
-        case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel
+        case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel, tmdbTokenFile
+        case tmdbURL = "tmdbUrl"
+        case tmdbLanguage
     }
 
     private struct AnyKey: CodingKey {
@@ -113,6 +119,9 @@ extension ConfigFile: Decodable {
             }
             return address
         }
+        tmdbTokenFile = try container.decodeIfPresent(String.self, forKey: .tmdbTokenFile)
+        tmdbURL = try container.decodeIfPresent(String.self, forKey: .tmdbURL)
+        tmdbLanguage = try container.decodeIfPresent(String.self, forKey: .tmdbLanguage)
         if let level = try container.decodeIfPresent(String.self, forKey: .logLevel) {
             guard let parsed = Logger.Level(rawValue: level) else {
                 let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")

@@ -90,6 +90,19 @@ package actor ReplicaService: Service {
 
     package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
 
+    /// The newest describe of `movie`, listed or not.
+    package func description(of movie: MovieID) -> Operation? { replica.list.description(of: movie) }
+
+    /// Every listed movie, in list order.
+    package func listedMovies() -> [MovieID] { replica.list.rows.map(\.movie.id) }
+
+    /// Listed movies no describe has reached, and whether this replica added each.
+    package func undescribed() -> [(movie: MovieID, addedHere: Bool)] {
+        replica.list.rows.filter { replica.list.description(of: $0.movie.id) == nil }.map { row in
+            (row.movie.id, row.addedBy.contains { $0.peer == replica.id })
+        }
+    }
+
     /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
     /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)
     /// come as held, for the sending session to encode.

@@ -1,0 +1,21 @@
+import PeerdModel
+import PeerdWire
+
+/// What the control socket asks of the catalog (TMDB), present only when this daemon holds a token.
+protocol CatalogAccess: Sendable {
+    /// One of TMDB's search pages; throws when TMDB fails (the error's description names the page and why).
+    func search(_ query: String, year: Int?, page: Int) async throws -> SearchResultsRecord
+    /// Queues fetches of `movies` now; returns how many.
+    func refresh(_ movies: [MovieID]) async -> Int
+    /// Why `movie` has no details yet, from this daemon's own fetching; nil if it is not fetching it.
+    func pendingReason(_ movie: MovieID) async -> String?
+    /// The full URL of a poster on TMDB's image server.
+    func posterURL(for path: String) async -> String
+}
+
+enum Posters {
+    /// TMDB's image server at a width that suits a card; what a daemon without a token uses.
+    static let defaultBase = "https://image.tmdb.org/t/p/w500"
+
+    static func url(for path: String) -> String { defaultBase + path }
+}

@@ -1,0 +1,15 @@
+/// How to reach The Movie Database: from `--tmdb-token-file`, `--tmdb-url`, `--tmdb-language` or
+/// the config file's `tmdbTokenFile`, `tmdbUrl`, `tmdbLanguage` (README "Movie details").
+package struct TMDBOptions: Sendable, Equatable {
+    package static let defaultURL = "https://api.themoviedb.org"
+    package static let defaultLanguage = "en-US"
+
+    /// The token file; nil means `TMDB_TOKEN`, else the default file if it exists.
+    package var tokenFile: String?
+    package var url = defaultURL
+    package var language = defaultLanguage
+    /// `--no-tmdb`: never call TMDB, even with a token at hand.
+    package var disabled = false
+
+    package init() {}
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import PeerControl
+import PeerdWire
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search The Movie Database for movies to add.",
+        discussion: """
+            Needs a TMDB token on the daemon (see `peerd --help`). Prints one of TMDB's pages of up to 20 \
+            results: id, title, year and the first line of the overview. Add one with `peerctl add ID`.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("What to search for.", valueName: "words"))
+    var words: [String]
+
+    @Option(help: "Only movies released this year.")
+    var year: Int?
+
+    @Option(help: "Which page of results (TMDB's pages hold 20).")
+    var page = 1
+
+    @OptionGroup var options: ControlOptions
+
+    func validate() throws {
+        guard !words.joined().isEmpty else { throw ValidationError("give something to search for") }
+        guard (1...500).contains(page) else { throw ValidationError("--page is 1 to 500") }
+    }
+
+    func run() throws {
+        let query = words.joined(separator: " ")
+        let response = try options.request(.search(query: query, year: year, page: page))
+        guard case .searchResults(let results) = response else { throw Output.unexpected() }
+        if options.json { return Output.json(response) }
+        guard !results.results.isEmpty else { return print("TMDB knows no movie called '\(query)'") }
+        Self.printResults(results)
+        if results.page < results.totalPages {
+            print(
+                "page \(results.page) of \(results.totalPages); next: peerctl search \(query) --page \(results.page + 1)"
+            )
+        }
+    }
+
+    static func printResults(_ results: SearchResultsRecord) {
+        var table = Output.Table(["ID", "TITLE", "YEAR", "OVERVIEW"])
+        for result in results.results {
+            table.add([
+                String(result.movieId), result.title, result.year.map(String.init) ?? "-",
+                Output.firstLine(result.overview ?? "", width: 60),
+            ])
+        }
+        table.print()
+    }
+
+    /// For an add by title that matched no one movie clearly.
+    static func printCandidates(_ results: SearchResultsRecord, for text: String) {
+        guard !results.results.isEmpty else {
+            return Output.error("TMDB knows no movie called '\(text)'; nothing was added")
+        }
+        Output.error("'\(text)' could be any of these; nothing was added. Add one by its id: peerctl add ID")
+        printResults(results)
+    }
+}

@@ -1,0 +1,94 @@
+import ArgumentParser
+import PeerControl
+import PeerdModel
+import PeerdWire
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Everything known about one movie: its details, who added it, and where the details came from.",
+        discussion: "MOVIE is \(MovieReference.accepted)."
+    )
+
+    @Argument(help: ArgumentHelp("The movie to show.", valueName: "movie"))
+    var movie: String
+
+    @OptionGroup var options: ControlOptions
+
+    func validate() throws {
+        guard MovieReference.parse(movie) != nil else {
+            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
+        }
+    }
+
+    func run() throws {
+        let response = try options.request(.show(MovieReference.parse(movie)!))
+        guard case .shown(let shown) = response else { throw Output.unexpected() }
+        if options.json { return Output.json(response) }
+        let id = MovieReference.parse(movie)!.rawValue
+        print(Output.describe(id: id, title: shown.details?.title ?? shown.movie?.title, year: shown.movie?.year))
+        var table = Output.Table(["", ""])
+        for (label, value) in Self.facts(shown) { table.add(["  " + label, value]) }
+        table.print()
+        if let overview = shown.details?.overview { print("\n" + Output.wrapped(overview, width: 78)) }
+    }
+
+    static func facts(_ shown: ShownRecord) -> [(String, String)] {
+        var facts: [(String, String)] = []
+        if let details = shown.details {
+            if let original = details.originalTitle, original != details.title {
+                facts.append(("original title", original))
+            }
+            if let date = details.releaseDate { facts.append(("released", date)) }
+            if let runtime = details.runtime { facts.append(("runtime", "\(runtime) min")) }
+            if let genres = details.genres { facts.append(("genres", genres.joined(separator: ", "))) }
+            if let vote = details.voteAverage { facts.append(("rating", "\(vote / 100).\(vote % 100 / 10)/10")) }
+            if let imdb = details.imdbId { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
+            if let poster = details.posterURL { facts.append(("poster", poster)) }
+        }
+        if let movie = shown.movie {
+            facts.append(("added by", movie.addedBy.joined(separator: ", ") + " at " + Output.clockTime(movie.addedAt)))
+        } else {
+            facts.append(("list", "not on the list"))
+        }
+        if let by = shown.describedBy, let details = shown.details {
+            facts.append(
+                ("details", "fetched from TMDB (\(details.language)) by \(by.name) at \(Output.clockTime(by.at))")
+            )
+        } else if let pending = shown.pending {
+            facts.append(("details", "pending: \(pending)"))
+        }
+        return facts
+    }
+}
+
+struct RefreshCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refresh",
+        abstract: "Fetch movies' details from TMDB again: one movie's, or every listed movie's.",
+        discussion:
+            "Needs a TMDB token on the daemon. The fetches run in the background; `peerctl show` shows the result."
+    )
+
+    @Argument(help: ArgumentHelp("The movie; all listed movies when left out.", valueName: "movie"))
+    var movie: String?
+
+    @OptionGroup var options: ControlOptions
+
+    func validate() throws {
+        if let movie, MovieReference.parse(movie) == nil {
+            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
+        }
+    }
+
+    func run() throws {
+        let id = movie.flatMap(MovieReference.parse)
+        let response = try options.request(.refresh(id))
+        guard case .refreshing(let count) = response else { throw Output.unexpected() }
+        if options.json { return Output.json(response) }
+        let what = count == 1 ? "1 movie" : "\(count) movies"
+        print(
+            "fetching the details of \(what) again; `peerctl show \(id.map(String.init) ?? "ID")` shows them once fetched"
+        )
+    }
+}

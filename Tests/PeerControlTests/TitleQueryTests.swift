@@ -1,0 +1,65 @@
+import PeerControl
+import PeerdWire
+import Testing
+
+/// `peerctl add <title>`: what a typed title means, and when one search result clearly is it.
+@Suite("Movies named by title")
+struct TitleQueryTests {
+    static let matrix = SearchResultRecord(movieId: 603, title: "The Matrix", year: 1999)
+    static let remake = SearchResultRecord(movieId: 9_999_999, title: "The Matrix", year: 2031)
+    static let reloaded = SearchResultRecord(movieId: 604, title: "The Matrix Reloaded", year: 2003)
+
+    @Test(
+        arguments: [
+            ("the matrix 1999", "the matrix", 1999), ("The Matrix (1999)", "The Matrix", 1999),
+            ("the matrix", "the matrix", nil), ("1917", "1917", nil),
+            ("2001 a space odyssey", "2001 a space odyssey", nil),
+        ] as [(String, String, Int?)]
+    )
+    func aTrailingYearIsTheYear(text: String, title: String, year: Int?) throws {
+        let query = try #require(TitleQuery(text))
+        #expect(query.title == title && query.year == year)
+    }
+
+    @Test func textWithNothingToSearchForIsNotATitle() {
+        #expect(TitleQuery("?!") == nil)
+        #expect(TitleQuery("   ") == nil)
+    }
+
+    @Test func theOneResultWithTheTitleIsTheMatchWhateverItsCaseAndPunctuation() {
+        #expect(TitleQuery("matrix")?.bestMatch(in: [Self.reloaded, Self.matrix]) == Self.matrix)
+        #expect(TitleQuery("THE MATRIX!")?.bestMatch(in: [Self.matrix, Self.reloaded]) == Self.matrix)
+    }
+
+    @Test func twoMoviesWithTheTitleNeedTheYear() {
+        #expect(TitleQuery("the matrix")?.bestMatch(in: [Self.matrix, Self.remake]) == nil)
+        #expect(TitleQuery("the matrix 1999")?.bestMatch(in: [Self.matrix, Self.remake]) == Self.matrix)
+    }
+
+    @Test func aLoneResultCountsOnlyWhenItsTitleHoldsTheQuery() {
+        #expect(TitleQuery("reloaded")?.bestMatch(in: [Self.reloaded]) == Self.reloaded)
+        #expect(TitleQuery("neo")?.bestMatch(in: [Self.reloaded]) == nil)
+        #expect(TitleQuery("matrix")?.bestMatch(in: []) == nil)
+    }
+
+    @Test func theOriginalTitleCountsToo() {
+        let amelie = SearchResultRecord(
+            movieId: 194,
+            title: "Amélie",
+            originalTitle: "Le Fabuleux Destin d'Amélie Poulain"
+        )
+        #expect(TitleQuery("le fabuleux destin d amelie poulain")?.bestMatch(in: [amelie]) == nil)
+        #expect(TitleQuery("le fabuleux destin d'amélie poulain")?.bestMatch(in: [amelie]) == amelie)
+    }
+
+    @Test(
+        arguments: [
+            ("https://www.themoviedb.org/movie/550-fight-club", "Fight Club"),
+            ("https://www.themoviedb.org/de/movie/603-the-matrix?language=de", "The Matrix"),
+            ("https://www.themoviedb.org/movie/603", nil), ("603", nil),
+        ] as [(String, String?)]
+    )
+    func aTMDBURLsSlugGivesAProvisionalTitle(url: String, title: String?) {
+        #expect(MovieReference.slugTitle(url) == title)
+    }
+}

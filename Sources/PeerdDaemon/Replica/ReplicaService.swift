@@ -55,6 +55,7 @@ package actor ReplicaService: Service {
     private var nextSubscriberID = 0
     private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
     private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
+    private var tickSubscribers: [Int: AsyncStream<Void>.Continuation] = [:]
 
     package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
@@ -73,6 +74,7 @@ package actor ReplicaService: Service {
         await flush()
         for continuation in vectorSubscribers.values { continuation.finish() }
         for continuation in changeSubscribers.values { continuation.finish() }
+        for continuation in tickSubscribers.values { continuation.finish() }
         logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
     }
 
@@ -164,16 +166,28 @@ package actor ReplicaService: Service {
         return (nextSubscriberID, stream)
     }
 
+    /// A tick after each commit that changed the list or its details (newest kept for a slow reader).
+    package func listTicks() -> (id: Int, ticks: AsyncStream<Void>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        nextSubscriberID += 1
+        tickSubscribers[nextSubscriberID] = continuation
+        continuation.yield()
+        return (nextSubscriberID, stream)
+    }
+
     package func unsubscribe(_ id: Int) {
+        tickSubscribers.removeValue(forKey: id)?.finish()
         vectorSubscribers.removeValue(forKey: id)?.finish()
         changeSubscribers.removeValue(forKey: id)?.finish()
     }
 
-    var hasChangeSubscribers: Bool { !changeSubscribers.isEmpty }
+    /// Changes are made only when someone reads them (making them costs as much as applying).
+    var hasChangeSubscribers: Bool { !changeSubscribers.isEmpty || !tickSubscribers.isEmpty }
 
     func publish(_ changes: [WatchListChange]) {
         for continuation in vectorSubscribers.values { continuation.yield(replica.vector) }
         guard !changes.isEmpty else { return }
         for continuation in changeSubscribers.values { continuation.yield(changes) }
+        for continuation in tickSubscribers.values { continuation.yield() }
     }
 }

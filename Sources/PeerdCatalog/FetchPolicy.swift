@@ -39,8 +39,7 @@ package struct FetchPolicy: Hashable, Sendable {
         for byte in "\(peer.rawValue)/\(movie.rawValue)".utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
-        let span = turnDelay.upperBound - turnDelay.lowerBound
-        let milliseconds = span.components.seconds * 1_000 + span.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = (turnDelay.upperBound - turnDelay.lowerBound).wholeMilliseconds
         return turnDelay.lowerBound + .milliseconds(Int64(hash % UInt64(max(milliseconds, 0) + 1)))
     }
 }

@@ -57,7 +57,8 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
 
     /// Queues fetches of `movies` now, described or not, and says how many were queued.
     package mutating func refresh(_ movies: [MovieID], now: Instant) -> Int {
-        for movie in Set(movies) {
+        let unique = Set(movies)
+        for movie in unique {
             var entry = entries[movie] ?? Entry(due: now, addedHere: true)
             entry.due = now
             entry.refresh = true
@@ -66,7 +67,7 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
             entry.lastCause = nil
             entries[movie] = entry
         }
-        return Set(movies).count
+        return unique.count
     }
 
     /// The movie to fetch now (earliest due first), else when to look again.

@@ -20,6 +20,8 @@ let asn1 = Target.Dependency.product(name: "SwiftASN1", package: "swift-asn1")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 
 let package = Package(
     name: "peerd",
@@ -38,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
@@ -81,6 +84,14 @@ let package = Package(
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
                 "PeerControl", "PeerdSecurity", nioCore, nioSSL, crypto, nioPosix, logging, serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
+            ],
+            swiftSettings: strict
+        ),
+        // catalog: TMDB. Pure response parsing and fetch schedule; the HTTP client, the details cache, the service.
+        .target(
+            name: "PeerdCatalog",
+            dependencies: [
+                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle, systemPackage,
             ],
             swiftSettings: strict
         ),
@@ -175,6 +186,15 @@ let package = Package(
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdCatalogTests",
+            dependencies: [
+                "PeerdCatalog", "PeerdModel", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle, systemPackage,
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,69 @@
+import Logging
+import PeerdModel
+
+extension CatalogService {
+    /// Gets `movie`'s details (from the cache unless a refresh asked for TMDB's), appends the
+    /// describe, and tells the schedule how it went.
+    func describe(_ movie: MovieID) async {
+        let attempt = schedule.failures(of: movie) + 1
+        let details: MovieDetails
+        let source: String
+        if !schedule.isRefresh(movie), let cached = cache.details(of: movie, language: client.settings.language) {
+            (details, source) = (cached, "cache")
+        } else {
+            do {
+                details = try await client.details(of: movie)
+            } catch {
+                return failed(movie, error, attempt: attempt)
+            }
+            source = "TMDB"
+            save(details, of: movie)
+        }
+        await reconcileIfChanged()
+        guard schedule.isWanted(movie) else { return }
+        do {
+            try await replica.describe(movie, details)
+        } catch {
+            return failed(movie, .describeFailed(movie, reason: "\(error)"), attempt: attempt)
+        }
+        schedule.succeeded(movie)
+        logger.info(
+            "described a movie",
+            metadata: ["movie": "\(movie)", "title": "\(details.title)", "attempts": "\(attempt)", "from": "\(source)"]
+        )
+    }
+
+    private func failed(_ movie: MovieID, _ error: CatalogError, attempt: Int) {
+        guard error.upstreamFailure != .cancelled else { return }  // peerd is stopping
+        schedule.failed(movie, error, now: clock.now, jitter: Double.random(in: 0..<1))
+        logger.notice(
+            "could not describe a movie",
+            metadata: [
+                "movie": "\(movie)", "attempts": "\(attempt)", "cause": "\(error)",
+                "pending": "\(schedule.pendingReason(movie, now: clock.now) ?? "no longer")",
+            ]
+        )
+    }
+
+    private func save(_ details: MovieDetails, of movie: MovieID) {
+        do {
+            try cache.store(details, of: movie)
+        } catch {
+            logger.warning("could not cache fetched details", metadata: ["movie": "\(movie)", "cause": "\(error)"])
+        }
+    }
+
+    /// The poster base: from the cache, else from TMDB once (then cached); TMDB's default until then.
+    func loadImageBase() async {
+        if let base = cache.imageBase() {
+            client.useImageBase(base)
+            return
+        }
+        do {
+            try cache.storeImageBase(try await client.fetchImageBase())
+        } catch {
+            guard error.upstreamFailure != .cancelled else { return }
+            logger.notice("using the default poster base", metadata: ["cause": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package import Logging
+package import PeerdModel
+import ServiceLifecycle
+
+/// The background loop, a Service: watches the replica, follows ``FetchSchedule``, fetches, appends
+/// describes (one log line each, "described a movie"), keeps what it fetched in ``DetailsCache``
+/// (a restart never fetches again what is cached), and answers the control edge.
+///
+/// `run()` owns the client from then on: it shuts it down when it returns.
+package actor CatalogService: Service {
+    let client: TMDBClient
+    let replica: any CatalogReplica
+    let cache: DetailsCache
+    let logger: Logger
+    let clock = ContinuousClock()
+    var schedule: FetchSchedule<ContinuousClock.Instant>
+    /// Set by a change tick; the loop then reads the undescribed movies again.
+    var replicaChanged = true
+    let wakes = WakeSignal()
+
+    package init(
+        client: TMDBClient,
+        replica: any CatalogReplica,
+        peer: PeerID,
+        cache: DetailsCache,
+        logger: Logger,
+        policy: FetchPolicy = FetchPolicy()
+    ) {
+        self.client = client
+        self.replica = replica
+        self.cache = cache
+        self.logger = logger
+        self.schedule = FetchSchedule(peer: peer, policy: policy)
+    }
+
+    package func run() async throws {
+        let changes = await replica.changes()
+        await cancelWhenGracefulShutdown {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in changes { await self.noteReplicaChanged() }
+                }
+                group.addTask { await self.loadImageBase() }
+                await self.fetchLoop()
+                group.cancelAll()
+            }
+        }
+        try? await client.shutdown()
+    }
+
+    /// One page of TMDB's search results.
+    package nonisolated func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchPage {
+        try await client.search(query, year: year, page: page)
+    }
+
+    /// Queues fetches of `movies` now (described or not) and returns how many it queued.
+    package func refresh(_ movies: [MovieID]) -> Int {
+        let queued = schedule.refresh(movies, now: clock.now)
+        wakes.wake()
+        return queued
+    }
+
+    /// Why `movie` has no details yet, or nil when nothing is pending for it.
+    package func pendingReason(_ movie: MovieID) -> String? {
+        schedule.pendingReason(movie, now: clock.now)
+    }
+
+    /// The poster's URL on TMDB's image server.
+    package nonisolated func posterURL(for path: String) -> String {
+        client.posterURL(for: path)
+    }
+
+    private func noteReplicaChanged() {
+        replicaChanged = true
+        wakes.wake()
+    }
+
+    private func fetchLoop() async {
+        while !Task.isCancelled {
+            await reconcileIfChanged()
+            switch schedule.next(now: clock.now) {
+            case .fetch(let movie): await describe(movie)
+            case .wait(let until): await wakes.wait(until: until, on: clock)
+            case .idle: await wakes.wait()
+            }
+        }
+    }
+
+    func reconcileIfChanged() async {
+        guard replicaChanged else { return }
+        replicaChanged = false
+        let undescribed = await replica.undescribed()
+        schedule.reconcile(undescribed: undescribed, now: clock.now)
+    }
+}

@@ -1,0 +1,108 @@
+import AsyncHTTPClient
+package import Logging
+package import NIOCore
+package import PeerdModel
+import Synchronization
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// TMDB's API over HTTP: AsyncHTTPClient on the daemon's event loop group, TLS verified (the
+/// default), plain http only for a loopback base URL (``CatalogSettings``).
+///
+/// Each request has a deadline for the whole exchange, a size limit on the answer (the body is
+/// streamed and refused once over, never buffered whole) and a slot under peerd's own rate cap. A
+/// 429 or 503 fails with TMDB's `Retry-After` in the error, so the caller waits. Redirects are not
+/// followed (they would carry the token elsewhere) and answers are not decompressed.
+package final class TMDBClient: Sendable {
+    package let settings: CatalogSettings
+    let http: HTTPClient
+    let logger: Logger
+    let rateCap: Mutex<TokenBucket<ContinuousClock.Instant>>
+    private let imageBase = Mutex(TMDBResponses.defaultImageBase)
+
+    package init(settings: CatalogSettings, eventLoopGroup: any EventLoopGroup, logger: Logger) {
+        let configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: Self.timeAmount(settings.limits.requestTimeout)),
+            decompression: .disabled
+        )
+        self.settings = settings
+        self.http = HTTPClient(
+            eventLoopGroup: eventLoopGroup,
+            configuration: configuration,
+            backgroundActivityLogger: Self.silent
+        )
+        self.logger = logger
+        self.rateCap = Mutex(
+            TokenBucket(requestsPerSecond: settings.limits.requestsPerSecond, burst: settings.limits.burst)
+        )
+    }
+
+    /// `/3/movie/{id}` in the configured language.
+    package func details(of movie: MovieID) async throws(CatalogError) -> MovieDetails {
+        let request = TMDBRequest.details(movie)
+        let body = try await fetch(request)
+        let fetchedAt = Int64(Date().timeIntervalSince1970 * 1_000)
+        return try Self.parsing(request) { () throws(CatalogError) in
+            try TMDBResponses.details(body, language: settings.language, fetchedAt: fetchedAt)
+        }
+    }
+
+    /// One page (1-based) of `/3/search/movie`, optionally limited to a release year.
+    package func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchPage {
+        let request = TMDBRequest.search(query: query, year: year, page: page)
+        let body = try await fetch(request)
+        return try Self.parsing(request) { () throws(CatalogError) in try TMDBResponses.searchPage(body) }
+    }
+
+    /// Asks `/3/configuration` where posters are, uses the answer from now on and returns it.
+    package func fetchImageBase() async throws(CatalogError) -> String {
+        let body = try await fetch(.configuration)
+        let base = try Self.parsing(.configuration) { () throws(CatalogError) in try TMDBResponses.imageBase(body) }
+        useImageBase(base)
+        return base
+    }
+
+    /// Uses `base` (e.g. from the cache) for ``posterURL(for:)``.
+    package func useImageBase(_ base: String) {
+        imageBase.withLock { $0 = base }
+    }
+
+    /// The poster's URL: `https://image.tmdb.org/t/p/w500/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg`.
+    package func posterURL(for path: String) -> String {
+        imageBase.withLock { $0 } + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    /// Closes the connections. Calling it again does nothing.
+    package func shutdown() async throws {
+        do {
+            try await http.shutdown()
+        } catch let error as HTTPClientError where error == .alreadyShutdown {
+            return
+        }
+    }
+
+    /// A parser's `unexpectedResponse` becomes the request's `malformed` failure.
+    private static func parsing<Value>(
+        _ request: TMDBRequest,
+        _ parse: () throws(CatalogError) -> Value
+    ) throws(CatalogError) -> Value {
+        do {
+            return try parse()
+        } catch .unexpectedResponse(let reason) {
+            throw .upstream(request, .malformed(reason))
+        }
+    }
+
+    /// For AsyncHTTPClient, whose logs may hold URLs, and a v3 key rides in the URL.
+    static let silent = Logger(label: "peerd.catalog.http") { _ in SwiftLogNoOpLogHandler() }
+
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,82 @@
+/// TMDB's JSON as it comes, read with `convertFromSnakeCase`: only the fields peerd uses, optional
+/// where TMDB may send `null` or leave them out.
+enum TMDBShapes {
+    struct Movie: Decodable {
+        var id: Int
+        var title: String?
+        var originalTitle: String?
+        var releaseDate: String?
+        var runtime: Int?
+        var genres: [Genre]?
+        var overview: String?
+        var posterPath: String?
+        var voteAverage: Double?
+        var voteCount: Int?
+        var imdbId: String?
+    }
+
+    struct Genre: Decodable {
+        var name: String?
+    }
+
+    struct SearchPage: Decodable {
+        var page: Int
+        var results: [SearchResult]
+        var totalPages: Int
+        var totalResults: Int
+    }
+
+    struct SearchResult: Decodable {
+        var id: Int
+        var title: String?
+        var originalTitle: String?
+        var releaseDate: String?
+        var overview: String?
+        var posterPath: String?
+        var voteAverage: Double?
+        var voteCount: Int?
+    }
+
+    struct Configuration: Decodable {
+        var images: Images
+    }
+
+    struct Images: Decodable {
+        var secureBaseUrl: String?
+        var posterSizes: [String]?
+    }
+
+    struct Status: Decodable {
+        var statusCode: Int?
+        var statusMessage: String?
+    }
+
+    /// What is wrong, in a few words: "results[3].id: expected Int", "total_pages: missing".
+    static func reason(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(location(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(location(context.codingPath)): null where \(type) belongs"
+        case .keyNotFound(let key, let context):
+            return "\(location(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "it is not JSON" : "\(location(context.codingPath)): not readable"
+        @unknown default:
+            return "it is not TMDB's JSON"
+        }
+    }
+
+    private static func location(_ path: [any CodingKey]) -> String {
+        guard !path.isEmpty else { return "the body" }
+        var text = ""
+        for key in path {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += (text.isEmpty ? "" : ".") + key.stringValue
+            }
+        }
+        return text
+    }
+}

@@ -1,0 +1,201 @@
+import Logging
+import NIOHTTP1
+import NIOPosix
+import PeerdCatalog
+import PeerdModel
+import ServiceLifecycle
+import ServiceLifecycleTestKit
+import SystemPackage
+import Testing
+
+@Suite struct CatalogServiceTests {
+    static let peer = PeerID("a1b2c3d4e5f60718293a4b5c6d7e8f90")!
+    static let matrix = MovieID(603)!
+    static let fightClub = MovieID(550)!
+    /// Retries in milliseconds, so a test waits on events, not on the clock.
+    static let quick = FetchPolicy(turnDelay: .milliseconds(1) ... .milliseconds(5), firstRetry: .milliseconds(10))
+
+    static func movies() throws -> [String: [UInt8]] {
+        [
+            "/3/movie/603": try Fixtures.bytes("movie-603.json"), "/3/movie/550": try Fixtures.bytes("movie-550.json"),
+            "/3/configuration": try Fixtures.bytes("configuration.json"),
+        ]
+    }
+
+    @Test func aMovieAddedHereIsDescribedOnce() async throws {
+        let server = try await FakeTMDB.serving(Self.movies())
+        let replica = MemoryReplica([(Self.matrix, true)])
+        let recorder = LogRecorder()
+        try await Self.run(server, replica, recorder) { _ in
+            let described = await replica.describedMovies()
+            var iterator = described.makeAsyncIterator()
+            #expect(await iterator.next() == Self.matrix)
+            await replica.add(Self.fightClub, addedHere: true)
+            #expect(await iterator.next() == Self.fightClub)
+        }
+        #expect(server.count("/3/movie/603") == 1)
+        #expect(await replica.describes.map(\.details.title) == ["The Matrix", "Fight Club"])
+        let lines = recorder.records.filter { $0.message == "described a movie" }
+        print("log:", lines.map { "\($0.message) \($0.metadata)" })
+        #expect(lines.first?.metadata["title"] == "The Matrix")
+        #expect(lines.first?.metadata["attempts"] == "1")
+    }
+
+    @Test func aFailingTMDBIsRetriedWithBackoffUntilItAnswers() async throws {
+        let body = try Fixtures.bytes("movie-603.json")
+        let server = try await FakeTMDB.start { request, earlier in
+            guard request.path == "/3/movie/603" else { return .body(.notFound, []) }
+            return earlier < 2 ? .body(.internalServerError, Array("{}".utf8)) : .body(.ok, body)
+        }
+        let replica = MemoryReplica([(Self.matrix, true)])
+        let recorder = LogRecorder()
+        try await Self.run(server, replica, recorder) { _ in
+            _ = await replica.describedMovies().first()
+        }
+        #expect(server.count("/3/movie/603") == 3)
+        let described = recorder.records.first { $0.message == "described a movie" }
+        #expect(described?.metadata["attempts"] == "3")
+        #expect(recorder.records.filter { $0.message == "could not describe a movie" }.count == 2)
+    }
+
+    @Test func whileTMDBFailsThePendingReasonSaysWhyAndWhen() async throws {
+        let server = try await FakeTMDB.start { _, _ in .body(.internalServerError, Array("oops".utf8)) }
+        let replica = MemoryReplica([(Self.matrix, true)])
+        let recorder = LogRecorder()
+        let slow = FetchPolicy(firstRetry: .seconds(3_600))
+        try await Self.run(server, replica, recorder, policy: slow) { service in
+            _ = await recorder.stream(of: "could not describe a movie").first()
+            let reason = try #require(await service.pendingReason(Self.matrix))
+            print("pending:", reason)
+            #expect(reason.hasPrefix("fetch failed 1 time (TMDB answered 500 (Internal Server Error)); next try in "))
+            #expect(reason.hasSuffix(" min"))
+            #expect(await service.pendingReason(Self.fightClub) == nil)
+        }
+    }
+
+    @Test func aRefreshQueuesAFetchOfADescribedMovieNow() async throws {
+        let server = try await FakeTMDB.serving(Self.movies())
+        let replica = MemoryReplica([(Self.matrix, true)])
+        let recorder = LogRecorder()
+        try await Self.run(server, replica, recorder) { service in
+            let described = await replica.describedMovies()
+            var iterator = described.makeAsyncIterator()
+            #expect(await iterator.next() == Self.matrix)
+            #expect(await service.refresh([Self.matrix]) == 1)
+            #expect(await iterator.next() == Self.matrix)
+        }
+        #expect(server.count("/3/movie/603") == 2)
+        #expect(await replica.describes.count == 2)
+    }
+
+    @Test func aCachedMovieIsNotFetchedAgainAfterARestart() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let cache = state.path.appending("tmdb")
+        let first = try await FakeTMDB.serving(Self.movies())
+        let before = MemoryReplica([(Self.matrix, true)])
+        try await Self.run(first, before, LogRecorder(), cache: cache) { _ in
+            _ = await before.describedMovies().first()
+        }
+        #expect(first.count("/3/movie/603") == 1)
+
+        let second = try await FakeTMDB.start { _, _ in .body(.internalServerError, []) }
+        let after = MemoryReplica([(Self.matrix, true)])
+        let recorder = LogRecorder()
+        try await Self.run(second, after, recorder, cache: cache) { _ in
+            _ = await after.describedMovies().first()
+        }
+        #expect(second.requests.isEmpty)
+        #expect(await after.describes.first?.details == before.describes.first?.details)
+        #expect(recorder.records.first { $0.message == "described a movie" }?.metadata["from"] == "cache")
+    }
+
+    @Test func aMovieAnotherPeerDescribesFirstIsNotFetched() async throws {
+        let server = try await FakeTMDB.serving(Self.movies())
+        let replica = MemoryReplica([(Self.matrix, false)])
+        let policy = FetchPolicy(turnDelay: .seconds(3_600) ... .seconds(3_600))
+        try await Self.run(server, replica, LogRecorder(), policy: policy) { service in
+            #expect(await eventually { await service.pendingReason(Self.matrix) != nil })
+            #expect(await service.pendingReason(Self.matrix)?.hasPrefix("waiting for a peer with a TMDB token") == true)
+            let details = try TMDBResponses.details(Fixtures.bytes("movie-603.json"), language: "en-US", fetchedAt: 1)
+            await replica.describe(Self.matrix, details)
+            await replica.add(Self.fightClub, addedHere: true)
+            let described = await replica.describedMovies()
+            _ = await described.first()
+            #expect(await service.pendingReason(Self.matrix) == nil)
+        }
+        #expect(server.count("/3/movie/603") == 0)
+        #expect(server.count("/3/movie/550") == 1)
+    }
+
+    @Test func theServiceStopsOnGracefulShutdown() async throws {
+        let server = try await FakeTMDB.start { _, _ in .stall }
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let client = TMDBClient(
+            settings: try settings(server, cache: state.path),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: Logger(label: "test")
+        )
+        let service = CatalogService(
+            client: client,
+            replica: MemoryReplica([(Self.matrix, true)]),
+            peer: Self.peer,
+            cache: DetailsCache(directory: state.path),
+            logger: Logger(label: "test")
+        )
+        let started = ContinuousClock.now
+        try await testGracefulShutdown { trigger in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await service.run() }
+                #expect(await eventually { server.count("/3/movie/603") == 1 })
+                trigger.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+        #expect(started.duration(to: .now) < .seconds(4))
+        try await server.stop()
+    }
+
+    /// Runs a CatalogService against `server` while `body` runs, then stops both.
+    static func run(
+        _ server: FakeTMDB,
+        _ replica: MemoryReplica,
+        _ recorder: LogRecorder,
+        policy: FetchPolicy = quick,
+        cache: FilePath? = nil,
+        _ body: @escaping @Sendable (CatalogService) async throws -> Void
+    ) async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let directory = cache ?? state.path.appending("tmdb")
+        let client = TMDBClient(
+            settings: try settings(server, cache: directory),
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+            logger: recorder.logger
+        )
+        let service = CatalogService(
+            client: client,
+            replica: replica,
+            peer: Self.peer,
+            cache: DetailsCache(directory: directory),
+            logger: recorder.logger,
+            policy: policy
+        )
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await service.run() }
+            try await body(service)
+            group.cancelAll()
+        }
+        try await server.stop()
+    }
+}
+
+/// Whether `condition` comes to hold while other tasks run (it is asked again after each yield).
+func eventually(_ condition: () async -> Bool) async -> Bool {
+    for _ in 0..<1_000_000 {
+        if await condition() { return true }
+        await Task.yield()
+    }
+    return false
+}

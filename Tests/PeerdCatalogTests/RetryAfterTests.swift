@@ -1,0 +1,55 @@
+import Testing
+
+@testable import PeerdCatalog
+
+@Suite struct RetryAfterTests {
+    /// 1999-12-31T23:59:59Z.
+    static let endOf1999: Int64 = 946_684_799
+
+    @Test func secondsAreTakenAsTheyAre() {
+        #expect(RetryAfter.parse("120", now: 0) == .seconds(120))
+        #expect(RetryAfter.parse("0", now: 0) == .zero)
+    }
+
+    @Test func anHTTPDateIsReadAgainstTheCurrentTime() {
+        #expect(RetryAfter.parse("Fri, 31 Dec 1999 23:59:59 GMT", now: Self.endOf1999) == .zero)
+        #expect(RetryAfter.parse("Sat, 01 Jan 2000 00:00:29 GMT", now: Self.endOf1999) == .seconds(30))
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_777 - 60) == .seconds(60))
+        #expect(RetryAfter.parse("Thu, 29 Feb 2024 12:00:00 GMT", now: 1_709_208_000) == .zero)
+    }
+
+    @Test func aDateInThePastIsNoWait() {
+        #expect(RetryAfter.parse("Fri, 31 Dec 1999 23:59:00 GMT", now: Self.endOf1999) == .zero)
+    }
+
+    @Test(arguments: ["", "soon", "-5", "1.5", "Friday, 31-Dec-99 23:59:59 GMT", "Fri, 31 Dec 1999 23:59:59 CET"])
+    func anythingElseIsNoRetryAfter(value: String) {
+        #expect(RetryAfter.parse(value, now: Self.endOf1999) == nil)
+    }
+}
+
+@Suite struct TokenBucketTests {
+    @Test func aBurstGoesAtOnceThenRequestsWaitTheirInterval() {
+        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 4, burst: 3)
+        let now = TestInstant.zero
+        let waits = (0..<6).map { _ in bucket.reserve(now: now, maxWait: .seconds(10)) }
+        #expect(waits == [.zero, .zero, .zero, .milliseconds(250), .milliseconds(500), .milliseconds(750)])
+    }
+
+    @Test func aWaitOverTheLimitTakesNoSlot() {
+        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 1, burst: 1)
+        #expect(bucket.reserve(now: .zero, maxWait: .zero) == .zero)
+        #expect(bucket.reserve(now: .zero, maxWait: .milliseconds(500)) == nil)
+        #expect(bucket.waitForSlot(now: .zero) == .seconds(1))
+        #expect(bucket.reserve(now: .seconds(1), maxWait: .zero) == .zero)
+    }
+
+    @Test func quietTimeRefillsTheBurst() {
+        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 2, burst: 2)
+        _ = bucket.reserve(now: .zero, maxWait: .zero)
+        _ = bucket.reserve(now: .zero, maxWait: .zero)
+        #expect(bucket.reserve(now: .zero, maxWait: .zero) == nil)
+        #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
+        #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
+    }
+}

@@ -82,7 +82,8 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", nioCore, nioSSL, crypto, nioPosix, logging, serviceLifecycle,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", nioCore, nioSSL, crypto, nioPosix, logging,
+                serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],
             swiftSettings: strict
@@ -91,7 +92,8 @@ let package = Package(
         .target(
             name: "PeerdCatalog",
             dependencies: [
-                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle, systemPackage,
+                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle,
+                systemPackage,
             ],
             swiftSettings: strict
         ),
@@ -122,7 +124,7 @@ let package = Package(
             name: "peerd",
             dependencies: [
                 "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", "PeerdStore", "PeerdSecurity",
-                argumentParser, logging, systemPackage,
+                "PeerdCatalog", argumentParser, logging, systemPackage,
             ],
             swiftSettings: strict
         ),

@@ -71,19 +71,20 @@ package struct CatalogLimits: Hashable, Sendable {
     package var requestTimeout: Duration
     /// A body over this many bytes is refused while it streams in, never buffered whole.
     package var maxResponseBytes: Int
-    /// peerd's own cap on its request rate: a steady rate, with bursts of up to `burst` requests.
-    package var requestsPerSecond: Int
+    /// peerd's own cap on its request rate: one request per `requestInterval` on average (4 a second
+    /// by default), with bursts of up to `burst` requests.
+    package var requestInterval: Duration
     package var burst: Int
 
     package init(
         requestTimeout: Duration = .seconds(5),
         maxResponseBytes: Int = 2 << 20,
-        requestsPerSecond: Int = 4,
+        requestInterval: Duration = .milliseconds(250),
         burst: Int = 8
     ) {
         self.requestTimeout = requestTimeout
         self.maxResponseBytes = maxResponseBytes
-        self.requestsPerSecond = max(1, requestsPerSecond)
+        self.requestInterval = max(.milliseconds(1), requestInterval)
         self.burst = max(1, burst)
     }
 }

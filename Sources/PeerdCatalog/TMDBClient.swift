@@ -38,7 +38,7 @@ package final class TMDBClient: Sendable {
         )
         self.logger = logger
         self.rateCap = Mutex(
-            TokenBucket(requestsPerSecond: settings.limits.requestsPerSecond, burst: settings.limits.burst)
+            TokenBucket(interval: settings.limits.requestInterval, burst: settings.limits.burst)
         )
     }
 

@@ -7,8 +7,8 @@ struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Duration ==
     /// When the next request would go out if requests came back to back; nil before the first.
     private var theoreticalArrival: Instant?
 
-    init(requestsPerSecond: Int, burst: Int) {
-        self.interval = .seconds(1) / max(1, requestsPerSecond)
+    init(interval: Duration, burst: Int) {
+        self.interval = interval
         self.burst = max(1, burst)
     }
 

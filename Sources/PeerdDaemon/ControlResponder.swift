@@ -156,7 +156,8 @@ struct ControlResponder: Sendable {
             stateDir: info.stateDir,
             socket: info.socketPath,
             mdns: info.mdns,
-            version: PeerdVersion.current
+            version: PeerdVersion.current,
+            tmdb: info.tmdb
         )
     }
 

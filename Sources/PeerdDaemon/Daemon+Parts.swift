@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PeerdCatalog
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
@@ -12,6 +13,23 @@ import Glibc
 #endif
 
 extension Daemon {
+    /// The catalog (TMDB), when this daemon holds a token: it fetches details in the background and
+    /// answers `search`; without a token there is none and nothing calls TMDB.
+    static func catalog(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger) -> CatalogService? {
+        guard let settings = configuration.tmdb.settings else { return nil }
+        return CatalogService(
+            client: TMDBClient(
+                settings: settings,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                logger: logger
+            ),
+            replica: ReplicaCatalog(replica: peers.replica),
+            peer: peers.identity.peer,
+            cache: DetailsCache(directory: settings.cacheDirectory),
+            logger: logger
+        )
+    }
+
     /// The state directory, the identity key and the replica rebuilt from the log.
     struct OpenedState {
         let directory: StateDirectory
@@ -134,21 +152,24 @@ extension Daemon {
         /// In the order they start; the last stops first.
         let services: [any Service]
 
-        init(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger) async throws {
+        init(_ configuration: DaemonConfiguration, peers: PeerSide, catalog: CatalogService?, logger: Logger)
+            async throws
+        {
             let info = DaemonInfo(
                 identity: peers.identity.peer,
                 name: configuration.name,
                 port: peers.port,
                 stateDir: configuration.stateDirectory,
                 socketPath: configuration.socketPath,
-                mdns: configuration.mdns
+                mdns: configuration.mdns,
+                tmdb: catalog != nil
             )
             let responder = ControlResponder(
                 replica: peers.replica,
                 directory: peers.directory,
                 dialer: peers.dialer,
                 trust: peers.trust,
-                catalog: nil,
+                catalog: catalog.map(TMDBCatalog.init),
                 info: info
             )
             control = try await ControlServer(

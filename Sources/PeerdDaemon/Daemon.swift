@@ -1,6 +1,7 @@
 package import Logging
 import NIOCore
 import NIOPosix
+import PeerdCatalog
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
@@ -21,7 +22,8 @@ package enum Daemon {
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
         let peers = try await PeerSide(configuration, state: state, threadPool: threadPool, logger: logger)
-        let local = try await LocalSide(configuration, peers: peers, logger: logger)
+        let catalog = Self.catalog(configuration, peers: peers, logger: logger)
+        let local = try await LocalSide(configuration, peers: peers, catalog: catalog, logger: logger)
         let members = await peers.trust.memberCount
         logger.notice(
             "peerd serving",
@@ -30,13 +32,15 @@ package enum Daemon {
                 "socket": "\(configuration.socketPath)", "movies": "\(state.replica.list.count)",
                 "operations": "\(state.replica.operationCount)", "peers": "\(peers.targets.map(\.description))",
                 "members": "\(members)", "group-secret": "\(configuration.groupKey != nil)",
+                "tmdb": "\(configuration.tmdb.settings.map { "\($0.credential)" } ?? "off")",
                 "startup": "\(started.duration(to: .now))",
             ]
         )
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [peers.replica, peers.listener, local.control, peers.dialer] + local.services,
+                services: [peers.replica, peers.listener, local.control, peers.dialer] + (catalog.map { [$0] } ?? [])
+                    + local.services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -9,6 +9,8 @@ struct DaemonInfo: Sendable {
     let stateDir: String
     let socketPath: String
     let mdns: Bool
+    /// Whether this daemon holds a TMDB token.
+    let tmdb: Bool
     let started = ContinuousClock.now
 
     var uptimeSeconds: Double {

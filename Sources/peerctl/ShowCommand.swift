@@ -27,9 +27,9 @@ struct ShowCommand: ParsableCommand {
         if options.json { return Output.json(response) }
         let id = MovieReference.parse(movie)!.rawValue
         print(Output.describe(id: id, title: shown.details?.title ?? shown.movie?.title, year: shown.movie?.year))
-        var table = Output.Table(["", ""])
-        for (label, value) in Self.facts(shown) { table.add(["  " + label, value]) }
-        table.print()
+        let facts = Self.facts(shown)
+        let width = facts.map(\.0.count).max() ?? 0
+        for (label, value) in facts { print("  " + label.padding(to: width) + "  " + value) }
         if let overview = shown.details?.overview { print("\n" + Output.wrapped(overview, width: 78)) }
     }
 

@@ -1,6 +1,7 @@
 public import ArgumentParser
 public import Logging
 import PeerControl
+import PeerdCatalog
 import PeerdDaemon
 import PeerdModel
 import PeerdSecurity
@@ -181,6 +182,12 @@ struct PeerdCommand: AsyncParsableCommand {
         configuration.tmdb.url = tmdbURL ?? file.tmdbURL ?? TMDBOptions.defaultURL
         configuration.tmdb.language = tmdbLanguage ?? file.tmdbLanguage ?? TMDBOptions.defaultLanguage
         configuration.tmdb.disabled = noTmdb
+        do {
+            configuration.tmdb.settings = try catalogSettings(configuration, environment: environment.variables)
+        } catch {
+            logger.critical("peerd cannot start: \(error)")
+            throw ExitCode(78)
+        }
         if let groupSecretFile {
             do {
                 configuration.groupKey = try GroupSecret.load(FilePath(groupSecretFile))
@@ -195,6 +202,28 @@ struct PeerdCommand: AsyncParsableCommand {
             logger.critical("peerd cannot start: \(error)")
             throw ExitCode(70)
         }
+    }
+}
+
+extension PeerdCommand {
+    /// TMDB's settings when a token is found and TMDB is not turned off; a token file others can
+    /// read, a bad URL or language stops the start with what to fix.
+    func catalogSettings(
+        _ configuration: DaemonConfiguration,
+        environment: [String: String]
+    ) throws(CatalogError) -> CatalogSettings? {
+        guard !noTmdb,
+            let credential = try TMDBCredential.load(
+                file: configuration.tmdb.tokenFile.map { FilePath($0) },
+                environment: environment
+            )
+        else { return nil }
+        return try CatalogSettings(
+            credential: credential,
+            cacheDirectory: FilePath(configuration.stateDirectory).appending("tmdb"),
+            baseURL: configuration.tmdb.url,
+            language: configuration.tmdb.language
+        )
     }
 }
 

@@ -30,14 +30,14 @@ import Testing
 
 @Suite struct TokenBucketTests {
     @Test func aBurstGoesAtOnceThenRequestsWaitTheirInterval() {
-        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 4, burst: 3)
+        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(250), burst: 3)
         let now = TestInstant.zero
         let waits = (0..<6).map { _ in bucket.reserve(now: now, maxWait: .seconds(10)) }
         #expect(waits == [.zero, .zero, .zero, .milliseconds(250), .milliseconds(500), .milliseconds(750)])
     }
 
     @Test func aWaitOverTheLimitTakesNoSlot() {
-        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 1, burst: 1)
+        var bucket = TokenBucket<TestInstant>(interval: .seconds(1), burst: 1)
         #expect(bucket.reserve(now: .zero, maxWait: .zero) == .zero)
         #expect(bucket.reserve(now: .zero, maxWait: .milliseconds(500)) == nil)
         #expect(bucket.waitForSlot(now: .zero) == .seconds(1))
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func quietTimeRefillsTheBurst() {
-        var bucket = TokenBucket<TestInstant>(requestsPerSecond: 2, burst: 2)
+        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(500), burst: 2)
         _ = bucket.reserve(now: .zero, maxWait: .zero)
         _ = bucket.reserve(now: .zero, maxWait: .zero)
         #expect(bucket.reserve(now: .zero, maxWait: .zero) == nil)

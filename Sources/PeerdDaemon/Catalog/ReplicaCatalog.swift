@@ -1,0 +1,53 @@
+import PeerdCatalog
+import PeerdModel
+import PeerdWire
+
+/// The catalog's view of the replica: which movies wait for details, when the list changes, and
+/// appending a describe (signed, durable and replicated like any local operation).
+struct ReplicaCatalog: CatalogReplica {
+    let replica: ReplicaService
+
+    func undescribed() async -> [(movie: MovieID, addedHere: Bool)] {
+        await replica.undescribed()
+    }
+
+    func changes() async -> AsyncStream<Void> {
+        await replica.listTicks().ticks
+    }
+
+    func describe(_ movie: MovieID, _ details: MovieDetails) async throws {
+        _ = try await replica.submit(.describe(movie, details), at: Wallclock.millis())
+    }
+}
+
+/// The control edge's view of the catalog: TMDB's answers as control records.
+struct TMDBCatalog: CatalogAccess {
+    let service: CatalogService
+
+    func search(_ query: String, year: Int?, page: Int) async throws -> SearchResultsRecord {
+        let found = try await service.search(query, year: year, page: page)
+        return SearchResultsRecord(
+            query: query,
+            page: found.page,
+            totalPages: found.totalPages,
+            totalResults: found.totalResults,
+            results: found.results.map { result in
+                SearchResultRecord(
+                    movieId: result.movie.rawValue,
+                    title: result.title,
+                    originalTitle: result.originalTitle,
+                    year: result.year,
+                    overview: result.overview,
+                    posterPath: result.posterPath,
+                    voteAverage: result.voteAverage
+                )
+            }
+        )
+    }
+
+    func refresh(_ movies: [MovieID]) async -> Int { await service.refresh(movies) }
+
+    func pendingReason(_ movie: MovieID) async -> String? { await service.pendingReason(movie) }
+
+    func posterURL(for path: String) async -> String { service.posterURL(for: path) }
+}

@@ -78,6 +78,7 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/abuse/test_abuse.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/catalog/test_catalog.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke

@@ -1,0 +1,762 @@
+#!/usr/bin/env python3
+"""Movie details from TMDB, end to end: three real peerd on loopback against integration/catalog/fake_tmdb.py.
+
+alice holds a TMDB token (a v4 read access token in a 0600 file; later a v3 key), bob and carol hold
+none; all three share a group secret, alice dials bob and carol, carol dials bob. Every daemon is
+pointed at the fake (`--tmdb-url`), so a request from a peer without a token would be seen (and
+refused 401); every daemon traces its peer frames (PEERD_TRACE_FRAMES), which is where this suite
+counts describe operations. The fake's own behaviour is checked first, on fakes of its own.
+
+    PEERD_BIN_DIR=/path/to/bins python3 integration/catalog/test_catalog.py [--keep] [--only WORDS ...]
+
+Prints one PASS/FAIL line per check with the measured numbers and ends with `catalog: N passed,
+M failed`. Exit status 0 when all passed, 1 otherwise; the work dir (logs, traces, states) is kept
+on failure. A peerd that never asks TMDB for details fails the checks that wait for them within
+8 s, saying that details never arrived.
+"""
+import argparse
+import base64
+import http.client
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+import harness  # noqa: E402
+from harness import CheckFailed, HarnessError, indent  # noqa: E402
+from fake_tmdb import DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
+
+QUICK = 3.0  # s: a peerctl add answers within this whatever TMDB does (the stall is 10 s)
+DETAILS_WAIT = 20.0  # s: details reach every peer (alice waits up to 5 s for a movie she did not add)
+AFTER_FAULT_WAIT = 60.0  # s: after a fault clears (a backoff, a Retry-After or a 10 s stall may be under way)
+NO_FETCH_GRACE = 8.0  # s: waits give up after this while alice has asked TMDB for no movie at all
+HOLD = 4.0  # s: how long a fault stays on after the adds
+MAX_ATTEMPTS = 10  # /3/movie/{id} requests per movie over a fault check
+RSS_LIMIT = 10 << 20
+FIELDS = ("adult backdrop_path belongs_to_collection budget genres homepage id imdb_id origin_country "
+          "original_language original_title overview popularity poster_path production_companies "
+          "production_countries release_date revenue runtime spoken_languages status tagline title video "
+          "vote_average vote_count").split()
+
+
+def v4_token():
+    """A JWT-shaped v4 read access token, random each run."""
+    part = lambda b: base64.urlsafe_b64encode(b).rstrip(b"=").decode()  # noqa: E731
+    claims = {"aud": secrets.token_hex(16), "nbf": int(time.time()), "scopes": ["api_read"], "version": 1}
+    return f"eyJhbGciOiJIUzI1NiJ9.{part(json.dumps(claims).encode())}.{part(secrets.token_bytes(32))}"
+
+
+def write_secret_file(path, text, mode=0o600):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    os.chmod(path, mode)
+    return path
+
+
+# MARK: daemons
+
+
+class Daemon(harness.Peerd):
+    """A peerd of the catalog test: debug log, the group secret, the fake TMDB, traced peer frames."""
+
+    def __init__(self, w, name, peers=(), token_file=None):
+        self.w, self.peers_to_dial, self.token_file = w, peers, token_file
+        env = {k: v for k, v in os.environ.items() if k != "TMDB_TOKEN"}
+        env.update(XDG_CONFIG_HOME=str(w.work / "config"), PEERD_TRACE_FRAMES=str(w.work / f"{name}.trace"))
+        super().__init__(w.work, name, w.ports.get(name) or harness.free_port(), env=env)
+
+    def argv(self):
+        args = ["--log-level", "debug", "--group-secret-file", self.w.secret, "--tmdb-url", self.w.fake.url]
+        args += [a for p in self.peers_to_dial for a in ("--peer", f"127.0.0.1:{self.w.ports[p]}")]
+        if self.token_file:
+            args += ["--tmdb-token-file", self.token_file]
+        return super().argv() + args
+
+    def rss(self):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+
+    def show(self, movie):
+        return self.peerctl_json("show", movie)
+
+    def timed(self, *args, timeout=QUICK + 20):
+        started = time.monotonic()
+        try:
+            result = self.peerctl(*args, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            command = " ".join(map(str, args))
+            raise CheckFailed(f"peerctl {command} on {self.name}: no answer in {timeout:g} s") from None
+        return result, time.monotonic() - started
+
+
+class Sampler:
+    """Peak VmRSS of a daemon, sampled every 20 ms while in use."""
+
+    def __init__(self, daemon):
+        self.daemon, self.peak, self._stop = daemon, 0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                self.peak = max(self.peak, self.daemon.rss())
+            except (OSError, StopIteration):
+                return
+            self._stop.wait(0.02)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+
+class World:
+    def __init__(self, work):
+        self.work = work
+        self.v4, self.v3 = v4_token(), secrets.token_hex(16)
+        self.fake = FakeTMDB([self.v4, self.v3]).start()
+        self.secret = harness.write_group_secret(work / "group.secret")
+        self.token_v4 = write_secret_file(work / "alice-v4.token", self.v4)
+        self.token_v3 = write_secret_file(work / "alice-v3.token", self.v3)
+        self.ports = {n: harness.free_port() for n in ("alice", "bob", "carol")}
+        self.daemons = []
+        self.alice = self.bob = self.carol = None
+        self.rss_before = None
+
+    def up(self):
+        """Starts the three daemons the first time a check needs them; waits until they are connected."""
+        if self.alice:
+            return
+        self.bob = self.track(Daemon(self, "bob")).start()
+        self.carol = self.track(Daemon(self, "carol", ["bob"])).start()
+        self.alice = self.track(Daemon(self, "alice", ["bob", "carol"], self.token_v4)).start()
+        self.connected()
+        print(f"catalog: alice {self.alice.id[:8]}, bob {self.bob.id[:8]}, carol {self.carol.id[:8]}; "
+              f"fake TMDB {self.fake.url}; work dir {self.work}", flush=True)
+
+    def track(self, daemon):
+        self.daemons.append(daemon)
+        return daemon
+
+    def all(self):
+        return [self.alice, self.bob, self.carol]
+
+    def connected(self):
+        def linked(x, y):
+            return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
+        harness.expect_eventually(lambda: all(linked(self.alice, o) and linked(o, self.alice)
+                                              for o in (self.bob, self.carol)), 30, "alice connected to bob and carol")
+
+    def stop(self):
+        for daemon in reversed(self.daemons):
+            try:
+                daemon.stop()
+            except Exception:  # cleanup goes on
+                pass
+        self.fake.stop()
+
+    # What TMDB was asked, and what the peers made of it.
+
+    def fetched_any(self):
+        return any(r["path"].startswith("/3/movie/") for r in self.fake.requests())
+
+    def attempts(self, movie):
+        return self.fake.requests(f"/3/movie/{movie}")
+
+    def wait_for(self, probe, seconds, what):
+        """`probe()` truthy within `seconds`; gives up after NO_FETCH_GRACE while TMDB was asked for no movie."""
+        started = time.monotonic()
+        while True:
+            try:
+                value = probe()
+                if value:
+                    return value
+                last = None
+            except (HarnessError, OSError, ValueError, subprocess.SubprocessError) as error:
+                last = error
+            waited = time.monotonic() - started
+            if waited >= NO_FETCH_GRACE and not self.fetched_any():
+                raise CheckFailed(f"{what}: details never arrived: in {waited:.0f} s alice asked the fake TMDB for "
+                                  f"no movie at all (does this peerd fetch details yet?)")
+            if waited >= seconds:
+                raise CheckFailed(f"{what}: not within {seconds:g} s" + (f" (last error: {last})" if last else ""))
+            time.sleep(0.1)
+
+    def details_everywhere(self, movie, seconds=DETAILS_WAIT):
+        """Waits until all three show details of `movie` from the same describe; returns alice's `shown`."""
+        def probe():
+            shown = [d.show(movie) for d in self.all()]
+            operations = {json.dumps(s.get("describedBy", {}).get("operation"), sort_keys=True) for s in shown}
+            if all("details" in s for s in shown) and len(operations) == 1:
+                return shown[0]
+        try:
+            return self.wait_for(probe, seconds, f"details of {movie} on alice, bob and carol from one describe")
+        except CheckFailed as failure:
+            have = {d.name: "details" in d.show(movie) for d in self.all()}
+            tries = [r["status"] for r in self.attempts(movie)]
+            raise CheckFailed(f"{failure}; have details: {have}; alice's requests for it (statuses): {tries}") from None
+
+    def describes(self, movie):
+        """The distinct describe operations of `movie` in every daemon's frame trace: {(origin, seq)}."""
+        found = set()
+        for name in ("alice", "bob", "carol"):
+            for _, body in read_trace(self.work / f"{name}.trace"):
+                message = json.loads(body)
+                for op in message.get("ops", []) if message.get("type") == "ops" else []:
+                    if op.get("op") == "describe" and op.get("movie", {}).get("id") == movie:
+                        found.add((op["origin"], op["seq"]))
+        return found
+
+    def ensure_described(self, movie):
+        """`movie` listed and described on every peer (added on alice if it is not listed)."""
+        self.up()
+        if movie not in self.alice.movie_ids():
+            self.alice.peerctl("add", movie)
+        return self.details_everywhere(movie)
+
+
+def unwired(text):
+    """A note for a refusal that says alice, who holds a token, has none."""
+    return " (alice holds a token, yet answers as if she had none: is the catalog wired into this peerd yet?)" \
+        if "no TMDB token" in text else ""
+
+
+def read_trace(path):
+    """(direction, body) of each whole frame in a PEERD_TRACE_FRAMES file (a frame being written is left out)."""
+    data = path.read_bytes() if path.exists() else b""
+    records, offset = [], 0
+    while offset + 5 <= len(data):
+        (length,) = struct.unpack_from(">I", data, offset + 1)
+        if offset + 5 + length > len(data):
+            break
+        records.append((chr(data[offset]), data[offset + 5: offset + 5 + length]))
+        offset += 5 + length
+    return records
+
+
+def get(fake, path, token=None, api_key=None, headers=None):
+    """(status, headers, body bytes) of one GET to a fake, without proxies."""
+    url = fake.url + path + (("&" if "?" in path else "?") + f"api_key={api_key}" if api_key else "")
+    request = urllib.request.Request(url, headers={**({"Authorization": f"Bearer {token}"} if token else {}),
+                                                   **(headers or {})})
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    try:
+        with opener.open(request, timeout=30) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+# MARK: the fake's own checks
+
+
+def with_fake(test, **options):
+    token = v4_token()
+    fake = FakeTMDB([token], **options).start()
+    try:
+        return test(fake, token)
+    finally:
+        fake.stop()
+
+
+def check_fake_shapes(w):
+    def test(fake, token):
+        key = secrets.token_hex(16)
+        fake.kinds[key] = "api_key"
+        for movie, details in DETAILS.items():
+            status, _, body = get(fake, f"/3/movie/{movie}?language=en-US", token)
+            got = json.loads(body)
+            if status != 200 or sorted(got) != sorted(FIELDS) or got["id"] != movie:
+                raise CheckFailed(f"/3/movie/{movie}: {status}, fields {sorted(set(got) ^ set(FIELDS))} differ")
+        refusals = [get(fake, "/3/movie/603"), get(fake, "/3/movie/603", "eyJwrong"), get(fake, "/3/movie/603", key),
+                    get(fake, "/3/movie/603", api_key=token), get(fake, "/3/movie/603", api_key="0" * 32)]
+        if any(s != 401 or json.loads(b)["status_code"] != 7 for s, _, b in refusals):
+            raise CheckFailed(f"bad credentials answered {[(s, b[:60]) for s, _, b in refusals]}")
+        status, _, body = get(fake, "/3/movie/603", api_key=key)
+        missing = get(fake, "/3/movie/999999", token)
+        config = json.loads(get(fake, "/3/configuration", token)[2])
+        if status != 200 or missing[0] != 404 or json.loads(missing[2])["status_code"] != 34:
+            raise CheckFailed(f"v3 key: {status}; unknown id: {missing[0]} {missing[2][:80]}")
+        if not config["images"]["secure_base_url"].startswith("https://") or "w500" not in config["images"][
+                "poster_sizes"] or not config["change_keys"]:
+            raise CheckFailed(f"configuration: {config}")
+        auths = {r["auth"] for r in fake.requests() if r["status"] == 200}
+        return (f"{len(DETAILS)} movies × {len(FIELDS)} fields; 5 bad credentials → 401 status_code 7; "
+                f"unknown id → 404 status_code 34; accepted as {sorted(auths)}; {len(fake.requests())} requests")
+    return with_fake(test)
+
+
+def check_fake_search(w):
+    def test(fake, token):
+        pages = [json.loads(get(fake, f"/3/search/movie?query=matrix&page={p}", token)[2]) for p in (1, 2, 3)]
+        sizes = [len(p["results"]) for p in pages]
+        ids = [r["id"] for p in pages for r in p["results"]]
+        if sizes[:2] != [20, 20] or {p["total_pages"] for p in pages} != {3} or len(set(ids)) != len(ids):
+            raise CheckFailed(f"matrix pages of {sizes}, total_pages {[p['total_pages'] for p in pages]}")
+        year = json.loads(get(fake, "/3/search/movie?query=the+matrix&year=1999", token)[2])["results"]
+        dune = json.loads(get(fake, "/3/search/movie?query=dune", token)[2])["results"]
+        if not year or any(not r["release_date"].startswith("1999") for r in year) or year[0]["id"] != 603:
+            raise CheckFailed(f"'the matrix' in 1999: {[(r['id'], r['release_date']) for r in year]}")
+        if sorted(r["id"] for r in dune) != [841, 438631]:
+            raise CheckFailed(f"dune: {[r['id'] for r in dune]}")
+        return (f"matrix: {pages[0]['total_results']} results in pages of {sizes}; 'the matrix' 1999: "
+                f"{len(year)} results, first {year[0]['title']}; dune: 2 titled Dune")
+    return with_fake(test)
+
+
+def fake_fault_check(mode):
+    def check(w):
+        def test(fake, token):
+            fake.set_fault(mode, 50 if mode == "ok" else 0)
+            started = time.monotonic()
+            if mode == "huge":
+                conn = http.client.HTTPConnection("127.0.0.1", int(fake.url.rsplit(":", 1)[1]), timeout=30)
+                conn.request("GET", "/3/movie/603", headers={"Authorization": f"Bearer {token}"})
+                response, total = conn.getresponse(), 0
+                length = response.getheader("Content-Length")
+                while chunk := response.read(1 << 20):
+                    total += len(chunk)
+                conn.close()
+                if response.status != 200 or length is not None or total < HUGE_BYTES:
+                    raise CheckFailed(f"{response.status}, Content-Length {length}, {total} bytes")
+                return f"200, chunked without a length, {total / 2**20:.1f} MB in {time.monotonic() - started:.2f} s"
+            if mode == "reset":
+                with socket.create_connection(("127.0.0.1", int(fake.url.rsplit(":", 1)[1])), timeout=10) as s:
+                    s.sendall(f"GET /3/movie/603 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n".encode())
+                    try:
+                        data = s.recv(100)
+                    except ConnectionResetError:
+                        return f"connection reset (RST) after {time.monotonic() - started:.3f} s"
+                raise CheckFailed(f"no reset: read {data!r}")
+            results = [get(fake, "/3/movie/603", token) for _ in range(50 if mode == "fail80" else 1)]
+            elapsed = time.monotonic() - started
+            status, headers, body = results[0]
+            if mode == "ok" and (status != 200 or elapsed < 0.05):
+                raise CheckFailed(f"{status} after {elapsed:.3f} s")
+            if mode == "fail80":
+                failed = [s for s, _, _ in results].count(500)
+                fake.set_fault("fail80")
+                again = [get(fake, "/3/movie/603", token)[0] for _ in range(50)]
+                if not 30 <= failed <= 48 or again != [s for s, _, _ in results] or 200 in again[:6]:
+                    raise CheckFailed(f"{failed} of 50 answered 500; same sequence after a switch: "
+                                      f"{again == [s for s, _, _ in results]}")
+                return f"{failed} of 50 answered 500 (status_code {json.loads(body)['status_code']}), the first 6 " \
+                       "among them, the same sequence after each switch"
+            if mode == "ratelimit" and (status != 429 or headers.get("Retry-After") != "2"):
+                raise CheckFailed(f"{status}, Retry-After {headers.get('Retry-After')}")
+            if mode == "stall" and (status != 200 or elapsed < 0.5):
+                raise CheckFailed(f"{status} after {elapsed:.2f} s")
+            if mode == "malformed":
+                try:
+                    json.loads(body)
+                    raise CheckFailed("the body parsed")
+                except ValueError:
+                    pass
+            return f"{status} after {elapsed:.3f} s, {len(body)} bytes" + (
+                f", Retry-After {headers.get('Retry-After')}" if mode == "ratelimit" else "")
+        if FakeTMDB().stall_seconds != 10:
+            raise CheckFailed("the stall is not 10 s by default")
+        return with_fake(test, stall_seconds=0.5)
+    return check
+
+
+# MARK: the daemons' checks
+
+
+def check_loose_token_refused(w):
+    loose = write_secret_file(w.work / "loose.token", w.v4, 0o644)
+    d = w.track(Daemon(w, "loose", token_file=loose))
+    d.start(wait=False)
+    try:
+        code = d.proc.wait(10)
+    except subprocess.TimeoutExpired:
+        d.stop()
+        raise CheckFailed("peerd kept running with a TMDB token file of mode 0644") from None
+    said = harness.tail(d.log, 5)
+    if code != 78 or str(loose) not in said or "chmod 600" not in said:
+        raise CheckFailed(f"exit {code}; expected 78 and a message naming {loose} and 'chmod 600':\n{said}")
+    return f"exit 78: {said.strip().splitlines()[-1]}"
+
+
+def check_status(w):
+    w.up()
+    said = {d.name: d.status().get("tmdb") for d in w.all()}
+    if said != {"alice": True, "bob": False, "carol": False}:
+        raise CheckFailed(f"status tmdb: {said}; expected alice true, bob and carol false")
+    return f"tmdb: {said}"
+
+
+def check_no_token(w):
+    w.up()
+    (add, took), shown = w.bob.timed("add", 278), w.bob.show(278)
+    search, refresh = w.bob.peerctl("search", "matrix", "--json"), w.bob.peerctl("refresh", "--json")
+    codes = [json.loads(r.stdout or "{}").get("code") if r.returncode == 1 else r.returncode for r in (search, refresh)]
+    if add.returncode != 0 or "details" in shown or not shown.get("pending"):
+        raise CheckFailed(f"add exit {add.returncode}; show right after: {shown}")
+    if codes != ["unavailable", "unavailable"]:
+        raise CheckFailed(f"search and refresh on bob answered {codes}: {search.stdout}{search.stderr}")
+    message = json.loads(search.stdout)["message"]
+    return f"add {took:.2f} s; pending: {shown['pending']!r}; search, refresh: unavailable ({message!r})"
+
+
+def check_healthy(w):
+    w.up()
+    (on_alice, t1), (on_bob, t2) = w.alice.timed("add", 550), w.bob.timed("add", 769)
+    if on_alice.returncode or on_bob.returncode or max(t1, t2) > QUICK:
+        raise CheckFailed(f"adds: alice exit {on_alice.returncode} in {t1:.2f} s, "
+                          f"bob {on_bob.returncode} in {t2:.2f} s")
+    started = time.monotonic()
+    shown = {m: w.details_everywhere(m) for m in (550, 769)}
+    arrived = time.monotonic() - started
+    time.sleep(3)  # room for a second, needless fetch
+    problems = []
+    for movie, s in shown.items():
+        problems += compare_details(movie, s)
+        asked = w.attempts(movie)
+        if len(asked) != 1 or asked[0]["auth"] != "bearer" or asked[0]["query"].get("language") != "en-US":
+            problems.append(f"{movie}: expected one Bearer request with language=en-US, got {asked}")
+        if s["describedBy"].get("name") != "alice":
+            problems.append(f"{movie} described by {s['describedBy']}")
+    anonymous = [r["path"] for r in w.fake.requests() if r["auth"] is None]
+    if anonymous:
+        problems.append(f"requests without a valid token (a peer without one called TMDB?): {anonymous}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    return (f"adds {t1:.2f} s (alice), {t2:.2f} s (bob); details on all three {arrived:.1f} s later; "
+            f"/3/movie requests: 550 ×1, 769 ×1; /3/configuration ×{w.fake.count('/3/configuration')}")
+
+
+def compare_details(movie, shown):
+    """What differs between a `shown`'s details and what the fake served for `movie`."""
+    tmdb, got = DETAILS[movie], shown["details"]
+    want = {"title": tmdb["title"], "releaseDate": tmdb["release_date"], "runtime": tmdb["runtime"],
+            "genres": [g["name"] for g in tmdb["genres"]], "imdbId": tmdb["imdb_id"], "language": "en-US",
+            "posterPath": tmdb["poster_path"], "voteAverage": round(tmdb["vote_average"] * 100)}
+    if len(tmdb["overview"]) <= 1000:
+        want["overview"] = tmdb["overview"]
+    problems = [f"{movie} {k}: {got.get(k)!r}, TMDB says {v!r}" for k, v in want.items() if got.get(k) != v]
+    overview = got.get("overview", "")
+    if len(tmdb["overview"]) > 1000 and (len(overview) > 1000 or not overview.endswith("…")):
+        problems.append(f"{movie}: an overview of {len(tmdb['overview'])} characters became {len(overview)}")
+    poster = str(got.get("posterURL", ""))
+    if not poster.startswith("https://image.tmdb.org/t/p/") or not poster.endswith(tmdb["poster_path"]):
+        problems.append(f"{movie} posterURL {got.get('posterURL')!r}")
+    return problems
+
+
+def check_url_provisional(w):
+    w.up()
+    result = w.bob.peerctl("add", "https://www.themoviedb.org/movie/62-2001-a-space-odyssey", "--json")
+    row = json.loads(result.stdout)["movie"] if result.returncode == 0 else None
+    if not row or row.get("title") != "2001 A Space Odyssey":
+        raise CheckFailed(f"exit {result.returncode}; row {row}; {result.stderr.strip()}")
+    return f"row {row['movieId']} titled {row['title']!r} at once"
+
+
+def check_url_replaced(w):
+    w.up()
+    if 62 not in w.bob.movie_ids():
+        w.bob.peerctl("add", "https://www.themoviedb.org/movie/62-2001-a-space-odyssey")
+    w.details_everywhere(62)
+    titles = {d.name: next(m["title"] for m in d.movies() if m["movieId"] == 62) for d in w.all()}
+    if set(titles.values()) != {"2001: A Space Odyssey"}:
+        raise CheckFailed(f"row titles after details: {titles}")
+    return f"row titles now {titles}"
+
+
+FAULT_MOVIES = {"fail80": (13, 680), "ratelimit": (27205, 155), "stall": (238, 129), "malformed": (78, 105),
+                "huge": (862, 807), "reset": (604, 605)}
+
+
+def fault_check(mode):
+    alice_movie, bob_movie = FAULT_MOVIES[mode]
+
+    def check(w):
+        w.up()
+        if w.rss_before is None:
+            w.rss_before = w.alice.rss()
+        problems = []
+        with Sampler(w.alice) as sampler:
+            w.fake.set_fault(mode)
+            try:
+                (a, ta), (b, tb) = w.alice.timed("add", alice_movie), w.bob.timed("add", bob_movie)
+                if a.returncode or b.returncode or max(ta, tb) > QUICK:
+                    problems.append(f"adds: alice exit {a.returncode} in {ta:.2f} s, bob {b.returncode} in {tb:.2f} s")
+                first = w.alice.show(alice_movie).get("pending")
+                if not first:
+                    problems.append(f"show {alice_movie} on alice right after the add has no pending reason")
+                try:
+                    tried = lambda: all(any(r["mode"] == mode for r in w.attempts(m))  # noqa: E731
+                                        for m in (alice_movie, bob_movie))
+                    w.wait_for(tried, 12, f"alice asking for both under {mode}")
+                except CheckFailed as failure:
+                    raise CheckFailed("; ".join([str(failure), *problems]) +
+                                      f"\nadds {ta:.2f}/{tb:.2f} s; pending on alice {first!r}") from None
+                time.sleep(HOLD)
+                later = w.alice.show(alice_movie).get("pending")
+            finally:
+                w.fake.set_fault("ok")
+            cleared = time.monotonic()
+            for movie in (alice_movie, bob_movie):
+                try:
+                    w.details_everywhere(movie, AFTER_FAULT_WAIT)
+                except CheckFailed as failure:
+                    problems.append(str(failure))
+            arrived = time.monotonic() - cleared
+            time.sleep(2)
+        tries = {m: w.attempts(m) for m in (alice_movie, bob_movie)}
+        describes = {m: len(w.describes(m)) for m in tries}
+        for movie, asked in tries.items():
+            if len(asked) > MAX_ATTEMPTS:
+                problems.append(f"{movie}: {len(asked)} requests (bound {MAX_ATTEMPTS})")
+            if describes[movie] != 1:
+                problems.append(f"{movie}: {describes[movie]} describe operations, not 1")
+        gaps = {m: [round(y["at"] - x["at"], 1) for x, y in zip(r, r[1:])] for m, r in tries.items()}
+        if mode == "ratelimit" and any(g < 1.9 for r in tries.values() for x, y in zip(r, r[1:])
+                                       if x["status"] == 429 for g in [y["at"] - x["at"]]):
+            problems.append(f"a retry came sooner than Retry-After: 2 s; gaps {gaps}")
+        growth, peak = w.alice.rss() - w.rss_before, sampler.peak - w.rss_before
+        if peak > RSS_LIMIT:
+            problems.append(f"alice's RSS peaked {peak / 2**20:.1f} MB above its level before the faults (limit 10)")
+        summary = (f"adds {ta:.2f}/{tb:.2f} s; pending {first!r}, after {HOLD:g} s {later!r}; requests "
+                   f"{ {m: [r['status'] for r in t] for m, t in tries.items()} } gaps {gaps}; details everywhere "
+                   f"{arrived:.1f} s after clearing; describes {describes}; RSS {growth / 2**20:+.1f} MB "
+                   f"(peak {peak / 2**20:+.1f})")
+        if problems:
+            raise CheckFailed("; ".join(problems) + f"\n{summary}")
+        return summary
+    return check
+
+
+def check_search(w):
+    w.up()
+    text = w.alice.peerctl("search", "matrix")
+    if text.returncode != 0 or "page 1 of 3" not in text.stdout:
+        said = (text.stdout + text.stderr).strip()[-300:]
+        raise CheckFailed(f"peerctl search matrix: exit {text.returncode}: {said}{unwired(said)}")
+    one, two = w.alice.peerctl_json("search", "matrix"), w.alice.peerctl_json("search", "matrix", "--page", "2")
+    year = w.alice.peerctl_json("search", "matrix", "--year", "1999")
+    ids = lambda page: [r["movieId"] for r in page["results"]]  # noqa: E731
+    if (one["totalPages"], one["totalResults"], two["page"], len(ids(two))) != (3, 47, 2, 20) or set(ids(one)) & set(
+            ids(two)):
+        raise CheckFailed(f"page 1: {one['totalPages']} pages, {one['totalResults']} results; page 2: {two['page']}, "
+                          f"{len(ids(two))} results, {len(set(ids(one)) & set(ids(two)))} also on page 1")
+    if 603 not in ids(year) or any(r.get("year") != 1999 for r in year["results"]):
+        raise CheckFailed(f"--year 1999: {[(r['movieId'], r.get('year')) for r in year['results']]}")
+    return f"3 pages of 47 (20, 20, …), page 2 disjoint from page 1; 1999: {ids(year)}; requests " \
+           f"{w.fake.count('/3/search/movie')}"
+
+
+def check_search_failure(w):
+    w.up()
+    said = []
+    for mode, cause in (("ratelimit", "429"), ("malformed", "")):
+        w.fake.set_fault(mode)
+        try:
+            failed = w.alice.peerctl("search", "matrix", "--page", "2")
+        finally:
+            w.fake.set_fault("ok")
+        if failed.returncode != 1 or "page 2" not in failed.stderr or cause not in failed.stderr:
+            raise CheckFailed(f"under {mode}: exit {failed.returncode}, {failed.stderr.strip()!r}; expected exit 1 "
+                              f"naming page 2{' and ' + cause if cause else ''}{unwired(failed.stderr)}")
+        cleared = time.monotonic()
+        # A 429 asked for 2 s; repeating the request then tries TMDB again (CONTROL.md, "search").
+        harness.expect_eventually(lambda: w.alice.peerctl("search", "matrix", "--page", "2").returncode == 0, 5,
+                                  f"peerctl search matrix --page 2 succeeding after {mode} cleared")
+        said.append(f"{mode}: {failed.stderr.strip()!r}, works again {time.monotonic() - cleared:.1f} s after")
+    return "; ".join(said)
+
+
+def check_add_by_title(w):
+    w.up()
+    result = w.alice.peerctl("add", "the matrix 1999", "--json")
+    if result.returncode != 0 or json.loads(result.stdout)["movie"]["movieId"] != 603:
+        said = f"{result.stdout.strip()} {result.stderr.strip()}"
+        raise CheckFailed(f"exit {result.returncode}: {' '.join(said.split())[:300]}{unwired(said)}")
+    if 603 not in w.alice.movie_ids():
+        raise CheckFailed("603 is not on alice's list")
+    return f"added {json.loads(result.stdout)['movie']['title']!r} (603)"
+
+
+def check_add_ambiguous(w):
+    w.up()
+    before, ops = w.alice.movie_ids(), w.alice.status()["operations"]
+    result = w.alice.peerctl("add", "dune")
+    printed = result.stdout + result.stderr
+    after = w.alice.movie_ids(), w.alice.status()["operations"]
+    if result.returncode != 1 or "841" not in printed or "438631" not in printed or after != (before, ops):
+        raise CheckFailed(f"exit {result.returncode}; printed {printed.strip()!r}; "
+                          f"list changed: {after != (before, ops)}{unwired(printed)}")
+    return f"exit 1, nothing added; {printed.strip().splitlines()[0]!r}"
+
+
+def check_refresh(w):
+    shown = w.ensure_described(550)
+    count, before = len(w.attempts(550)), shown["describedBy"]
+    result = w.alice.peerctl_json("refresh", 550)
+    if result.get("movies") != 1:
+        raise CheckFailed(f"refresh answered {result}")
+    fresh = lambda: all(d.show(550).get("describedBy", {}).get("operation") not in (None, before["operation"])  # noqa
+                        for d in w.all())
+    w.wait_for(fresh, DETAILS_WAIT, "a new describe of 550 on all three")
+    time.sleep(2)
+    if len(w.attempts(550)) != count + 1:
+        raise CheckFailed(f"{len(w.attempts(550)) - count} requests for 550 after the refresh, not 1")
+    return f"one more request (now {count + 1}); describe {before['operation']} → " \
+           f"{w.alice.show(550)['describedBy']['operation']} on all three"
+
+
+def check_restart(w):
+    w.ensure_described(550)
+    described = [f"/3/movie/{m}" for m in sorted(w.alice.movie_ids()) if "details" in w.alice.show(m)]
+    asked = {p: w.fake.count(p) for p in described}
+    w.alice.stop()
+    w.alice.start()
+    w.connected()
+    ops = w.bob.status()["operations"]
+    harness.expect_eventually(lambda: w.alice.status()["operations"] >= ops, 20, "alice caught up with bob")
+    time.sleep(7)  # past the 1-5 s delay with which a peer fetches what it did not add
+    again = {p: w.fake.count(p) - n for p, n in asked.items() if w.fake.count(p) != n}
+    if again:
+        raise CheckFailed(f"movies described before the restart asked for again after it: {again}")
+    return f"{sum(asked.values())} requests for the {len(asked)} described movies before and after; /3/configuration " \
+           f"×{w.fake.count('/3/configuration')}"
+
+
+def check_v3_key(w):
+    w.ensure_described(550)
+    before = [r for r in w.fake.requests() if r["path"].startswith("/3/")]
+    w.alice.stop()
+    w.alice.token_file = w.token_v3
+    w.alice.start()
+    w.connected()
+    w.alice.peerctl("add", 157336)
+    w.details_everywhere(157336)
+    after = w.fake.requests("/3/movie/157336")
+    kinds = {r["auth"] for r in before}, {r["auth"] for r in after}
+    if kinds != ({"bearer"}, {"api_key"}):
+        raise CheckFailed(f"credentials seen: v4 phase {kinds[0]}, v3 phase {kinds[1]}")
+    return f"v4 token as Bearer for {len(before)} requests; v3 key as api_key for {len(after)}; details everywhere"
+
+
+def check_no_token_leak(w):
+    w.up()
+    tokens = {"v4 token": w.v4.encode(), "v3 key": w.v3.encode()}
+    places = {}
+    for path in list(w.work.glob("*.log")) + list(w.work.glob("*.trace")):
+        places[path.name] = path.read_bytes()
+    for d in w.daemons:
+        for path in d.state_dir.rglob("*"):
+            if path.is_file():
+                places[str(path.relative_to(w.work))] = path.read_bytes()
+    for d in w.all():
+        places[f"{d.name} status"] = d.peerctl("status", "--json").stdout.encode() + d.peerctl("status").stdout.encode()
+        for movie in d.movie_ids():
+            places[f"{d.name} show {movie}"] = d.peerctl("show", movie, "--json").stdout.encode()
+    leaks = [f"{what} in {where}" for where, data in places.items() for what, t in tokens.items() if t in data]
+    if leaks:
+        raise CheckFailed("the token is shown: " + "; ".join(leaks))
+    size = sum(len(d) for d in places.values())
+    return f"neither token in {len(places)} logs, traces, state files and outputs ({size / 2**20:.1f} MB)"
+
+
+def check_tokenless_quiet(w):
+    w.up()
+    anonymous = [f"{r['path']} ({r['status']})" for r in w.fake.requests() if r["auth"] is None]
+    if anonymous:
+        raise CheckFailed(f"{len(anonymous)} requests without a valid credential: {anonymous[:10]}")
+    count = len(w.fake.requests())
+    return f"all {count} requests of the run carried alice's token or key" if count else "TMDB was asked nothing"
+
+
+CHECKS = [
+    ("fake: details, configuration and errors in TMDB's shapes", check_fake_shapes),
+    ("fake: search pages of 20, 'matrix' on 3 pages, year filter", check_fake_search),
+    *[(f"fake: fault {m}", fake_fault_check(m)) for m in ("ok", "fail80", "ratelimit", "stall", "malformed", "huge",
+                                                           "reset")],
+    ("token file: mode 0644 is refused at start (exit 78, chmod 600)", check_loose_token_refused),
+    ("status: tmdb true on alice only", check_status),
+    ("no token: bob's show is pending, search and refresh are unavailable", check_no_token),
+    ("healthy: adds at once, details on all three, one request per movie", check_healthy),
+    ("url: an add by URL has the slug's title at once", check_url_provisional),
+    ("url: the slug's title gives way to TMDB's", check_url_replaced),
+    *[(f"fault {m}: adds at once, pending, details after, bounded requests and RSS", fault_check(m))
+      for m in FAULT_MOVIES],
+    ("search: pages, --page, --year, --json", check_search),
+    ("search: a failing page names the page and the cause, then works", check_search_failure),
+    ("title: 'the matrix 1999' adds 603", check_add_by_title),
+    ("title: an ambiguous title prints candidates and adds nothing", check_add_ambiguous),
+    ("refresh: one more request and a new describe", check_refresh),
+    ("restart: alice back and caught up asks TMDB nothing", check_restart),
+    ("v3 key: alice restarted with an api_key works too", check_v3_key),
+    ("leak: no token in logs, state, traces or peerctl output", check_no_token_leak),
+    ("quiet: bob and carol, without a token, never called TMDB", check_tokenless_quiet),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
+    args = parser.parse_args()
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda s, f: sys.exit(130))
+    selected = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
+    if any(not t.startswith("fake:") for t, _ in selected) and not (harness.BIN_DIR / "peerd").exists():
+        print(f"catalog: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
+        print("catalog: 0 passed, 1 failed", flush=True)
+        return 1
+    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-catalog-"))
+    passed = failed = 0
+    w = None
+    try:
+        w = World(work)
+        for title, check in selected:
+            started = time.monotonic()
+            try:
+                detail = check(w)
+                passed += 1
+                print(f"PASS  {title} ({time.monotonic() - started:.1f} s)\n        {detail}", flush=True)
+            except (CheckFailed, HarnessError) as failure:
+                failed += 1
+                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n{indent(failure)}", flush=True)
+            except Exception:  # a bug in the check: a failure, keep going
+                failed += 1
+                print(f"FAIL  {title}: unexpected error\n{indent(traceback.format_exc())}", flush=True)
+            dead = [d.name for d in (w.all() if w.alice else []) if not d.alive()]
+            if dead:
+                failed += 1
+                print(f"catalog: {', '.join(dead)} died; log:\n{indent(harness.tail(work / f'{dead[0]}.log'))}")
+                break
+    finally:
+        if w is not None:
+            w.stop()
+        if failed or args.keep:
+            print(f"catalog: logs kept in {work}", flush=True)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"catalog: {passed} passed, {failed} failed", flush=True)
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -11,7 +11,9 @@ after admission, as 1 byte direction (`>` sent, `<` received), a 4-byte big-endi
 body. Every traced frame of every daemon, both directions, is validated.
 
 The scenario: alice and bob share a group secret (--group-secret-file) and alice dials bob; carol has
-no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. peerctl id, trust
+no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. alice alone holds
+a TMDB key, for integration/catalog/fake_tmdb.py on loopback: her describe operations must reach bob,
+and search, show and refresh run on her (search on carol, who has no key, is `unavailable`). peerctl id, trust
 and forget run too, so every control request and response type is captured. Peer `error` frames
 come from `peerctl forget carol` on alice: alice closes its session with carol with an `error`
 (code `revoked`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
@@ -44,6 +46,9 @@ import harness  # noqa: E402
 
 sys.path.insert(0, str(harness.ROOT / "proto"))
 from validate import validate_body  # noqa: E402
+
+sys.path.insert(0, str(harness.ROOT / "integration" / "catalog"))
+from fake_tmdb import FakeTMDB  # noqa: E402
 
 captured = []  # (stream, body bytes)
 captured_lock = threading.Lock()
@@ -129,17 +134,29 @@ def read_trace(path):
 def main():
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-schema-"))
     daemons = {}
+    fake_tmdb = None
     try:
         secret = harness.write_group_secret(work / "group.secret")
         ports = {"alice": harness.free_port(), "bob": harness.free_port(), "carol": harness.free_port()}
 
+        # alice holds a TMDB key for a fake TMDB on loopback, so she describes movies; bob and carol
+        # hold none (their config directory is empty and TMDB_TOKEN is unset).
+        tmdb_key = "0123456789abcdef0123456789abcdef"
+        fake_tmdb = FakeTMDB([tmdb_key]).start()
+        key_file = work / "alice.tmdb"
+        key_file.write_text(tmdb_key + "\n")
+        key_file.chmod(0o600)
+
         def start(name, peers=(), group=True):
-            args = ["--keepalive-interval", "1"]
+            args = ["--keepalive-interval", "1", "--tmdb-url", fake_tmdb.url]
             if group:
                 args += ["--group-secret-file", secret]
+            if name == "alice":
+                args += ["--tmdb-token-file", key_file]
             for p in peers:
                 args += ["--peer", p]
-            env = dict(os.environ, PEERD_TRACE_FRAMES=str(work / f"{name}.trace"))
+            env = {k: v for k, v in os.environ.items() if k != "TMDB_TOKEN"}
+            env.update(PEERD_TRACE_FRAMES=str(work / f"{name}.trace"), XDG_CONFIG_HOME=str(work / "config"))
             daemons[name] = harness.Peerd(work, name, ports[name], args, env).start()
 
         start("bob")
@@ -175,6 +192,18 @@ def main():
         peerctl(sock, "remove", "13", check=False)  # error: not listed
         listed = lambda s: [m["movieId"] for m in json.loads(peerctl(s, "list", "--json").stdout)]  # noqa: E731
         harness.eventually(lambda: 550 in listed(sock), 20, "bob's add reaching alice")
+
+        # Movie details (CONTROL.md "search", "show", "refresh"; PEER.md "Describing a movie"): alice
+        # describes 603 and 550 from the fake TMDB and her describe ops reach bob; bob can't search.
+        shown = lambda s, m: json.loads(peerctl(s, "show", str(m), "--json").stdout)  # noqa: E731
+        harness.eventually(lambda: all("details" in shown(s, m) for s in (sock, daemons["bob"].socket)
+                                       for m in (603, 550)), 30, "describes of 603 and 550 on alice and bob")
+        peerctl(sock, "show", "603")
+        peerctl(sock, "show", "27205", check=False)  # error: not listed
+        peerctl(sock, "search", "matrix")
+        peerctl(sock, "search", "matrix", "--page", "2", "--year", "1999")
+        peerctl(sock, "refresh", "603")
+        peerctl(sock, "refresh")
         peerctl(sock, "list")
         peerctl(sock, "list", "--limit", "1")
         peerctl(sock, "list", "--json", "--after", "1.0123456789abcdef0123456789abcdef.1", check=False)
@@ -190,6 +219,7 @@ def main():
             sys.exit(f"carol joined {joined}, not alice {ids['alice']}")
         harness.eventually(lambda: {603, 550} <= set(listed(carol_sock)), 20, "the list reaching carol")
         peerctl(carol_sock, "add", "27205")
+        peerctl(carol_sock, "search", "dune", check=False)  # error: unavailable (carol holds no token)
         harness.eventually(lambda: 27205 in listed(sock), 20, "carol's add reaching alice")
         peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
         peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
@@ -211,6 +241,7 @@ def main():
 
         # Peer frames from the traces, both directions; the direction is part of the stream's label.
         peer_seen = {}
+        op_kinds = {}
         error_codes = {}
         for name in ports:
             trace = work / f"{name}.trace"
@@ -228,6 +259,9 @@ def main():
                     print(f"{key} error {message.get('code')}: {message.get('message')}")
                     error_codes.setdefault(key, set()).add(message.get("code"))
                 peer_seen.setdefault(key, set()).add(message.get("type") if isinstance(message, dict) else None)
+                if isinstance(message, dict) and message.get("type") == "ops":
+                    kinds = {op.get("op") for op in message.get("ops", []) if isinstance(op, dict)}
+                    op_kinds.setdefault(key, set()).update(kinds)
                 if direction == ">" and isinstance(message, dict) and message.get("type") == "hello" \
                         and message.get("peer") != ids[name]:
                     print(f"INVALID {name} sent a hello for {message.get('peer')}, but its id is {ids[name]}")
@@ -238,6 +272,12 @@ def main():
         if "revoked" not in error_codes.get("carol received", set()):
             invalid += 1
             print(f"INVALID carol received errors {error_codes.get('carol received')}, not `revoked`, from forget")
+        # PEER.md, "Describing a movie": alice's describes travel to bob.
+        for key in ("alice sent", "bob received"):
+            print(f"operation kinds {key}: {sorted(k for k in op_kinds.get(key, set()) if isinstance(k, str))}")
+            if "describe" not in op_kinds.get(key, set()):
+                invalid += 1
+                print(f"INVALID no describe operation {key}")
         seen = {}
         for stream, body in captured:
             errors = validate_body(stream, body)
@@ -251,9 +291,9 @@ def main():
         expected = {
             "peer": {"hello", "ops", "ping", "pong", "error", "members"},
             "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join",
-                                "forget", "trust"},
+                                "forget", "trust", "search", "show", "refresh"},
             "control-response": {"added", "removed", "list", "following", "change", "peers", "status",
-                                 "connecting", "invite", "joined", "forgotten", "trusted", "error"},
+                                 "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing"},
         }
         # Every session starts with hello and members each way; alice sends the error to carol.
         expected_directions = {
@@ -277,6 +317,8 @@ def main():
     finally:
         for daemon in daemons.values():
             daemon.stop()
+        if fake_tmdb:
+            fake_tmdb.stop()
         shutil.rmtree(work, ignore_errors=True)
 
 

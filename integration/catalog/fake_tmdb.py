@@ -136,11 +136,18 @@ def search(query, year, page):
 class FakeTMDB:
     def __init__(self, tokens=(), seed=3, stall_seconds=10.0):
         self.kinds = {t: token_kind(t) for t in tokens}
+        self.tokens = list(tokens)
         self.seed, self.stall_seconds = seed, stall_seconds
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.log = []  # {"path", "query", "auth", "status", "mode", "at"}
         self.set_fault("ok")
         self.server = None
+
+    def allow(self, token):
+        """Accepts one more token or key from now on."""
+        with self.lock:
+            self.kinds[token] = token_kind(token)
+            self.tokens.append(token)
 
     def start(self, port=0):
         self.server = _Server(("127.0.0.1", port), _Handler)
@@ -202,8 +209,10 @@ class _Handler(BaseHTTPRequestHandler):
         with fake.lock:
             mode, latency = fake.mode, fake.latency
             failing = mode == "fail80" and fake.rng.random() < 0.8
+            used = bearer if auth == "bearer" else query.get("api_key") if auth else None
             record = {"path": url.path, "query": {k: v for k, v in query.items() if k != "api_key"},
-                      "auth": auth, "status": 0, "mode": mode, "at": time.monotonic()}
+                      "auth": auth, "token": fake.tokens.index(used) if auth else None,
+                      "status": 0, "mode": mode, "at": time.monotonic()}
             fake.log.append(record)
         if latency or mode == "stall":
             fake.stopping.wait(latency + (fake.stall_seconds if mode == "stall" else 0))

@@ -281,7 +281,7 @@ def with_fake(test, **options):
 def check_fake_shapes(w):
     def test(fake, token):
         key = secrets.token_hex(16)
-        fake.kinds[key] = "api_key"
+        fake.allow(key)
         for movie, details in DETAILS.items():
             status, _, body = get(fake, f"/3/movie/{movie}?language=en-US", token)
             got = json.loads(body)
@@ -689,6 +689,74 @@ def check_tokenless_quiet(w):
     return f"all {count} requests of the run carried alice's token or key" if count else "TMDB was asked nothing"
 
 
+class Crowd:
+    """Ten peerd sharing the group secret, three of them holding a token each (distinct tokens, so the fake
+    can tell who asked); p{i} dials p0 and p{i-1}. Its own fake TMDB and work directory."""
+
+    HOLDERS = {"p2": 0, "p5": 1, "p8": 2}  # name: index of its token
+
+    def __init__(self, work):
+        self.work = work
+        work.mkdir()
+        tokens = [v4_token() for _ in self.HOLDERS]
+        self.fake = FakeTMDB(tokens).start()
+        self.secret = harness.write_group_secret(work / "group.secret")
+        self.ports = {f"p{i}": harness.free_port() for i in range(10)}
+        self.daemons = {}
+        for i in range(10):
+            name = f"p{i}"
+            token = self.HOLDERS.get(name)
+            token_file = write_secret_file(work / f"{name}.token", tokens[token]) if token is not None else None
+            dials = sorted({"p0", f"p{i - 1}"} - {name}) if i else []
+            self.daemons[name] = Daemon(self, name, dials, token_file).start()
+
+    def stop(self):
+        for daemon in self.daemons.values():
+            try:
+                daemon.stop()
+            except Exception:  # cleanup goes on
+                pass
+        self.fake.stop()
+
+
+def check_ten_peers(w):
+    crowd = Crowd(w.work / "crowd")
+    try:
+        return ten_peers(crowd)
+    finally:
+        crowd.stop()
+
+
+def ten_peers(crowd):
+    """One new movie costs TMDB one request, whoever adds it: the adder fetches at once if it holds a token;
+    otherwise the holders take turns 1 to 5 s apart and the first describe stops the others. The bound
+    (README): at most one request per token holder, plus retries when TMDB fails."""
+    daemons = list(crowd.daemons.values())
+    harness.expect_eventually(lambda: all(d.peers() and any(p.get("state") == "connected" for p in d.peers())
+                                          for d in daemons), 30, "every one of the ten connected")
+    adders = {550: "p0", 13: "p2", 680: "p4", 78: "p7", 105: "p9"}
+    for movie, name in adders.items():
+        result, took = crowd.daemons[name].timed("add", movie)
+        if result.returncode or took > QUICK:
+            raise CheckFailed(f"add {movie} on {name}: exit {result.returncode} in {took:.2f} s")
+
+    def described_everywhere():
+        return all("details" in d.show(m) for d in daemons for m in adders)
+    harness.expect_eventually(described_everywhere, 30, "details of all five movies on all ten")
+    time.sleep(6)  # past every holder's turn: room for needless requests
+    holders = {index: name for name, index in Crowd.HOLDERS.items()}
+    asked = {m: [holders.get(r["token"]) for r in crowd.fake.requests(f"/3/movie/{m}")] for m in adders}
+    problems = [f"{m}: {len(a)} requests ({a})" for m, a in asked.items() if len(a) != 1]
+    if crowd.daemons["p2"].show(13)["describedBy"].get("name") != "p2" or asked[13] != ["p2"]:
+        problems.append(f"13, added on holder p2, was asked by {asked[13]}")
+    anonymous = [r["path"] for r in crowd.fake.requests() if r["token"] is None]
+    if anonymous:
+        problems.append(f"requests without a token (a peer without one called TMDB?): {anonymous}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    return "one request per movie, by " + ", ".join(f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items())
+
+
 CHECKS = [
     ("fake: details, configuration and errors in TMDB's shapes", check_fake_shapes),
     ("fake: search pages of 20, 'matrix' on 3 pages, year filter", check_fake_search),
@@ -702,6 +770,7 @@ CHECKS = [
     ("url: the slug's title gives way to TMDB's", check_url_replaced),
     *[(f"fault {m}: adds at once, pending, details after, bounded requests and RSS", fault_check(m))
       for m in FAULT_MOVIES],
+    ("ten peers, three tokens: one request per new movie, none from peers without a token", check_ten_peers),
     ("search: pages, --page, --year, --json", check_search),
     ("search: a failing page names the page and the cause, then works", check_search_failure),
     ("title: 'the matrix 1999' adds 603", check_add_by_title),

@@ -34,14 +34,14 @@ RELEASE := -c release --static-swift-stdlib \
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-syncthing syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
 	@echo "make test    everything CI runs: unit, property, end-to-end, schema and LAN lab tests, format lint"
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
-	@echo "make bench   benchmarks; prints a table and writes bench/results.json"
+	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
 	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
@@ -116,6 +116,7 @@ bench: test-deps release
 	$(SWIFT) build $(RELEASE) --product peerd-bench
 	$(RELEASE_BIN)/peerd-bench --bin-dir $(RELEASE_BIN) --results bench/results.json
 	$(MAKE) --no-print-directory bench-discovery
+	$(MAKE) --no-print-directory bench-syncthing
 
 # The decoders under libFuzzer with ASan, built in .build-fuzz (not .build); the corpus grows there
 # from run to run. Prints exec/s and executions per target; a crash fails and leaves its input in
@@ -130,6 +131,15 @@ fuzz-smoke: deps
 # Merges its two rows into bench/results.json (peerd-bench rewrites the file, so it runs after).
 bench-discovery: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 tests/lab/bench_discovery.py --results bench/results.json $(LAB_SKIP_OK)
+
+# Syncthing's idle RSS beside peerd's: from Debian's packages (installed only if missing), loopback
+# only, in a network namespace of its own (root). Prints one "skipped:" line where it can't run.
+bench-syncthing: test-deps
+	@dpkg -s syncthing >/dev/null 2>&1 || $(MAKE) --no-print-directory syncthing-deps 2>/dev/null || true
+	python3 bench/syncthing_idle.py --results bench/results.json $(LAB_SKIP_OK)
+
+syncthing-deps:
+	$(call apt_install,syncthing,guard)
 
 # Profiles the release peerd under valgrind (idle, then every daemon of `peerd-bench --quick`) and
 # writes linker/peerd.order, then relinks with it. Run again when much of the code has changed.

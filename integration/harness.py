@@ -193,7 +193,11 @@ class Peerd(PeerctlClient):
         self.state_dir = work / f"state-{name}"
         self.socket = work / f"{name}.sock"
         self.log = work / f"{name}.log"
-        self.args, self.env = [str(a) for a in args], env
+        self.args = [str(a) for a in args]
+        # The developer's own config.json and TMDB token never reach a test daemon (it would ask the
+        # real TMDB); a caller's env may still name its own XDG_CONFIG_HOME.
+        self.env = {k: v for k, v in (env or os.environ).items() if k != "TMDB_TOKEN"}
+        self.env.setdefault("XDG_CONFIG_HOME", str(work / f"config-{name}"))
         self.proc = None
         self.id = None
 

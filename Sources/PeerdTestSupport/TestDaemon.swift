@@ -82,13 +82,13 @@ package final class TestDaemon: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
-        if runAsNobody {
-            // An ordinary user has a home of their own (and their own XDG config, none here).
-            var environment = ProcessInfo.processInfo.environment
-            environment["HOME"] = scratch.url.path
-            environment["XDG_CONFIG_HOME"] = scratch.path("config-\(name)")
-            process.environment = environment
-        }
+        // The developer's own config.json and TMDB token never reach a test daemon: it would ask
+        // the real TMDB. An ordinary user (runAsNobody) has a home of their own too.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMDB_TOKEN"] = nil
+        environment["XDG_CONFIG_HOME"] = scratch.path("config-\(name)")
+        if runAsNobody { environment["HOME"] = scratch.url.path }
+        process.environment = environment
         process.standardError = log
         process.standardOutput = log
         try process.run()

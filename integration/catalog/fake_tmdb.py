@@ -97,6 +97,11 @@ CONFIGURATION = {
                     "runtime", "title", "vote_average"]}
 
 
+def made_up(movie):
+    """Details in the real shape for an id no table here has (`synthetic`)."""
+    return _details((movie, f"Movie {movie}", "2000-01-01", 100, [18], f"tt{movie:07d}", 7.0, f"Movie {movie}."))
+
+
 def tmdb_error(code, message):
     return {"status_code": code, "status_message": message, "success": False}
 
@@ -134,9 +139,11 @@ def search(query, year, page):
 
 
 class FakeTMDB:
-    def __init__(self, tokens=(), seed=3, stall_seconds=10.0):
+    def __init__(self, tokens=(), seed=3, stall_seconds=10.0, synthetic=False):
         self.kinds = {t: token_kind(t) for t in tokens}
         self.tokens = list(tokens)
+        # For benchmarks: any id it doesn't know gets made-up details instead of a 404.
+        self.synthetic = synthetic
         self.seed, self.stall_seconds = seed, stall_seconds
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.log = []  # {"path", "query", "auth", "status", "mode", "at"}
@@ -242,6 +249,8 @@ class _Handler(BaseHTTPRequestHandler):
         match = re.fullmatch(r"/3/movie/(\d+)", path)
         if match:
             found = DETAILS.get(int(match[1]))
+            if not found and self.server.fake.synthetic and 0 < int(match[1]) < 1 << 31:
+                found = made_up(int(match[1]))
             return (200, found) if found else (404, NOT_FOUND)
         if path == "/3/search/movie":
             page = int(query.get("page", "1")) if query.get("page", "1").isdigit() else 0
@@ -297,8 +306,9 @@ def main():
     parser.add_argument("--fault", default="ok", choices=MODES)
     parser.add_argument("--latency-ms", type=int, default=0)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--synthetic", action="store_true", help="made-up details for ids it doesn't know, not 404")
     args = parser.parse_args()
-    fake = FakeTMDB(args.token, seed=args.seed).start(args.port)
+    fake = FakeTMDB(args.token, seed=args.seed, synthetic=args.synthetic).start(args.port)
     fake.set_fault(args.fault, args.latency_ms)
     print(fake.url, flush=True)
     try:

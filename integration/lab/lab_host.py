@@ -39,7 +39,9 @@ class Host(PeerctlClient):
 
     @property
     def env(self):
-        env = dict(os.environ)
+        # Each host has a config of its own, and no TMDB token from whoever runs the lab.
+        env = {k: v for k, v in os.environ.items() if k != "TMDB_TOKEN"}
+        env["XDG_CONFIG_HOME"] = str(self.dir / "config")
         if self.has_avahi:
             env["DBUS_SYSTEM_BUS_ADDRESS"] = f"unix:path={BUS_SOCKET}"
         else:

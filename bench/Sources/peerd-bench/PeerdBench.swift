@@ -17,6 +17,8 @@ struct PeerdBench {
                 scenarios.catchUpMovies = 10_000
                 scenarios.cliRuns = 20
                 scenarios.coldStarts = 2
+                scenarios.detailRuns = 10
+                scenarios.tokenlessRuns = 2
             default:
                 FileHandle.standardError.write(
                     Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick]\n".utf8)
@@ -32,6 +34,7 @@ struct PeerdBench {
             ("add → visible", { try scenarios.addToVisible() }),
             ("catch-up, memory, cold start", { try scenarios.catchUpAndMemory() }),
             ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
+            ("movie details", { try scenarios.movieDetails(binDirectory: binDirectory) }),
         ] as [(String, () throws -> [Measurement])] {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
             results += try run()

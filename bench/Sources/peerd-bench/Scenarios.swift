@@ -14,6 +14,8 @@ struct Scenarios {
     var catchUpMovies = 100_000
     var cliRuns = 200
     var coldStarts = 5
+    var detailRuns = 50
+    var tokenlessRuns = 10
 
     /// p50/p99 from an add on alice (acknowledged, so fsynced) until bob's follow stream shows it.
     func addToVisible() throws -> [Measurement] {
@@ -188,7 +190,7 @@ struct Scenarios {
         _ = (log, state)  // both close when released: the log file, then the directory lock
     }
 
-    private func waitUntil(
+    func waitUntil(
         timeout: Duration = .seconds(30),
         every interval: Duration = .milliseconds(20),
         _ condition: () throws -> Bool

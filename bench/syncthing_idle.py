@@ -11,7 +11,7 @@ upgrades. On top of that it runs in a network namespace of its own that has only
     sudo python3 bench/syncthing_idle.py [--settle 15] [--results bench/results.json]
 
 Prints Syncthing's version and VmRSS after --settle seconds; with --results, merges one row into
-that file's "results" array (as tests/lab/bench_discovery.py does). Exits 0 when it measured, 1 when
+that file's "results" array (as integration/lab/bench_discovery.py does). Exits 0 when it measured, 1 when
 Syncthing failed, 77 with one "skipped:" line when Syncthing is not installed or this machine can't
 make a network namespace (not root, or namespaces unavailable).
 """
@@ -26,7 +26,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests" / "lab"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "integration" / "lab"))
 from bench_discovery import merge_results  # noqa: E402
 
 SKIP = 77

@@ -1,17 +1,20 @@
 import Foundation
 
 /// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
+/// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details").
 @main
 struct PeerdBench {
     static func main() throws {
         var arguments = CommandLine.arguments.dropFirst()
         var binDirectory = ".build/release"
-        var resultsPath = "bench/results.json"
+        var resultsPath: String?
         var scenarios = Scenarios()
+        var only: String?
         while let flag = arguments.popFirst() {
             switch flag {
             case "--bin-dir": binDirectory = arguments.popFirst() ?? binDirectory
-            case "--results": resultsPath = arguments.popFirst() ?? resultsPath
+            case "--results": resultsPath = arguments.popFirst()
+            case "--only": only = arguments.popFirst()
             case "--quick":
                 scenarios.adds = 100
                 scenarios.catchUpMovies = 10_000
@@ -21,7 +24,7 @@ struct PeerdBench {
                 scenarios.tokenlessRuns = 2
             default:
                 FileHandle.standardError.write(
-                    Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick]\n".utf8)
+                    Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO]\n".utf8)
                 )
                 exit(64)
             }
@@ -35,11 +38,13 @@ struct PeerdBench {
             ("catch-up, memory, cold start", { try scenarios.catchUpAndMemory() }),
             ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
             ("movie details", { try scenarios.movieDetails(binDirectory: binDirectory) }),
-        ] as [(String, () throws -> [Measurement])] {
+        ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
             results += try run()
         }
         printTable(results)
+        // Part of a run (--only) replaces the results only when asked to.
+        guard let resultsPath = resultsPath ?? (only == nil ? "bench/results.json" : nil) else { return }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let report = Report(machine: machine(), results: results)

@@ -13,6 +13,12 @@ extension PeerConnection {
         var machine: Machine
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
         let sink: AsyncStream<Event>.Continuation
+        /// Given back for each frame once handled, or once the replica took its operations.
+        let credit: ReadCredit
+        /// A frame is being handled; it handed its operations to the replica, which then gives its
+        /// credit back.
+        var handlingFrame = false
+        var delivering = false
         let connectionID: Int
         var logger: Logger
         let clock = ContinuousClock()
@@ -22,12 +28,14 @@ extension PeerConnection {
             machine: Machine,
             outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
             sink: AsyncStream<Event>.Continuation,
+            credit: ReadCredit,
             connectionID: Int
         ) {
             self.connection = connection
             self.machine = machine
             self.outbound = outbound
             self.sink = sink
+            self.credit = credit
             self.connectionID = connectionID
             logger = connection.logger
             logger[metadataKey: "address"] = "\(connection.address)"
@@ -47,7 +55,10 @@ extension PeerConnection {
                 let action = machine.received(frame, now: now)
                 // The trace holds the JSON frames of the peer protocol, not the admission records.
                 if case .session = action { connection.trace?.record(sent: false, frame.readableBytesView) }
+                (handlingFrame, delivering) = (true, false)
                 await perform(action)
+                handlingFrame = false
+                if !delivering { credit.done() }
             case .inboundEnded(let error):
                 let end = Self.end(error)
                 if !machine.isClosed { log(end) }

@@ -30,8 +30,10 @@ extension PeerConnection.Driver {
             if let remote = machine.remote?.peer { await connection.trust.introduced(members, by: remote) }
         case .deliver(let operations):
             await connection.directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
-            let sink = self.sink
+            let (sink, credit) = (self.sink, handlingFrame ? self.credit : nil)
+            delivering = handlingFrame
             await connection.replica.enqueue(operations) { result in
+                credit?.done()
                 if case .failure(let failure) = result {
                     sink.yield(.delivered(failure.wireError))
                 } else {

@@ -58,6 +58,7 @@ struct PeerConnection {
         let (trustSubscription, trustUpdates) = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
+        let credit = ReadCredit()
         let outcome: ConnectionOutcome
         do {
             outcome = try await connection.executeThenClose { inbound, outbound in
@@ -66,12 +67,16 @@ struct PeerConnection {
                     machine: machine,
                     outbound: outbound,
                     sink: sink,
+                    credit: credit,
                     connectionID: connectionID
                 )
                 await withDiscardingTaskGroup { group in
                     group.addTask {
                         do {
-                            for try await frame in inbound { sink.yield(.frame(frame)) }
+                            for try await frame in inbound {
+                                sink.yield(.frame(frame))
+                                await credit.handedOver()
+                            }
                             sink.yield(.inboundEnded(nil))
                         } catch {
                             sink.yield(.inboundEnded(error))

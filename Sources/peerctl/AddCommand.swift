@@ -50,7 +50,19 @@ struct AddCommand: ParsableCommand {
             )
         } else {
             print("added \(Output.describe(record))")
+            if let note = detailsNote(record) { print("  \(note)") }
         }
+    }
+
+    /// Where a new row's details stand while it has none: the add never waits for TMDB. Nil when
+    /// it has details, or the daemon doesn't answer `show` (an older one).
+    private func detailsNote(_ record: MovieRecord) -> String? {
+        guard record.posterPath == nil, let movie = MovieID(record.movieId),
+            let client = try? ControlClient(socketPath: options.socketPath),
+            case .shown(let shown)? = try? client.request(.show(movie)),
+            shown.details == nil, let pending = shown.pending
+        else { return nil }
+        return "details: \(pending); `peerctl show \(record.movieId)` shows them once fetched"
     }
 
     /// The movie `text` names: by id (with a provisional title from a URL's slug), or by title

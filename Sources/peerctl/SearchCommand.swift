@@ -36,9 +36,11 @@ struct SearchCommand: ParsableCommand {
         guard !results.results.isEmpty else { return print("TMDB knows no movie called '\(query)'") }
         Self.printResults(results)
         if results.page < results.totalPages {
-            print(
-                "page \(results.page) of \(results.totalPages); next: peerctl search \(query) --page \(results.page + 1)"
-            )
+            let filter = year.map { " --year \($0)" } ?? ""
+            let next = "peerctl search \(query)\(filter) --page \(results.page + 1)"
+            print("page \(results.page) of \(results.totalPages) (\(results.totalResults) movies); next: \(next)")
+        } else if results.totalPages > 1 {
+            print("page \(results.page) of \(results.totalPages) (\(results.totalResults) movies)")
         }
     }
 

@@ -22,6 +22,8 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 
 let package = Package(
     name: "peerd",
@@ -41,6 +43,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Without its default traits: they would link all of Foundation and swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
@@ -82,7 +87,7 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", "PeerdCatalog", nioCore, nioSSL, crypto, nioPosix, logging,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", nioCore, nioSSL, crypto, nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],
@@ -95,6 +100,17 @@ let package = Package(
                 "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle,
                 systemPackage,
             ],
+            swiftSettings: strict
+        ),
+        // web: the page (proto/WEB.md). The pure gate, the token, the API over the control protocol,
+        // and the page's files compiled in.
+        .target(
+            name: "PeerdWeb",
+            dependencies: [
+                "PeerdWire", "PeerdStore", hummingbird, httpTypes, nioCore, nioPosix, logging, serviceLifecycle,
+                systemPackage,
+            ],
+            resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
         // For tests of the pure parts: a seeded random generator, operations of a later version.
@@ -187,6 +203,14 @@ let package = Package(
                 "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdWebTests",
+            dependencies: [
+                "PeerdWeb", "PeerdWire", "PeerdModel", hummingbird, httpTypes, nioCore, logging, systemPackage,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 import PeerdModel
 import PeerdSecurity
+import PeerdWeb
 import PeerdWire
 
 /// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
@@ -50,7 +51,19 @@ struct ControlResponder: Sendable {
         case .search(let query, let year, let page): return await search(query, year: year, page: page)
         case .show(let movie): return await show(movie)
         case .refresh(let movie): return await refresh(movie)
+        case .page: return page()
         case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
+        }
+    }
+
+    /// The page's address with its token: `peerctl open` (the control socket admits only this user).
+    private func page() -> ControlResponse {
+        guard let page = info.page else {
+            return .error(WireError(.unavailable, "the page is off: peerd runs with --no-web (or \"web\": false)"))
+        }
+        switch page.url {
+        case .success(let url): return .page(url: url)
+        case .failure(let unavailable): return .error(WireError(.unavailable, unavailable.reason))
         }
     }
 
@@ -157,7 +170,8 @@ struct ControlResponder: Sendable {
             socket: info.socketPath,
             mdns: info.mdns,
             version: PeerdVersion.current,
-            tmdb: info.tmdb
+            tmdb: info.tmdb,
+            web: info.page?.address
         )
     }
 

@@ -5,6 +5,7 @@ import PeerdCatalog
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
+import PeerdWeb
 import ServiceLifecycle
 import SystemPackage
 
@@ -162,7 +163,8 @@ extension Daemon {
                 stateDir: configuration.stateDirectory,
                 socketPath: configuration.socketPath,
                 mdns: configuration.mdns,
-                tmdb: catalog != nil
+                tmdb: catalog != nil,
+                page: configuration.web.enabled ? WebPage() : nil
             )
             let responder = ControlResponder(
                 replica: peers.replica,
@@ -186,8 +188,30 @@ extension Daemon {
                 logger: logger
             )
             services =
-                [reloader] + Self.discovery(configuration, peers: peers, logger: logger)
+                [reloader] + Self.web(configuration, responder: responder, logger: logger)
+                + Self.discovery(configuration, peers: peers, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
+        }
+
+        /// The page, on the daemon's event loop group, answered by the same responder as the socket.
+        private static func web(_ configuration: DaemonConfiguration, responder: ControlResponder, logger: Logger)
+            -> [any Service]
+        {
+            guard let page = responder.info.page else { return [] }
+            let settings = WebSettings(
+                addresses: configuration.web.addresses,
+                port: configuration.web.port,
+                tokenPath: FilePath(configuration.stateDirectory).appending("web.token")
+            )
+            return [
+                WebService(
+                    settings: settings,
+                    page: page,
+                    backend: ControlWebBackend(responder: responder),
+                    eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                    logger: logger
+                )
+            ]
         }
 
         /// Last but one in the group, so among the first to stop: the LAN hears our goodbye before

@@ -27,6 +27,8 @@ package struct DaemonConfiguration: Sendable {
     package var environment: [String: String] = [:]
     /// Where details of movies come from, when this daemon holds a TMDB token.
     package var tmdb = TMDBOptions()
+    /// Where the page listens, if anywhere.
+    package var web = WebOptions()
 
     package init(
         name: String,

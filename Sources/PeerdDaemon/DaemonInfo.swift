@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdWeb
 import PeerdWire
 
 /// Facts about the running daemon that `peerctl status` reports.
@@ -11,6 +12,8 @@ struct DaemonInfo: Sendable {
     let mdns: Bool
     /// Whether this daemon holds a TMDB token.
     let tmdb: Bool
+    /// The page, unless it is turned off (`--no-web`).
+    let page: WebPage?
     let started = ContinuousClock.now
 
     var uptimeSeconds: Double {

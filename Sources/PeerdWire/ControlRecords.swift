@@ -169,6 +169,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     package var protocolVersion: Int
     /// Whether this daemon holds a TMDB token (never the token); absent from a daemon older than TMDB.
     package var tmdb: Bool?
+    /// The page's address without its token (proto/WEB.md); absent when the page is off.
+    package var web: String?
 
     package init(
         peer: PeerID,
@@ -183,7 +185,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         socket: String,
         mdns: Bool,
         version: String,
-        tmdb: Bool? = false
+        tmdb: Bool? = false,
+        web: String? = nil
     ) {
         self.peer = peer
         self.name = name
@@ -198,6 +201,7 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         self.mdns = mdns
         self.version = version
         self.tmdb = tmdb
+        self.web = web
         protocolVersion = ProtocolVersion.peer
     }
 }

@@ -26,6 +26,8 @@ package enum ControlRequest: Hashable, Sendable {
     case show(MovieID)
     /// Fetch details again: of one movie, or of every listed one.
     case refresh(MovieID?)
+    /// The page's address with its token (proto/WEB.md), for `peerctl open`.
+    case page
 
     package var type: String {
         switch self {
@@ -43,6 +45,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .search: "search"
         case .show: "show"
         case .refresh: "refresh"
+        case .page: "page"
         }
     }
 }
@@ -91,6 +94,7 @@ extension ControlRequest: Codable {
             )
         case "show": self = .show(try c.decode(MovieID.self, forKey: .movie))
         case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
+        case "page": self = .page
         default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
@@ -105,7 +109,7 @@ extension ControlRequest: Codable {
         case .list(let limit, let after):
             try c.encodeIfPresent(limit, forKey: .limit)
             try c.encodeIfPresent(after, forKey: .after)
-        case .follow, .peers, .status: break
+        case .follow, .peers, .status, .page: break
         case .connect(let address): try c.encode(address, forKey: .address)
         case .invite(let expiresIn): try c.encodeIfPresent(expiresIn, forKey: .expiresIn)
         case .join(let code, let address):

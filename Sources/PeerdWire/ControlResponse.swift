@@ -23,10 +23,12 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case shown(ShownRecord)
     /// How many fetches `refresh` queued.
     case refreshing(movies: Int)
+    /// The page's address, its token in the fragment: `http://127.0.0.1:7602/#token=…`.
+    case page(url: String)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
-        case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members
+        case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members, url
     }
 
     package var type: String {
@@ -46,6 +48,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .searchResults: "searchResults"
         case .shown: "shown"
         case .refreshing: "refreshing"
+        case .page: "page"
         case .error: "error"
         }
     }
@@ -95,6 +98,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "searchResults": self = .searchResults(try SearchResultsRecord(from: decoder))
         case "shown": self = .shown(try ShownRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
+        case "page": self = .page(url: try c.decode(String.self, forKey: .url))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -133,6 +137,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .searchResults(let results): try results.encode(to: encoder)
         case .shown(let shown): try shown.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
+        case .page(let url): try c.encode(url, forKey: .url)
         case .error(let error): try error.encode(to: encoder)
         }
     }

@@ -26,6 +26,7 @@ struct StatusCommand: ParsableCommand {
                 "tmdb",
                 status.tmdb == true ? "token held: fetches movies' details" : "no token: shows details peers fetch"
             ),
+            ("web", status.web ?? "off"),
             ("state", status.stateDir),
             ("socket", status.socket),
             ("version", "\(status.version) (protocol \(status.protocolVersion))"),

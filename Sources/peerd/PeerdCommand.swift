@@ -24,14 +24,18 @@ struct PeerdCommand: AsyncParsableCommand {
             can reach over TCP. Use `peerctl` to add, remove and list movies.
 
             Two daemons on one machine, each dialing the other:
-              peerd --name alice --port 7601 --state-dir /tmp/a --socket /tmp/a.sock --no-mdns --peer 127.0.0.1:7602
-              peerd --name bob   --port 7602 --state-dir /tmp/b --socket /tmp/b.sock --no-mdns --peer 127.0.0.1:7601
+              peerd --name alice --port 7601 --state-dir /tmp/a --socket /tmp/a.sock --no-mdns --peer 127.0.0.1:7611
+              peerd --name bob   --port 7611 --state-dir /tmp/b --socket /tmp/b.sock --no-mdns --peer 127.0.0.1:7601 \\
+                --web-port 7612
 
             Stop with Ctrl-C or SIGTERM: queued changes are saved first. SIGHUP re-reads the config file.
 
             The optional config file ($XDG_CONFIG_HOME/peerd/config.json, or --config) is a JSON object \
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
-            (a list) and logLevel. Options given on the command line win over it; its peers add to --peer.
+            (a list), logLevel, tmdbTokenFile, tmdbUrl, tmdbLanguage, web (true or false), webAddress (one \
+            or a list) and webPort. Options given on the command line win over it; its peers add to --peer.
+
+            The page: `peerctl open` prints its address with the token that lets you in, and opens it.
             """,
         version: PeerdVersion.current
     )
@@ -114,6 +118,22 @@ struct PeerdCommand: AsyncParsableCommand {
     @Flag(help: "Never call TMDB, even with a token.")
     var noTmdb = false
 
+    @Option(
+        name: .customLong("web-address"),
+        help: ArgumentHelp(
+            "An address the page listens on. Repeatable. (default: 127.0.0.1 and ::1)",
+            discussion: "Anyone who can reach the address still needs the page's token, from `peerctl open`.",
+            valueName: "address"
+        )
+    )
+    var webAddresses: [String] = []
+
+    @Option(help: ArgumentHelp("The page's TCP port; 0 picks a free one. (default: 7602)", valueName: "port"))
+    var webPort: Int?
+
+    @Flag(help: "Don't serve the page (`peerctl open`).")
+    var noWeb = false
+
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
@@ -137,6 +157,10 @@ struct PeerdCommand: AsyncParsableCommand {
             throw ValidationError("--peer '\(peer)' is not host:port (e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601)")
         }
         if let name, name.isEmpty || name.count > 64 { throw ValidationError("--name must be 1 to 64 characters") }
+        if let webPort, !(0...65535).contains(webPort) {
+            throw ValidationError("--web-port must be between 0 and 65535")
+        }
+        if webAddresses.contains(where: \.isEmpty) { throw ValidationError("--web-address must not be empty") }
         guard keepaliveInterval > 0 else { throw ValidationError("--keepalive-interval must be positive") }
     }
 
@@ -182,6 +206,7 @@ struct PeerdCommand: AsyncParsableCommand {
         configuration.tmdb.url = tmdbURL ?? file.tmdbURL ?? TMDBOptions.defaultURL
         configuration.tmdb.language = tmdbLanguage ?? file.tmdbLanguage ?? TMDBOptions.defaultLanguage
         configuration.tmdb.disabled = noTmdb
+        configuration.web = webOptions(file)
         do {
             configuration.tmdb.settings = try catalogSettings(configuration, environment: environment.variables)
         } catch {
@@ -206,6 +231,15 @@ struct PeerdCommand: AsyncParsableCommand {
 }
 
 extension PeerdCommand {
+    /// Flags win over the config file's `web`, `webAddress` and `webPort`.
+    func webOptions(_ file: ConfigFile) -> WebOptions {
+        var options = WebOptions()
+        options.enabled = !noWeb && (file.web ?? true)
+        if let addresses = webAddresses.isEmpty ? file.webAddresses : webAddresses { options.addresses = addresses }
+        options.port = webPort ?? file.webPort ?? options.port
+        return options
+    }
+
     /// TMDB's settings when a token is found and TMDB is not turned off; a token file others can
     /// read, a bad URL or language stops the start with what to fix.
     func catalogSettings(

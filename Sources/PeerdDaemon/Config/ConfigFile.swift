@@ -19,7 +19,8 @@ import Musl
 /// ```json
 /// {"name": "den", "port": 7601, "listenAddress": "::", "stateDir": "/srv/peerd", "socket": "/run/p.sock",
 ///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info",
-///  "tmdbTokenFile": "/home/ada/.config/peerd/tmdb.token", "tmdbUrl": "https://api.themoviedb.org", "tmdbLanguage": "en-US"}
+///  "tmdbTokenFile": "/home/ada/.config/peerd/tmdb.token", "tmdbUrl": "https://api.themoviedb.org", "tmdbLanguage": "en-US",
+///  "web": true, "webAddress": ["127.0.0.1", "::1"], "webPort": 7602}
 /// ```
 ///
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
@@ -37,6 +38,10 @@ package struct ConfigFile: Equatable, Sendable {
     package var tmdbTokenFile: String?
     package var tmdbURL: String?
     package var tmdbLanguage: String?
+    package var web: Bool?
+    /// `webAddress`: one address, or a list of them.
+    package var webAddresses: [String]?
+    package var webPort: Int?
 
     package init() {}
 
@@ -85,7 +90,9 @@ extension ConfigFile: Decodable {
     enum Key: String, CodingKey, CaseIterable {
         case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel, tmdbTokenFile
         case tmdbURL = "tmdbUrl"
-        case tmdbLanguage
+        case tmdbLanguage, web
+        case webAddresses = "webAddress"
+        case webPort
     }
 
     private struct AnyKey: CodingKey {
@@ -122,12 +129,32 @@ extension ConfigFile: Decodable {
         tmdbTokenFile = try container.decodeIfPresent(String.self, forKey: .tmdbTokenFile)
         tmdbURL = try container.decodeIfPresent(String.self, forKey: .tmdbURL)
         tmdbLanguage = try container.decodeIfPresent(String.self, forKey: .tmdbLanguage)
+        try decodeWeb(container)
         if let level = try container.decodeIfPresent(String.self, forKey: .logLevel) {
             guard let parsed = Logger.Level(rawValue: level) else {
                 let levels = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ConfigFileError.Problem(reason: "logLevel '\(level)' is not one of \(levels)")
             }
             logLevel = parsed
+        }
+    }
+}
+
+extension ConfigFile {
+    /// `web`, `webAddress` (a string or a list of strings) and `webPort`.
+    private mutating func decodeWeb(_ container: KeyedDecodingContainer<Key>) throws {
+        web = try container.decodeIfPresent(Bool.self, forKey: .web)
+        if let one = try? container.decodeIfPresent(String.self, forKey: .webAddresses) {
+            webAddresses = [one]
+        } else {
+            webAddresses = try container.decodeIfPresent([String].self, forKey: .webAddresses)
+        }
+        if let webAddresses, webAddresses.isEmpty || webAddresses.contains(where: \.isEmpty) {
+            throw ConfigFileError.Problem(reason: "webAddress must name at least one address, none empty")
+        }
+        webPort = try container.decodeIfPresent(Int.self, forKey: .webPort)
+        if let webPort, !(0...65535).contains(webPort) {
+            throw ConfigFileError.Problem(reason: "webPort must be between 0 and 65535")
         }
     }
 }

@@ -1,0 +1,1 @@
+// placeholder: the page comes with branch page

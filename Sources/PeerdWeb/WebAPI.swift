@@ -1,0 +1,73 @@
+import Hummingbird
+import NIOCore
+import PeerdWire
+import ServiceLifecycle
+
+/// The page's JSON API (proto/WEB.md, "The API"): control requests in, control responses out, and
+/// the list's changes as Server-Sent Events.
+struct WebAPI<Backend: WebBackend> {
+    let backend: Backend
+
+    /// A request body over this is refused (413) while it streams in.
+    static var maxBodyBytes: Int { 64 * 1024 }
+    /// How often an idle event stream gets a comment line, so proxies and browsers keep it open.
+    static var keepAliveInterval: Duration { .seconds(15) }
+
+    func request(_ request: Request) async throws -> Response {
+        let body = try await request.body.collect(upTo: Self.maxBodyBytes)
+        let control: ControlRequest
+        do throws(WireError) {
+            control = try WireCoding.decode(ControlRequest.self, from: body)
+        } catch {
+            return Self.json(.error(error), status: .badRequest)
+        }
+        guard control.allowedFromPage else {
+            let refusal = WireError(.badRequest, "'\(control.type)' is for peerctl, not the page")
+            return Self.json(.error(refusal), status: .forbidden)
+        }
+        return Self.json(await backend.respond(to: control), status: .ok)
+    }
+
+    func events() async -> Response {
+        let changes = await backend.changes()
+        let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
+        let feeding = Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await change in changes {
+                        let data = WireCoding.encode(ControlResponse.change(change))
+                        sink.yield(ByteBuffer(string: "event: change\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
+                    }
+                    sink.finish()
+                }
+                group.addTask {
+                    while (try? await Task.sleep(for: Self.keepAliveInterval)) != nil {
+                        sink.yield(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                }
+            }
+        }
+        sink.onTermination = { _ in feeding.cancel() }
+        let body = ResponseBody { writer in
+            // The stream ends when the page goes away (a write fails), or when peerd shuts down.
+            for await frame in frames.cancelOnGracefulShutdown() {
+                guard (try? await writer.write(frame)) != nil else { break }
+            }
+            feeding.cancel()
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream; charset=utf-8"],
+            body: body
+        )
+    }
+
+    static func json(_ response: ControlResponse, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: WireCoding.encode(response)))
+        )
+    }
+}

@@ -1,0 +1,20 @@
+package import PeerdWire
+
+/// What the page's API asks of the daemon: the control socket's answers and its change stream,
+/// so the page and `peerctl` share one protocol and one place that answers (proto/WEB.md).
+package protocol WebBackend: Sendable {
+    func respond(to request: ControlRequest) async -> ControlResponse
+    /// The list's changes from now on, as `follow` streams them, until the stream is dropped.
+    func changes() async -> AsyncStream<ChangeRecord>
+}
+
+/// The control requests the page may send. The rest (follow, connect, invite, join, forget,
+/// trust) stay with `peerctl`: they pair, trust or dial, which a page has no business doing.
+extension ControlRequest {
+    package var allowedFromPage: Bool {
+        switch self {
+        case .add, .remove, .list, .peers, .status, .search, .show, .refresh: true
+        case .follow, .connect, .invite, .join, .forget, .trust, .page: false
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+import NIOCore
+
+/// The page's routes: its files, and the API. ``WebGate`` has already decided who gets in and
+/// answered unknown paths and wrong methods.
+enum WebRoutes {
+    static func router<Backend: WebBackend>(gate: WebGate, backend: Backend) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: WebGateMiddleware(gate: gate))
+        for path in WebGate.pagePaths {
+            router.get(RouterPath(path)) { _, _ in try page(at: path) }
+            router.head(RouterPath(path)) { _, _ in try page(at: path) }
+        }
+        let api = WebAPI(backend: backend)
+        router.post("/api/request") { request, _ in try await api.request(request) }
+        router.get("/api/events") { _, _ in await api.events() }
+        return router
+    }
+
+    private static func page(at path: String) throws -> Response {
+        guard let file = PageFiles.file(at: path) else { throw HTTPError(.notFound) }
+        return Response(
+            status: .ok,
+            headers: [.contentType: file.contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes))
+        )
+    }
+}

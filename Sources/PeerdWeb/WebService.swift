@@ -1,0 +1,96 @@
+import Hummingbird
+package import Logging
+package import NIOCore
+import NIOPosix
+package import ServiceLifecycle
+
+/// The page (proto/WEB.md) as one more service of the daemon: Hummingbird on the daemon's event
+/// loop group, on each of the settings' addresses and one port. If the page can't be served (its
+/// port is taken, its token file is refused) peerd goes on without it and says why.
+package final class WebService<Backend: WebBackend>: Service {
+    let settings: WebSettings
+    let page: WebPage
+    let backend: Backend
+    let eventLoopGroup: any EventLoopGroup
+    let logger: Logger
+
+    package init(
+        settings: WebSettings,
+        page: WebPage,
+        backend: Backend,
+        eventLoopGroup: any EventLoopGroup,
+        logger: Logger
+    ) {
+        self.settings = settings
+        self.page = page
+        self.backend = backend
+        self.eventLoopGroup = eventLoopGroup
+        self.logger = logger
+    }
+
+    package func run() async throws {
+        do {
+            let token = try WebToken.load(at: settings.tokenPath)
+            try await serve(token: token)
+        } catch {
+            let reason = "\(error)"
+            page.state = .off(reason: reason)
+            logger.error("the page is off", metadata: ["reason": "\(reason)"])
+            try? await gracefulShutdown()
+        }
+    }
+
+    /// Binds the first address (on the settings' port, or a free one), then the others on the same
+    /// port. An address that can't be bound beyond the first is only logged (no IPv6, say).
+    private func serve(token: WebToken) async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            let (bound, report) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
+            let first = settings.addresses[0]
+            group.addTask {
+                do {
+                    try await self.application(first, port: self.settings.port, token: token, report: report).run()
+                } catch {
+                    report.yield(.failure(error))
+                }
+            }
+            var results = bound.makeAsyncIterator()
+            let port = try await results.next()?.get() ?? settings.port
+            page.state = .serving(host: WebPage.urlHost(first), port: port, token: token)
+            logger.info("serving the page", metadata: ["address": "\(page.address ?? "")"])
+            for address in settings.addresses.dropFirst() {
+                group.addTask {
+                    do {
+                        try await self.application(address, port: port, token: token, report: nil).run()
+                    } catch {
+                        self.logger.notice(
+                            "the page is not served on one address",
+                            metadata: ["address": "\(address)", "error": "\(error)"]
+                        )
+                    }
+                }
+            }
+        }
+    }
+
+    private func application(
+        _ address: String,
+        port: Int,
+        token: WebToken,
+        report: AsyncStream<Result<Int, any Error>>.Continuation?
+    ) -> some ApplicationProtocol {
+        Application(
+            router: WebRoutes.router(
+                gate: WebGate(token: token, port: port, addresses: settings.addresses),
+                backend: backend
+            ),
+            configuration: ApplicationConfiguration(
+                address: .hostname(address, port: port),
+                serverName: nil,
+                reuseAddress: true
+            ),
+            onServerRunning: { channel in report?.yield(.success(channel.localAddress?.port ?? port)) },
+            eventLoopGroupProvider: .shared(eventLoopGroup),
+            logger: logger
+        )
+    }
+}

@@ -203,7 +203,12 @@ class Peerd(PeerctlClient):
 
     def argv(self):
         return [BIN_DIR / "peerd", "--name", self.name, "--port", str(self.port), "--listen-address", "127.0.0.1",
-                "--state-dir", self.state_dir, "--socket", self.socket, "--no-mdns", *self.args]
+                "--state-dir", self.state_dir, "--socket", self.socket, "--no-mdns", *self.web_args(), *self.args]
+
+    def web_args(self):
+        """The page on a free port, so daemons side by side never contend for 7602, unless the test
+        chose its own port or no page."""
+        return [] if {"--web-port", "--no-web"} & set(self.args) else ["--web-port", "0"]
 
     def start(self, wait=True):
         self.proc = spawn(self.argv(), self.log, env=self.env)

@@ -78,7 +78,7 @@ package final class TestDaemon: @unchecked Sendable {
             prefix + [
                 "--name", name, "--port", String(requestedPort), "--listen-address", "127.0.0.1",
                 "--state-dir", stateDir, "--socket", socket, "--no-mdns", "--log-level", logLevel,
-            ] + secretArguments + extraArguments
+            ] + secretArguments + Self.webArguments(extraArguments) + extraArguments
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         log.seekToEndOfFile()
@@ -150,5 +150,13 @@ package final class TestDaemon: @unchecked Sendable {
             case .unexpected: "unexpected control response"
             }
         }
+    }
+}
+
+extension TestDaemon {
+    /// Each test daemon's page on a free port (so daemons side by side never contend for 7602),
+    /// unless the test chose its own or none.
+    static func webArguments(_ arguments: [String]) -> [String] {
+        arguments.contains { $0 == "--web-port" || $0 == "--no-web" } ? [] : ["--web-port", "0"]
     }
 }

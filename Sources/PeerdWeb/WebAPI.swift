@@ -14,7 +14,12 @@ struct WebAPI<Backend: WebBackend> {
     static var keepAliveInterval: Duration { .seconds(15) }
 
     func request(_ request: Request) async throws -> Response {
-        let body = try await request.body.collect(upTo: Self.maxBodyBytes)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: Self.maxBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "a request body is at most 64 KiB")
+        }
         let control: ControlRequest
         do throws(WireError) {
             control = try WireCoding.decode(ControlRequest.self, from: body)
@@ -22,22 +27,21 @@ struct WebAPI<Backend: WebBackend> {
             return Self.json(.error(error), status: .badRequest)
         }
         guard control.allowedFromPage else {
-            let refusal = WireError(.badRequest, "'\(control.type)' is for peerctl, not the page")
+            let refusal = WireError(.forbidden, "'\(control.type)' is for peerctl, not the page")
             return Self.json(.error(refusal), status: .forbidden)
         }
         return Self.json(await backend.respond(to: control), status: .ok)
     }
 
+    /// `follow`'s changes as `event: change`, and a comment line when nothing else was sent for a
+    /// while. The stream ends when the page goes away (a write fails) or peerd shuts down.
     func events() async -> Response {
         let changes = await backend.changes()
-        let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
-        let feeding = Task {
+        let body = ResponseBody { writer in
+            let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await change in changes {
-                        let data = WireCoding.encode(ControlResponse.change(change))
-                        sink.yield(ByteBuffer(string: "event: change\ndata: \(String(decoding: data, as: UTF8.self))\n\n"))
-                    }
+                    for await change in changes { sink.yield(Self.event(change)) }
                     sink.finish()
                 }
                 group.addTask {
@@ -45,22 +49,19 @@ struct WebAPI<Backend: WebBackend> {
                         sink.yield(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                 }
+                for await frame in frames.cancelOnGracefulShutdown() {
+                    guard (try? await writer.write(frame)) != nil else { break }
+                }
+                group.cancelAll()
             }
-        }
-        sink.onTermination = { _ in feeding.cancel() }
-        let body = ResponseBody { writer in
-            // The stream ends when the page goes away (a write fails), or when peerd shuts down.
-            for await frame in frames.cancelOnGracefulShutdown() {
-                guard (try? await writer.write(frame)) != nil else { break }
-            }
-            feeding.cancel()
             try await writer.finish(nil)
         }
-        return Response(
-            status: .ok,
-            headers: [.contentType: "text/event-stream; charset=utf-8"],
-            body: body
-        )
+        return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: body)
+    }
+
+    static func event(_ change: ChangeRecord) -> ByteBuffer {
+        let data = String(decoding: WireCoding.encode(ControlResponse.change(change)), as: UTF8.self)
+        return ByteBuffer(string: "event: change\ndata: \(data)\n\n")
     }
 
     static func json(_ response: ControlResponse, status: HTTPResponse.Status) -> Response {

@@ -43,7 +43,7 @@ package struct WebGate: Sendable {
     }
 
     package func admit(_ request: Request) -> Verdict {
-        guard let host = request.host?.lowercased(), hosts.contains(host) else {
+        guard let host = request.host.map(Self.withPort), hosts.contains(host) else {
             return .refuse(status: 421, reason: "this page answers only to 127.0.0.1, [::1] or localhost")
         }
         if Self.pagePaths.contains(request.path) {
@@ -77,6 +77,13 @@ package struct WebGate: Sendable {
 
     private func sameOrigin(_ origin: String?) -> Bool {
         guard let origin = origin?.lowercased(), origin.hasPrefix("http://") else { return false }
-        return hosts.contains(String(origin.dropFirst("http://".count)))
+        return hosts.contains(Self.withPort(String(origin.dropFirst("http://".count))))
+    }
+
+    /// `host:port`, lowercased; a host without a port is on HTTP's port 80, which browsers leave out.
+    static func withPort(_ host: String) -> String {
+        let host = host.lowercased()
+        let port = host.split(separator: "]", omittingEmptySubsequences: false).last ?? ""
+        return port.contains(":") ? host : host + ":80"
     }
 }

@@ -27,6 +27,8 @@ struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } catch let error as HTTPError {
                 response = Self.text(status: error.status.code, error.body ?? error.status.reasonPhrase)
+            } catch {
+                response = Self.text(status: 500, "internal error")
             }
         }
         response.headers.append(contentsOf: WebHeaders.all)

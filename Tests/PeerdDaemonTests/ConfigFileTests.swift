@@ -41,6 +41,18 @@ struct ConfigFileTests {
         #expect(config.logLevel == .debug)
     }
 
+    @Test func thePageHasItsKeys() throws {
+        let config = try parse(#"{"web": false, "webAddress": ["127.0.0.1", "192.168.1.5"], "webPort": 0}"#)
+        #expect(config.web == false)
+        #expect(config.webAddresses == ["127.0.0.1", "192.168.1.5"])
+        #expect(config.webPort == 0)
+        #expect(try parse(#"{"webAddress": "::1"}"#).webAddresses == ["::1"])
+        #expect(problem(#"{"webPort": 70000}"#) == "webPort must be between 0 and 65535")
+        #expect(problem(#"{"webAddress": []}"#)?.hasPrefix("webAddress must name") == true)
+        #expect(problem(#"{"webAddress": 7}"#) != nil)
+        #expect(problem(#"{"web": "yes"}"#) == "web must be true or false")
+    }
+
     @Test func anEmptyObjectSetsNothing() throws {
         #expect(try parse("{}") == ConfigFile())
     }

@@ -1,4 +1,5 @@
 import Logging
+import SystemPackage
 import Testing
 
 @testable import PeerdDaemon
@@ -80,11 +81,13 @@ struct LogLineFormatTests {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
         defer { ends.forEach { close($0) } }
-        var info = stat()
-        #expect(fstat(ends[1], &info) == 0)
-        let stream = "\(info.st_dev):\(info.st_ino)"
+        // swift-system's Stat: Glibc's `stat` is ambiguous once Dispatch's C module is in view.
+        let info = try Stat(FileDescriptor(rawValue: ends[1]))
+        let stream = "\(info.deviceID.rawValue):\(info.inode.rawValue)"
         #expect(LogLineFormat.style(for: ends[1], environment: ["JOURNAL_STREAM": stream]) == .journal)
-        #expect(LogLineFormat.style(for: ends[1], environment: ["JOURNAL_STREAM": "\(info.st_dev):1"]) == .plain)
+        #expect(
+            LogLineFormat.style(for: ends[1], environment: ["JOURNAL_STREAM": "\(info.deviceID.rawValue):1"]) == .plain
+        )
         #expect(LogLineFormat.style(for: ends[1], environment: [:]) == .plain)
     }
 

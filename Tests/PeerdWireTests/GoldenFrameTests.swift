@@ -35,11 +35,11 @@ struct GoldenFrameTests {
             .peer: ["hello", "ops", "ping", "pong", "error"],
             .controlRequest: [
                 "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
-                "search", "show", "refresh",
+                "search", "show", "refresh", "page",
             ],
             .controlResponse: [
                 "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "error",
+                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "page", "error",
             ],
         ]
         for (stream, names) in types {

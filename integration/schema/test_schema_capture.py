@@ -208,6 +208,7 @@ def main():
         peerctl(sock, "list", "--limit", "1")
         peerctl(sock, "list", "--json", "--after", "1.0123456789abcdef0123456789abcdef.1", check=False)
         peerctl(sock, "status")
+        peerctl(sock, "open", "--no-browser")
         peerctl(sock, "connect", f"127.0.0.1:{harness.free_port()}")
 
         # carol pairs with alice by invite code; alice's members message then introduces bob to carol.
@@ -291,9 +292,9 @@ def main():
         expected = {
             "peer": {"hello", "ops", "ping", "pong", "error", "members"},
             "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join",
-                                "forget", "trust", "search", "show", "refresh"},
+                                "forget", "trust", "search", "show", "refresh", "page"},
             "control-response": {"added", "removed", "list", "following", "change", "peers", "status",
-                                 "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing"},
+                                 "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing", "page"},
         }
         # Every session starts with hello and members each way; alice sends the error to carol.
         expected_directions = {

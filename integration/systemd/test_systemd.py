@@ -558,7 +558,8 @@ def start_other_peerd(session, scratch):
     log = open(directory / "peerd.log", "w")
     process = subprocess.Popen(
         session.as_user + [str(session.bin / "peerd"), "--name", "other", "--port", str(port),
-                           "--listen-address", "127.0.0.1", "--no-mdns", "--state-dir", str(directory / "state"),
+                           "--listen-address", "127.0.0.1", "--no-mdns", "--web-port", "0",
+                           "--state-dir", str(directory / "state"),
                            "--socket", str(directory / "control.sock")],
         env=session.env, stdout=log, stderr=log)
     wait_path(directory / "control.sock", 10)

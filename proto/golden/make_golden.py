@@ -243,6 +243,7 @@ VALID = {
     "control-request-show": {"type": "show", "version": 1, "movie": 603},
     "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
     "control-request-refresh-all": {"type": "refresh", "version": 1},
+    "control-request-page": {"type": "page", "version": 1},
     # control responses
     "control-response-added": {"type": "added", "movie": MATRIX_ROW, "operation": {"origin": ALICE, "seq": 4}},
     "control-response-added-already-listed": {"type": "added", "movie": MATRIX_ROW_TWO_ADDERS},
@@ -273,7 +274,8 @@ VALID = {
                                 "operations": 11, "peersConnected": 1, "peersKnown": 2, "uptimeSeconds": 3725.25,
                                 "stateDir": "/home/alice/.local/state/peerd",
                                 "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
-                                "protocolVersion": PEER_VERSION, "tmdb": True},
+                                "protocolVersion": PEER_VERSION, "tmdb": True,
+                                "web": "http://127.0.0.1:7602/"},
     "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
     "control-response-peers-trust": {"type": "peers", "peers": [
         {"peer": BOB, "name": "bob", "address": "192.168.1.20:7820", "addresses": ["192.168.1.20:7820"],
@@ -306,6 +308,7 @@ VALID = {
                                        "pending": "waiting for a peer with a TMDB token to describe it "
                                                   "(this peerd has none)"},
     "control-response-refreshing": {"type": "refreshing", "movies": 1},
+    "control-response-page": {"type": "page", "url": "http://127.0.0.1:7602/#token=" + "9c1f" * 16},
     "control-response-error-unavailable": {"type": "error", "code": "unavailable",
                                            "message": "can't search: this peerd has no TMDB token; put one in "
                                                       "~/.config/peerd/tmdb.token (chmod 600) or set TMDB_TOKEN, "
@@ -418,6 +421,7 @@ ABOUT = {
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
+    "control-request-page": "page: the page's address with its token (`peerctl open`)",
     "control-response-added-already-listed": "added, no `operation`: already listed by this peer (two adders)",
     "control-response-added": "added, with the new operation",
     "control-response-change-added": "change `added` with `row`",
@@ -440,13 +444,14 @@ ABOUT = {
     "control-response-peers": "a connected mDNS peer, a retrying static one and a relay-only one (optional fields omitted)",
     "control-response-peers-trust": "each peer's `trust`: a member, an untrusted mDNS peer, a revoked relay",
     "control-response-removed": "removed",
-    "control-response-status": "status (paths show unescaped `/`; a fractional number)",
+    "control-response-status": "status (paths show unescaped `/`; a fractional number; the page's address)",
     "control-response-trusted": "trusted",
     "control-response-searchResults": "one page of search results: a full result, one without overview or poster, "
                                        "one whose original title differs",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
     "control-response-shown-pending": "a movie no one described yet, and why",
     "control-response-refreshing": "refreshing: how many fetches were queued",
+    "control-response-page": "page: the address with the token in its fragment",
     "control-response-error-unavailable": "error `unavailable`: search without a TMDB token",
     "control-response-error-upstream-failed": "error `upstream-failed`: a search page TMDB failed to answer",
     "peer-error-duplicate-session": "error `duplicate-session`",

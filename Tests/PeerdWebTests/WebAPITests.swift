@@ -1,0 +1,152 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import PeerdWire
+import Synchronization
+import Testing
+
+@testable import PeerdWeb
+
+/// A stand-in for the daemon: it answers `status` and `list`, records what it was asked, and
+/// streams one change. The real daemon behind the API is tested end to end in integration/web.
+final class FakeBackend: WebBackend {
+    let asked = Mutex<[String]>([])
+
+    func respond(to request: ControlRequest) async -> ControlResponse {
+        asked.withLock { $0.append(request.type) }
+        return .list(movies: [], total: 0, next: nil)
+    }
+
+    func changes() async -> AsyncStream<ChangeRecord> {
+        let change = try! WireCoding.decode(ControlResponse.self, from: Array(Self.changeJSON.utf8))
+        guard case .change(let record) = change else { fatalError("the golden change is a change") }
+        return AsyncStream { continuation in
+            continuation.yield(record)
+            continuation.finish()
+        }
+    }
+
+    static let changeJSON = """
+        {"at":1763700000000,"by":"alice","change":"added","movieId":603,"peer":"e47d41781ad71e3c12901eaf77360415",\
+        "title":"The Matrix","type":"change","year":1999}
+        """
+}
+
+@Suite("The page's API over Hummingbird")
+struct WebAPITests {
+    let token = WebToken.random()
+    let backend = FakeBackend()
+
+    /// The router test client sends `Host: localhost`, which is the page on HTTP's port 80.
+    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let router = WebRoutes.router(gate: WebGate(token: token, port: 80), backend: backend)
+        try await Application(router: router).test(.router, body)
+    }
+
+    func headers(origin: Bool = true) -> HTTPFields {
+        var fields: HTTPFields = [.authorization: "Bearer \(token.hex)", .contentType: "application/json"]
+        if origin { fields[.origin] = "http://localhost" }
+        return fields
+    }
+
+    @Test("a control request is answered with its control response and every security header")
+    func answersAControlRequest() async throws {
+        try await test { client in
+            try await client.execute(
+                uri: "/api/request",
+                method: .post,
+                headers: headers(),
+                body: ByteBuffer(string: #"{"type":"list","version":1,"limit":50}"#)
+            ) { response in
+                #expect(response.status == .ok)
+                #expect(String(buffer: response.body) == #"{"movies":[],"total":0,"type":"list"}"#)
+                for field in WebHeaders.all { #expect(response.headers[field.name] == field.value) }
+            }
+        }
+        #expect(backend.asked.withLock { $0 } == ["list"])
+    }
+
+    @Test("follow, connect and the rest of peerctl's requests are 403 and never reach the daemon")
+    func peerctlOnlyRequestsAreForbidden() async throws {
+        try await test { client in
+            for body in [#"{"type":"follow","version":1}"#, #"{"type":"connect","version":1,"address":"a:1"}"#] {
+                try await client.execute(
+                    uri: "/api/request",
+                    method: .post,
+                    headers: headers(),
+                    body: ByteBuffer(string: body)
+                ) { response in
+                    #expect(response.status == .forbidden)
+                    #expect(String(buffer: response.body).contains(#""code":"forbidden""#))
+                }
+            }
+        }
+        #expect(backend.asked.withLock { $0 }.isEmpty)
+    }
+
+    @Test("a body that isn't a control request is 400 with an error; one over 64 KiB is 413")
+    func badBodies() async throws {
+        try await test { client in
+            try await client.execute(
+                uri: "/api/request",
+                method: .post,
+                headers: headers(),
+                body: ByteBuffer(string: "{")
+            ) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains(#""code":"malformed-frame""#))
+            }
+            let big = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024 + 1)
+            try await client.execute(uri: "/api/request", method: .post, headers: headers(), body: big) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(response.headers[.contentSecurityPolicy] != nil)
+            }
+        }
+        #expect(backend.asked.withLock { $0 }.isEmpty)
+    }
+
+    @Test("no token is 401, with one line and no data")
+    func noToken() async throws {
+        try await test { client in
+            try await client.execute(
+                uri: "/api/request",
+                method: .post,
+                headers: [.origin: "http://localhost"],
+                body: ByteBuffer(string: #"{"type":"list","version":1}"#)
+            ) { response in
+                #expect(response.status == .unauthorized)
+                #expect(!String(buffer: response.body).contains("movies"))
+            }
+        }
+        #expect(backend.asked.withLock { $0 }.isEmpty)
+    }
+
+    @Test("the page is served as its files, and unknown paths are 404")
+    func pageFiles() async throws {
+        try await test { client in
+            for (path, type) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css")] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .ok)
+                    #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(path)")
+                    #expect(response.body.readableBytes > 0)
+                }
+            }
+            try await client.execute(uri: "/etc/passwd", method: .get) { #expect($0.status == .notFound) }
+        }
+    }
+
+    @Test("the event stream sends follow's changes as `event: change`")
+    func eventStream() async throws {
+        try await test { client in
+            try await client.execute(uri: "/api/events", method: .get, headers: headers(origin: false)) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
+                let text = String(buffer: response.body)
+                #expect(text.hasPrefix("event: change\ndata: {"))
+                #expect(text.contains(#""movieId":603"#))
+                #expect(text.hasSuffix("}\n\n"))
+            }
+        }
+    }
+}

@@ -107,8 +107,8 @@ let package = Package(
         .target(
             name: "PeerdWeb",
             dependencies: [
-                "PeerdWire", "PeerdStore", hummingbird, httpTypes, nioCore, nioPosix, logging, serviceLifecycle,
-                systemPackage,
+                "PeerdModel", "PeerdWire", "PeerdStore", hummingbird, httpTypes, nioCore, nioPosix, logging,
+                serviceLifecycle, systemPackage,
             ],
             resources: [.embedInCode("Page")],
             swiftSettings: strict

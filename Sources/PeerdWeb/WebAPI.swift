@@ -36,12 +36,16 @@ struct WebAPI<Backend: WebBackend> {
     /// `follow`'s changes as `event: change`, and a comment line when nothing else was sent for a
     /// while. The stream ends when the page goes away (a write fails) or peerd shuts down.
     func events() async -> Response {
-        let changes = await backend.changes()
+        // Listening starts before the answer's head is sent: a page that lists once the stream is
+        // open misses no change (proto/WEB.md).
+        let feed = await backend.follow()
         let body = ResponseBody { writer in
             let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await change in changes { sink.yield(Self.event(change)) }
+                    for await batch in feed.changes {
+                        for change in batch { sink.yield(Self.event(ChangeRecord(change))) }
+                    }
                     sink.finish()
                 }
                 group.addTask {
@@ -54,6 +58,7 @@ struct WebAPI<Backend: WebBackend> {
                 }
                 group.cancelAll()
             }
+            await feed.stop()
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: body)

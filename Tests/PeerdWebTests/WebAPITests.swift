@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PeerdModel
 import PeerdWire
 import Synchronization
 import Testing
@@ -18,13 +19,25 @@ final class FakeBackend: WebBackend {
         return .list(movies: [], total: 0, next: nil)
     }
 
-    func changes() async -> AsyncStream<ChangeRecord> {
-        let change = try! WireCoding.decode(ControlResponse.self, from: Array(Self.changeJSON.utf8))
-        guard case .change(let record) = change else { fatalError("the golden change is a change") }
-        return AsyncStream { continuation in
-            continuation.yield(record)
-            continuation.finish()
-        }
+    let stopped = Mutex(false)
+
+    /// One change, the golden frame's: bob adds 603.
+    func follow() async -> WebChangeFeed {
+        let origin = PeerID("e47d41781ad71e3c12901eaf77360415")!
+        let op = Operation(
+            id: OperationID(origin: origin, seq: 4),
+            lamport: 9,
+            at: 1_763_700_000_000,
+            by: "alice",
+            kind: .add,
+            movie: Movie(id: MovieID(603)!, title: "The Matrix", year: 1999)
+        )
+        let row = WatchListRow(adds: [op])!
+        typealias Operation = PeerdModel.Operation
+        let (changes, sink) = AsyncStream.makeStream(of: [WatchListChange].self)
+        sink.yield([.added(row, by: op)])
+        sink.finish()
+        return WebChangeFeed(changes: changes, stop: { self.stopped.withLock { $0 = true } })
     }
 
     static let changeJSON = """
@@ -132,6 +145,7 @@ struct WebAPITests {
                     #expect(response.body.readableBytes > 0)
                 }
             }
+            try await client.execute(uri: "/favicon.ico", method: .get) { #expect($0.status == .noContent) }
             try await client.execute(uri: "/etc/passwd", method: .get) { #expect($0.status == .notFound) }
         }
     }
@@ -148,5 +162,6 @@ struct WebAPITests {
                 #expect(text.hasSuffix("}\n\n"))
             }
         }
+        #expect(backend.stopped.withLock { $0 }, "the feed is stopped when the stream ends")
     }
 }

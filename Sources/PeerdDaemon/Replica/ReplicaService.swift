@@ -187,7 +187,11 @@ package actor ReplicaService: Service {
     func publish(_ changes: [WatchListChange]) {
         for continuation in vectorSubscribers.values { continuation.yield(replica.vector) }
         guard !changes.isEmpty else { return }
-        for continuation in changeSubscribers.values { continuation.yield(changes) }
+        for (id, continuation) in changeSubscribers {
+            // A reader that dropped its stream without unsubscribing (a page that went away before
+            // its answer started) is let go of here.
+            if case .terminated = continuation.yield(changes) { changeSubscribers[id] = nil }
+        }
         for continuation in tickSubscribers.values { continuation.yield() }
     }
 }

@@ -9,20 +9,9 @@ struct ControlWebBackend: WebBackend {
         await responder.respond(to: request)
     }
 
-    func changes() async -> AsyncStream<ChangeRecord> {
+    func follow() async -> WebChangeFeed {
         let replica = responder.replica
-        let (subscription, batches) = await replica.changes()
-        let (records, sink) = AsyncStream.makeStream(of: ChangeRecord.self)
-        let relay = Task {
-            for await batch in batches {
-                for change in batch { sink.yield(ChangeRecord(change)) }
-            }
-            sink.finish()
-        }
-        sink.onTermination = { _ in
-            relay.cancel()
-            Task { await replica.unsubscribe(subscription) }
-        }
-        return records
+        let (id, changes) = await replica.changes()
+        return WebChangeFeed(changes: changes, stop: { await replica.unsubscribe(id) })
     }
 }

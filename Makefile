@@ -5,13 +5,16 @@ SWIFT ?= swift
 ARGS ?=
 # System packages (Debian/Ubuntu names): to build peerd, and in addition to test it. The tests'
 # LAN lab needs its own avahi-daemon and D-Bus per network namespace, and avahi-utils to check with;
-# the systemd test needs a real systemd user manager.
+# the systemd test needs a real systemd user manager; the page's tests and benchmark, headless
+# Chromium and its chromedriver (Debian's, of the same version).
 BUILD_PACKAGES := pkg-config libavahi-client-dev
-TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
-# implementation independent of Avahi, and cryptography for the abuse tests' own TLS certificates.
-PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography
-# The lab exits 77 when the machine can't host it (not root, no namespaces): a skip, said in one line.
+# implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
+# Selenium to drive Chromium.
+PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography selenium
+# The lab exits 77 when the machine can't host it (not root, no namespaces), and the page's tests
+# when Chromium can't run here: a skip, said in one line.
 LAB_SKIP_OK = || [ $$? -eq 77 ]
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
@@ -34,11 +37,13 @@ RELEASE := -c release --static-swift-stdlib $(LAYOUT)
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-syncthing syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
-	@echo "make test    everything CI runs: unit, property, end-to-end, schema and LAN lab tests, format lint"
+	@echo "make test    everything CI runs: unit, property, end-to-end, schema, page (headless Chromium) and LAN lab tests, format lint"
+	@echo "make web-test  only the page's tests: two peerd and headless Chromium on loopback"
+	@echo "make screenshot  docs/screenshot.png: the page with 20 movies, in headless Chromium"
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
@@ -72,7 +77,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES),guard)
-	@python3 -c "import jsonschema, referencing, zeroconf, cryptography" 2>/dev/null || \
+	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
 
@@ -100,9 +105,17 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/catalog/test_catalog.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke
+
+web-test: test-deps build
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
+
+# The page as people see it, for the README: alice's page with 20 movies in a 1440×900 viewport.
+screenshot: test-deps build
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py --screenshot docs/screenshot.png
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
@@ -118,6 +131,7 @@ bench: test-deps release
 	$(RELEASE_BIN)/peerd-bench --bin-dir $(RELEASE_BIN) --results bench/results.json
 	$(MAKE) --no-print-directory bench-discovery
 	$(MAKE) --no-print-directory bench-syncthing
+	$(MAKE) --no-print-directory bench-web
 
 # The decoders under libFuzzer with ASan, built in .build-fuzz (not .build); the corpus grows there
 # from run to run. Prints exec/s and executions per target; a crash fails and leaves its input in
@@ -138,6 +152,10 @@ bench-discovery: test-deps release
 bench-syncthing: test-deps
 	@dpkg -s syncthing >/dev/null 2>&1 || $(MAKE) --no-print-directory syncthing-deps 2>/dev/null || true
 	python3 bench/syncthing_idle.py --results bench/results.json $(LAB_SKIP_OK)
+
+# The page in headless Chromium: first render of 1,000 movies, an add on a peer until on the page.
+bench-web: test-deps release
+	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 bench/web_bench.py --results bench/results.json $(LAB_SKIP_OK)
 
 syncthing-deps:
 	$(call apt_install,syncthing,guard)

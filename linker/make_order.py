@@ -63,7 +63,7 @@ def run_idle(peerd, scratch, seconds):
     """peerd started idle, left `seconds`, then stopped with SIGTERM (so the shutdown runs too)."""
     state = scratch / "idle"
     process = subprocess.Popen(
-        callgrind(str(scratch / "cg-idle.%p")) + [str(peerd), "--no-mdns", "--port", "0", "--listen-address",
+        callgrind(str(scratch / "cg-idle.%p")) + [str(peerd), "--no-mdns", "--port", "0", "--web-port", "0", "--listen-address",
                                                    "127.0.0.1", "--state-dir", str(state / "state"),
                                                    "--socket", str(state / "control.sock")],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -2,6 +2,10 @@ import Hummingbird
 package import Logging
 package import NIOCore
 import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#endif
 package import ServiceLifecycle
 
 /// The page (proto/WEB.md) as one more service of the daemon: Hummingbird on the daemon's event
@@ -50,7 +54,7 @@ package final class WebService<Backend: WebBackend>: Service {
                 do {
                     try await self.application(first, port: self.settings.port, token: token, report: report).run()
                 } catch {
-                    report.yield(.failure(error))
+                    report.yield(.failure(CannotListen(address: first, port: self.settings.port, error: error)))
                 }
             }
             var results = bound.makeAsyncIterator()
@@ -92,5 +96,23 @@ package final class WebService<Backend: WebBackend>: Service {
             eventLoopGroupProvider: .shared(eventLoopGroup),
             logger: logger
         )
+    }
+}
+
+/// Why the page's first address could not be served: which address and port, and the system's reason.
+struct CannotListen: Error, CustomStringConvertible {
+    let address: String
+    let port: Int
+    let error: any Error
+
+    var description: String {
+        let reason =
+            if let io = error as? IOError {
+                String(cString: strerror(io.errnoCode)).lowercased()
+            } else {
+                "\(error)"
+            }
+        let advice = (error as? IOError)?.errnoCode == EADDRINUSE ? " (another port: --web-port, or \"webPort\")" : ""
+        return "can't listen on \(WebPage.urlHost(address)):\(port): \(reason)\(advice)"
     }
 }

@@ -327,7 +327,7 @@ def check_routes(w):
     problems = []
     for method, path, want, token in (("GET", "/nope", 404, None), ("GET", "/api/nope", 404, True),
                                       ("POST", "/api/requests", 404, True), ("GET", "/index.htm", 404, None),
-                                      ("GET", "/app.js/x", 404, None), ("GET", "/favicon.ico", 404, None),
+                                      ("GET", "/app.js/x", 404, None), ("GET", "/favicon.ico", 204, None),
                                       ("GET", "/api/request", 405, True), ("PUT", "/api/request", 405, True),
                                       ("POST", "/api/events", 405, True), ("POST", "/", 405, None),
                                       ("DELETE", "/app.js", 405, None)):
@@ -337,7 +337,7 @@ def check_routes(w):
             problems.append(f"{method} {path}: {r.status}, expected {want}")
     if problems:
         raise CheckFailed("; ".join(problems))
-    return "6 unknown paths → 404, 5 wrong methods → 405"
+    return "5 unknown paths → 404, /favicon.ico → 204, 5 wrong methods → 405"
 
 
 def check_body_limit(w):

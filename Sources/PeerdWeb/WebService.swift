@@ -2,11 +2,11 @@ import Hummingbird
 package import Logging
 package import NIOCore
 import NIOPosix
+package import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
 #endif
-package import ServiceLifecycle
 
 /// The page (proto/WEB.md) as one more service of the daemon: Hummingbird on the daemon's event
 /// loop group, on each of the settings' addresses and one port. If the page can't be served (its

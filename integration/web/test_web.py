@@ -758,6 +758,81 @@ def check_port_taken(w):
     return f"peerctl answers (status, add); open exits 1, unavailable: {message!r}; the log says why"
 
 
+def luminance(css_color):
+    """Relative luminance (0 black .. 1 white) of a computed `rgb(...)`/`rgba(...)` colour."""
+    r, g, b = (int(float(x)) / 255 for x in re.findall(r"[\d.]+", css_color)[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def tab_to(page, selector, limit):
+    """Presses Tab until `selector` has the focus; how many presses it took, or None."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    for presses in range(1, limit + 1):
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        if page.js("return document.activeElement.matches(arguments[0])", selector):
+            return presses
+    return None
+
+
+def check_phone_keyboard_dark(w):
+    """WEB.md: a phone-sized screen, the keyboard alone, dark mode."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    a = w.page("alice")
+    w.live("alice")
+    driver = a.driver
+    size = driver.get_window_size()
+    try:
+        driver.set_window_size(360, 740)
+        harness.expect_eventually(lambda: a.js("return window.innerWidth") <= 360, APPEAR, "a 360 px viewport")
+        wide = a.js("const w = document.documentElement.clientWidth;"
+                    "return [document.documentElement.scrollWidth, w, [...document.querySelectorAll("
+                    "'li.card, form#search, ul#peers')].filter(e => e.getBoundingClientRect().right > w + 0.5)"
+                    ".map(e => e.id || e.className)]")
+        if wide[0] > wide[1] or wide[2]:
+            raise CheckFailed(f"at 360 px the page is {wide[0]} px wide in a {wide[1]} px viewport; over the edge: "
+                              f"{wide[2][:5]}")
+        movie = w.movie_id()
+        # A click on the heading puts the start of Tab's order at the top of the page, as for a
+        # person who starts there (after other checks, it may be anywhere).
+        a.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+        driver.find_element("css selector", "h1").click()
+        to_query = tab_to(a, "input#query", 15)
+        if to_query is None:
+            raise CheckFailed("15 presses of Tab never reached input#query")
+        outline = a.js("const s = getComputedStyle(document.activeElement);"
+                       "return [s.outlineStyle, s.outlineWidth, s.boxShadow]")
+        if outline[0] == "none" and outline[2] == "none":
+            raise CheckFailed(f"the focused input#query shows no focus ring: outline {outline[0]}, box-shadow none")
+        ActionChains(driver).send_keys(str(movie), Keys.ENTER).perform()
+        a.wait_card(movie, timeout=APPEAR, what=f"card {movie}, typed and added with Enter,")
+        remove = f"li.card[data-movie-id='{movie}'] button.remove"
+        to_remove = tab_to(a, remove, 400)
+        if to_remove is None:
+            raise CheckFailed(f"400 presses of Tab never reached {remove}")
+        ActionChains(driver).send_keys(Keys.ENTER).perform()
+        a.wait_card(movie, present=False, timeout=APPEAR, what=f"card {movie}, removed with Enter,")
+        harness.expect_eventually(lambda: movie not in w.alice.movie_ids(), APPEAR, f"{movie} off alice's list")
+        colours = {}
+        for scheme in ("light", "dark"):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                   {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            colours[scheme] = a.js("const s = getComputedStyle(document.body);"
+                                   "const c = getComputedStyle(document.querySelector('li.card') || document.body);"
+                                   "return [s.backgroundColor, s.color, c.backgroundColor]")
+        light, dark = luminance(colours["light"][0]), luminance(colours["dark"][0])
+        if not (light > 0.6 and dark < 0.25 and luminance(colours["dark"][1]) > 0.6):
+            raise CheckFailed(f"light scheme {colours['light']}, dark scheme {colours['dark']}: the page doesn't follow "
+                              f"prefers-color-scheme")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        driver.set_window_size(size["width"], size["height"])
+    return (f"360 px: no horizontal scroll ({wide[0]} px); keyboard: Tab ×{to_query} to the search box (focus ring "
+            f"{outline[0]} {outline[1]}), Enter added {movie}, Tab ×{to_remove} to its Remove, Enter removed it; "
+            f"background light {colours['light'][0]}, dark {colours['dark'][0]} (text {colours['dark'][1]})")
+
+
 CHECKS = [
     ("open: the page's URL with a 256-bit token, web.token mode 600, status shows the address", check_open),
     ("files: index.html, app.js, app.css without a token, no inline script or style", check_page_files),
@@ -775,13 +850,15 @@ CHECKS = [
     ("peers: each page lists the other as connected; no error shown", check_peers_shown),
     ("token: gone from the address bar, kept in sessionStorage; a tab without it shows nothing", check_token_in_page),
     ("paging: 120+ movies: 50 at first render, scrolling brings the rest in list order", check_paging),
+    ("phone, keyboard, dark: 360 px without horizontal scroll; add and remove with Tab and Enter; dark scheme",
+     check_phone_keyboard_dark),
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
     ("port taken: peerctl still served, open says unavailable and why", check_port_taken),
 ]
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
-                  check_paging, check_browser_clean}
+                  check_paging, check_phone_keyboard_dark, check_browser_clean}
 
 
 # MARK: the screenshot

@@ -110,14 +110,26 @@ package struct InboundRecord: Hashable, Sendable, Codable {
     package var peer: PeerID
     package var name: String?
     package var address: String
+    /// The port it listens on, from its hello (0: none).
+    package var port: Int?
     /// When it was established.
     package var at: Int64
 
-    package init(peer: PeerID, name: String?, address: String, at: Int64) {
+    package init(peer: PeerID, name: String?, address: String, port: Int?, at: Int64) {
         self.peer = peer
         self.name = name
         self.address = address
+        self.port = port
         self.at = at
+    }
+
+    /// Where it listens: its address's host with the port of its hello.
+    package var listenAddress: String? { Self.listenAddress(address, port: port) }
+
+    static func listenAddress(_ address: String, port: Int?) -> String? {
+        guard let port, port > 0 else { return nil }
+        let host = DialRecord.host(of: address)
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
 
@@ -133,17 +145,31 @@ package struct SessionRecord: Hashable, Sendable, Codable {
     package var peer: PeerID
     package var name: String?
     package var address: String
+    /// The port it listens on, from its hello (0: none).
+    package var port: Int?
     package var direction: Direction
     package var since: Int64
     /// The peer's clock minus ours (ms), from the `time` in its hello; nil when it sent none.
     package var skewMs: Int64?
 
-    package init(peer: PeerID, name: String?, address: String, direction: Direction, since: Int64, skewMs: Int64?) {
+    package init(
+        peer: PeerID,
+        name: String?,
+        address: String,
+        port: Int?,
+        direction: Direction,
+        since: Int64,
+        skewMs: Int64?
+    ) {
         self.peer = peer
         self.name = name
         self.address = address
+        self.port = port
         self.direction = direction
         self.since = since
         self.skewMs = skewMs
     }
+
+    /// Where it listens: its address's host with the port of its hello.
+    package var listenAddress: String? { InboundRecord.listenAddress(address, port: port) }
 }

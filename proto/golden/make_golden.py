@@ -220,8 +220,8 @@ DIAGNOSIS = {
     "refusals": [
         {"address": "192.168.1.66:51414", "peer": MALLORY, "at": AT - 2_000, "code": "not-member",
          "message": "not a member: pair first with 'peerctl invite' and 'peerctl join', or share a group secret"}],
-    "inbound": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "at": AT - 3_600_000}],
-    "sessions": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "direction": "inbound",
+    "inbound": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "port": 7820, "at": AT - 3_600_000}],
+    "sessions": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "port": 7820, "direction": "inbound",
                   "since": AT - 3_600_000, "skewMs": -120}],
 }
 

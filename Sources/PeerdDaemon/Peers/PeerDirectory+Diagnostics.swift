@@ -22,7 +22,13 @@ extension PeerDirectory {
             )
             dialLog.admitted(peer, inbound: nil)
         case .acceptor:
-            let session = InboundRecord(peer: peer, name: connection.name, address: connection.address, at: at)
+            let session = InboundRecord(
+                peer: peer,
+                name: connection.name,
+                address: connection.address,
+                port: connection.listenPort,
+                at: at
+            )
             dialLog.admitted(peer, inbound: session)
         }
     }
@@ -37,6 +43,7 @@ extension PeerDirectory {
                 peer: peer,
                 name: c.name,
                 address: c.address,
+                port: c.listenPort,
                 direction: c.role == .dialer ? .outbound : .inbound,
                 since: c.connectedSince ?? 0,
                 skewMs: c.skewMs

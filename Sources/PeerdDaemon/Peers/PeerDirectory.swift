@@ -19,6 +19,8 @@ package actor PeerDirectory {
         var opsReceived = 0
         /// The peer's clock minus ours (ms), from its hello's `time`.
         var skewMs: Int64?
+        /// The port it listens on, from its hello.
+        var listenPort: Int?
         var close: @Sendable (WireError) -> Void
     }
 
@@ -91,11 +93,13 @@ package actor PeerDirectory {
                 .key
         {
             targets[key]?.peer = hello.peer
+            targets[key]?.name = hello.name
         }
         connection.established = true
         connection.connectedSince = now
         connection.lastSeen = now
         connection.skewMs = hello.time.map { $0 - now }
+        connection.listenPort = hello.port
         connections[id] = connection
         noteEstablished(connection, peer: hello.peer)
         return true

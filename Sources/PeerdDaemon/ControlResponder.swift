@@ -189,7 +189,7 @@ struct ControlResponder: Sendable {
             listenAddress: info.listenAddress,
             stateDir: info.stateDir,
             socket: info.socketPath,
-            discovery: discovery.record,
+            discovery: await discovery.freshRecord(),
             dials: peers.dials,
             refusals: peers.refusals,
             inbound: peers.inbound,

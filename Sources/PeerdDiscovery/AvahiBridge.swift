@@ -175,6 +175,15 @@ package final class AvahiBridge: @unchecked Sendable {
 
     // MARK: Our host name
 
+    /// Resolves our own `<host>.local` again (it is resolved when Avahi starts running), for
+    /// `peerctl doctor`: an answer that failed while the network did may come now.
+    package func resolveHostNameAgain() {
+        guard let poll else { return }
+        avahi_threaded_poll_lock(poll)
+        if let client, avahi_client_get_state(client) == AVAHI_CLIENT_S_RUNNING { resolveHostName(client) }
+        avahi_threaded_poll_unlock(poll)
+    }
+
     /// Resolves our own `<host>.local` through Avahi, as any program using nss-mdns would; the
     /// resolver frees itself.
     private func resolveHostName(_ client: OpaquePointer?) {

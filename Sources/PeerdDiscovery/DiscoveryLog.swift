@@ -35,7 +35,8 @@ package struct DiscoveryLog: Sendable {
         case .unavailable(let reason): lost(.failed, reason)
         case .connecting(let reason): lost(.connecting, reason)
         case .running: (avahi, avahiError, browseError) = (.running, nil, nil)
-        case .hostName(let name): (hostName, host) = (name, nil)
+        case .hostName(let name) where name != hostName: (hostName, host) = (name, nil)
+        case .hostName: break
         case .hostResolved(let name, let address) where name == hostName: host = (true, address, nil)
         case .hostNotResolved(let name, let reason) where name == hostName || name.isEmpty:
             host = (false, nil, reason)

@@ -71,7 +71,10 @@ package struct DialRecord: Hashable, Sendable, Codable {
     package var host: String { Self.host(of: address) }
 
     /// The port of `address`, when it has one.
-    package var port: Int? {
+    package var port: Int? { Self.port(of: address) }
+
+    /// `7601` of `10.0.0.2:7601` or `[fe80::1%eth0]:7601`.
+    package static func port(of address: String) -> Int? {
         guard let colon = address.lastIndex(of: ":") else { return nil }
         return Int(address[address.index(after: colon)...])
     }

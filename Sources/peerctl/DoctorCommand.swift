@@ -39,7 +39,11 @@ struct DoctorCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        let daemon = Self.ask(options.socketPath)
+        var daemon = Self.ask(options.socketPath)
+        if case .success(var facts) = daemon {
+            facts.add(probes: TCPProbe.run(facts.probeAddresses))
+            daemon = .success(facts)
+        }
         let status = try? daemon.get().status
         let doctor = Doctor(daemon: daemon, socket: options.socketPath, local: HostFacts.read(status: status))
         let report = DoctorReport(checks: doctor.checks())

@@ -48,7 +48,7 @@ extension Doctor {
         }
     }
 
-    func registeredCheck(_ discovery: DiscoveryRecord) -> DoctorCheck {
+    func registeredCheck(_ discovery: DiscoveryRecord, blocked: String?) -> DoctorCheck {
         if let skip = Self.discoverySkip(discovery) { return .notChecked(.registered, skip) }
         let service = "our service '\(discovery.service ?? "?")' (\(Self.serviceType), port \(port))"
         guard discovery.registered == true else {
@@ -63,7 +63,7 @@ extension Doctor {
             return .fail(
                 .registered,
                 "\(service) is announced, but our own browse doesn't see it",
-                cause: discovery.browseError
+                cause: blocked.map { "\($0): Avahi doesn't hear its own announcements" } ?? discovery.browseError
                     ?? "Avahi's browse doesn't report it: Avahi may use no interface here (see multicast)",
                 fix: "check that avahi-daemon uses this interface (allow-interfaces in "
                     + "/etc/avahi/avahi-daemon.conf) and that multicast is on; "
@@ -73,7 +73,7 @@ extension Doctor {
         return .pass(.registered, "\(service) is announced, and our own browse sees it")
     }
 
-    func mdnsNamesCheck(_ discovery: DiscoveryRecord) -> DoctorCheck {
+    func mdnsNamesCheck(_ discovery: DiscoveryRecord, blocked: String?) -> DoctorCheck {
         if let skip = Self.discoverySkip(discovery) { return .notChecked(.mdnsNames, skip) }
         let nss = NSSwitch.hostsModules(local.nsswitch)
         let system: String
@@ -94,15 +94,16 @@ extension Doctor {
             return .fail(
                 .mdnsNames,
                 "\(host) doesn't resolve through Avahi; \(system)",
-                cause: discovery.hostError ?? "Avahi found no address for it",
-                fix: "check that avahi-daemon publishes addresses (publish-addresses=yes in "
+                cause: (blocked.map { "\($0); Avahi says: " } ?? "") + (discovery.hostError ?? "no address found"),
+                fix: (blocked == nil ? "" : "mend that first; then ")
+                    + "check that avahi-daemon publishes addresses (publish-addresses=yes in "
                     + "/etc/avahi/avahi-daemon.conf), restart it (sudo systemctl restart avahi-daemon), "
                     + "then try: avahi-resolve -n \(host)"
             )
         }
     }
 
-    func peersSeenCheck(_ facts: DaemonFacts, firewallDropsMDNS: Bool, multicastOff: Bool) -> DoctorCheck {
+    func peersSeenCheck(_ facts: DaemonFacts, blocked: String?) -> DoctorCheck {
         guard let discovery = facts.diagnosis?.discovery else { return .notChecked(.peersSeen, daemonSkipReason) }
         if let skip = Self.discoverySkip(discovery) { return .notChecked(.peersSeen, skip) }
         let seen = Self.otherServices(discovery, local: facts.status.peer)
@@ -120,9 +121,7 @@ extension Doctor {
         }
         var summary = "no other peer's service is seen over mDNS"
         if !known.isEmpty { summary += ", although \(known.count) known: \(knownNames.joined(separator: ", "))" }
-        var first = ""
-        if firewallDropsMDNS { first += "This machine's firewall drops UDP 5353: allow it first (see firewall). " }
-        if multicastOff { first += "Multicast is off on an interface: turn it on first (see multicast). " }
+        let first = blocked.map { "First: \($0). " } ?? ""
         return .fail(
             .peersSeen,
             summary,

@@ -15,6 +15,45 @@ package struct Doctor: Sendable {
             self.peers = peers
             self.diagnosis = diagnosis
         }
+
+        /// Where the peers connected to us only inbound listen: the daemon doesn't dial them while
+        /// they are connected, so peerctl tries a TCP connection itself (for `inbound-only`).
+        package var probeAddresses: [String] {
+            guard let sessions = diagnosis?.sessions else { return [] }
+            let outbound = Set(sessions.filter { $0.direction == .outbound }.map(\.peer))
+            let addresses = sessions.filter { $0.direction == .inbound && !outbound.contains($0.peer) }
+                .compactMap(listenAddress)
+            return Array(Set(addresses)).sorted()
+        }
+
+        /// Where a session's peer listens: its best known address with its hello's port (mDNS's
+        /// carries a link-local address's scope), else its connection's host with that port.
+        func listenAddress(_ session: SessionRecord) -> String? {
+            let known = peers.first { $0.peer == session.peer }?.addresses ?? []
+            return known.first { session.port != nil && DialRecord.port(of: $0) == session.port }
+                ?? session.listenAddress
+        }
+
+        /// The results of those TCP connections, as dial results at the daemon's time.
+        package mutating func add(probes: [(address: String, outcome: DialRecord.Outcome)]) {
+            guard var diagnosis else { return }
+            for (address, outcome) in probes {
+                let peer = diagnosis.sessions.first { listenAddress($0) == address }?.peer
+                let words = outcome == .ok ? "connected" : outcome.rawValue
+                diagnosis.dials.append(
+                    DialRecord(
+                        address: address,
+                        peer: peer,
+                        expected: peer,
+                        at: diagnosis.at,
+                        stage: .tcp,
+                        outcome: outcome,
+                        message: "peerctl doctor's own TCP connection to \(address): \(words)"
+                    )
+                )
+            }
+            self.diagnosis = diagnosis
+        }
     }
 
     /// What peerctl read on this machine.
@@ -74,15 +113,23 @@ package struct Doctor: Sendable {
             ]
         }
         let discovery = diagnosis.discovery
-        checks += [avahiCheck(discovery), registeredCheck(discovery), mdnsNamesCheck(discovery)]
-        checks.append(
-            peersSeenCheck(facts, firewallDropsMDNS: firewall.dropsMDNS, multicastOff: multicast.status == .fail)
-        )
+        let blocked = Self.mdnsBlockedHere(firewallDropsMDNS: firewall.dropsMDNS, multicast: multicast)
+        checks += [avahiCheck(discovery), registeredCheck(discovery, blocked: blocked)]
+        checks += [mdnsNamesCheck(discovery, blocked: blocked), peersSeenCheck(facts, blocked: blocked)]
         checks += peerReachChecks(facts, diagnosis)
         checks += inboundOnlyChecks(facts, diagnosis)
         checks += [multicast, firewall.check]
         checks += clockChecks(diagnosis)
         return checks + [permissionsCheck(facts.status), systemdCheck()]
+    }
+
+    /// What on this machine stops mDNS, first cause of what Avahi doesn't see: a firewall that
+    /// drops UDP 5353 (Avahi doesn't even hear itself then), multicast off.
+    static func mdnsBlockedHere(firewallDropsMDNS: Bool, multicast: DoctorCheck) -> String? {
+        var causes: [String] = []
+        if firewallDropsMDNS { causes.append("this machine's firewall drops UDP 5353 (see firewall)") }
+        if multicast.status == .fail { causes.append("\(multicast.summary) (see multicast)") }
+        return causes.isEmpty ? nil : causes.joined(separator: ", and ")
     }
 
     /// Why the daemon's checks can't run.

@@ -7,32 +7,37 @@ struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "When peers don't find each other: check each thing they need, and say the cause and the fix.",
         discussion: """
-            Prints one line per check: ✓ when it passed, ✗ with the cause and the fix when it failed, – when it \
-            could not run (and why). Exits 0 when no check failed, else 1; one that could not run is no failure.
+            Prints one line per check: ✓ when it passed, ✗ with the cause and the fix \
+            when it failed, – when it could not run (and why). Exits 0 when no check \
+            failed, else 1; a check that could not run is no failure.
 
             The checks:
               daemon        peerd answers on its control socket.
-              avahi         peerd's Avahi client reaches avahi-daemon over D-Bus (mDNS needs it).
-              registered    our _watchlist._tcp service is announced, and our own browse sees it.
-              mdns-names    our <host>.local resolves through Avahi; whether the system resolver has \
-            nss-mdns too.
-              peers-seen    other peers' services are seen over mDNS (a firewall on UDP 5353, client \
-            isolation on the access point, VLANs, or avahi-daemon stopped on the others stop that).
-              peer-reach    each peer seen or known but not connected: how far dialing it got — TCP refused \
-            or timed out, no route, TLS, or admission (not a member, revoked, another key); and peers that \
-            dialed us and were refused.
-              inbound-only  peers that reach us although we can't reach them (their firewall).
+              avahi         peerd's Avahi client reaches avahi-daemon over D-Bus.
+              registered    our _watchlist._tcp service is announced, and our own
+                            browse sees it.
+              mdns-names    our <host>.local resolves through Avahi; whether the
+                            system resolver has nss-mdns too.
+              peers-seen    other peers' services are seen over mDNS. What stops
+                            that: a firewall on UDP 5353, client isolation on the
+                            access point, VLANs, avahi-daemon stopped elsewhere.
+              peer-reach    each peer seen or known but not connected: how far
+                            dialing it got (TCP refused or timed out, no route,
+                            TLS, admission: not a member, revoked, another key);
+                            and peers that dialed us and were refused.
+              inbound-only  peers that reach us although we can't reach them.
               multicast     the interfaces mDNS runs on have multicast on.
-              firewall      no local nftables or iptables rule drops UDP 5353 or peerd's TCP port (reading \
-            the rules needs root: sudo peerctl doctor).
-              clock         the clocks of connected peers agree within a minute.
-              permissions   the state directory is 0700 and the control socket 0600, the daemon user's own.
+              firewall      no local nftables or iptables rule drops UDP 5353 or
+                            peerd's TCP port (reading the rules needs root).
+              clock         connected peers' clocks agree within a minute.
+              permissions   the state directory is 0700, the control socket 0600.
               systemd       the peerd user unit, when installed, hasn't failed.
 
             Examples:
               peerctl doctor
-              sudo peerctl doctor --socket /run/user/1000/peerd/control.sock   (firewall rules too)
               peerctl doctor --json
+              sudo peerctl doctor --socket /run/user/1000/peerd/control.sock
+                            (as root, the firewall rules are read too)
             """
     )
 

@@ -21,7 +21,7 @@ struct Peerctl: ParsableCommand {
               peerctl peers
               peerctl remove 550
               peerctl open                            (the list as a page in your browser)
-              peerctl doctor                          (when peers don't find each other: why)
+              peerctl doctor                          (why peers don't find each other)
 
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
             69 when no peerd answers on the socket.

@@ -32,7 +32,11 @@ struct DoctorTests {
     @Test func aStoppedAvahiDaemonIsNamedWithHowToStartIt() throws {
         var scene = Scene()
         scene.diagnosis.discovery = DiscoveryRecord(
-            mdns: true, avahi: .connecting, avahiError: "avahi-daemon is not running", registered: false, selfSeen: false
+            mdns: true,
+            avahi: .connecting,
+            avahiError: "avahi-daemon is not running",
+            registered: false,
+            selfSeen: false
         )
         let avahi = try #require(scene.only(.avahi))
         #expect(avahi.status == .fail)
@@ -52,8 +56,19 @@ struct DoctorTests {
 
     @Test func aFirewallDroppingMDNSIsNamedWithItsRuleAndTheFixAndComesFirstForPeersSeen() throws {
         var scene = Scene()
-        let rule = FirewallRuleset.Rule(matches: [.destinationPort([5353...5353], proto: "udp", negated: false)], verdict: .drop, handle: 7)
-        let input = FirewallRuleset.Chain(family: "inet", table: "filter", name: "input", isInput: true, policy: nil, rules: [rule])
+        let rule = FirewallRuleset.Rule(
+            matches: [.destinationPort([5353...5353], proto: "udp", negated: false)],
+            verdict: .drop,
+            handle: 7
+        )
+        let input = FirewallRuleset.Chain(
+            family: "inet",
+            table: "filter",
+            name: "input",
+            isInput: true,
+            policy: nil,
+            rules: [rule]
+        )
         scene.local.firewall = .rules([FirewallRuleset(tool: .nftables, chains: [input])])
         scene.diagnosis.discovery.services = []
         let firewall = try #require(scene.only(.firewall))
@@ -122,18 +137,32 @@ struct DoctorTests {
     @Test func aPeerRefusedWhenItDialedUsIsNamedUntilItConnectsFromThatHost() throws {
         var scene = Scene()
         scene.diagnosis.refusals = [
-            RefusalRecord(address: "10.0.0.3:51000", peer: Scene.carol, at: Scene.now - 1_000, code: .notMember, message: "")
+            RefusalRecord(
+                address: "10.0.0.3:51000",
+                peer: Scene.carol,
+                at: Scene.now - 1_000,
+                code: .notMember,
+                message: ""
+            )
         ]
         let reach = try #require(scene.checks(.peerReach).first { $0.peer == Scene.carol.rawValue })
         #expect(reach.status == .fail && reach.fix?.contains("invite") == true)
 
         scene.diagnosis.sessions.append(
             SessionRecord(
-                peer: PeerID("ca402000000000000000000000000004")!, name: "carol", address: "10.0.0.3:52000", port: 7601,
-                direction: .inbound, since: Scene.now, skewMs: 0
+                peer: PeerID("ca402000000000000000000000000004")!,
+                name: "carol",
+                address: "10.0.0.3:52000",
+                port: 7601,
+                direction: .inbound,
+                since: Scene.now,
+                skewMs: 0
             )
         )
-        #expect(!scene.checks(.peerReach).contains { $0.status == .fail }, "carol's host connected since, with a new key")
+        #expect(
+            !scene.checks(.peerReach).contains { $0.status == .fail },
+            "carol's host connected since, with a new key"
+        )
     }
 
     @Test func aPeerAnnouncedWithAnotherProtocolIsNamed() throws {

@@ -27,8 +27,7 @@ struct DialLog: Sendable {
     mutating func record(_ dial: DialRecord) {
         addresses.removeAll { $0 == dial.address }
         addresses.append(dial.address)
-        results[dial.address, default: []].append(dial)
-        results[dial.address]!.removeFirst(max(0, results[dial.address]!.count - Self.resultsPerAddress))
+        results[dial.address] = (results[dial.address] ?? []).suffix(Self.resultsPerAddress - 1) + [dial]
         while addresses.count > Self.addressLimit { results[addresses.removeFirst()] = nil }
     }
 

@@ -27,8 +27,14 @@ struct DoctorScene {
     )
     var peers = [
         PeerRecord(
-            peer: bob, name: "bob", address: "10.0.0.2:7601", addresses: ["10.0.0.2:7601"], source: .mdns,
-            state: .connected, trust: .member, connectedSince: now - 60_000
+            peer: bob,
+            name: "bob",
+            address: "10.0.0.2:7601",
+            addresses: ["10.0.0.2:7601"],
+            source: .mdns,
+            state: .connected,
+            trust: .member,
+            connectedSince: now - 60_000
         )
     ]
     var diagnosis = DiagnosisRecord(
@@ -40,20 +46,36 @@ struct DoctorScene {
         stateDir: "/home/alice/.local/state/peerd",
         socket: "/run/user/1000/peerd/control.sock",
         discovery: DiscoveryRecord(
-            mdns: true, avahi: .running, hostName: "alice.local", service: "alice", registered: true,
-            selfSeen: true, hostResolved: true, hostAddress: "10.0.0.1",
+            mdns: true,
+            avahi: .running,
+            hostName: "alice.local",
+            service: "alice",
+            registered: true,
+            selfSeen: true,
+            hostResolved: true,
+            hostAddress: "10.0.0.1",
             services: [.init(name: "bob", peer: bob, addresses: ["10.0.0.2:7601"], at: now - 60_000)]
         ),
         dials: [
             DialRecord(
-                address: "10.0.0.2:7601", peer: bob, expected: bob, at: now - 60_000, stage: .session, outcome: .ok,
+                address: "10.0.0.2:7601",
+                peer: bob,
+                expected: bob,
+                at: now - 60_000,
+                stage: .session,
+                outcome: .ok,
                 message: "connected"
             )
         ],
         sessions: [
             SessionRecord(
-                peer: bob, name: "bob", address: "10.0.0.2:7601", port: 7601, direction: .outbound,
-                since: now - 60_000, skewMs: 120
+                peer: bob,
+                name: "bob",
+                address: "10.0.0.2:7601",
+                port: 7601,
+                direction: .outbound,
+                since: now - 60_000,
+                skewMs: 120
             )
         ]
     )
@@ -105,7 +127,13 @@ struct DoctorScene {
         -> DialRecord
     {
         DialRecord(
-            address: "10.0.0.2:7601", peer: bob, expected: bob, at: now, stage: stage, outcome: outcome, by: by,
+            address: "10.0.0.2:7601",
+            peer: bob,
+            expected: bob,
+            at: now,
+            stage: stage,
+            outcome: outcome,
+            by: by,
             message: "\(outcome.rawValue) at 10.0.0.2:7601"
         )
     }

@@ -94,6 +94,9 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// The session's state once it has the peer's hello.
     package var remote: PeerMessage.Hello? { session?.remote }
 
+    /// When the last frame came from the peer, once the session started.
+    package var lastReceived: Instant? { session?.lastReceived }
+
     // MARK: Admission
 
     /// TLS showed who the other end is; `policy` is the trust list as admission sees it now.

@@ -154,6 +154,9 @@ package struct SessionRecord: Hashable, Sendable, Codable {
     package var since: Int64
     /// The peer's clock minus ours (ms), from the `time` in its hello; nil when it sent none.
     package var skewMs: Int64?
+    /// How long nothing has come from it (ms), when longer than a keepalive interval: its packets
+    /// may have stopped arriving, and the session drops once the silence reaches its limit.
+    package var silentMs: Int64?
 
     package init(
         peer: PeerID,
@@ -162,7 +165,8 @@ package struct SessionRecord: Hashable, Sendable, Codable {
         port: Int?,
         direction: Direction,
         since: Int64,
-        skewMs: Int64?
+        skewMs: Int64?,
+        silentMs: Int64? = nil
     ) {
         self.peer = peer
         self.name = name
@@ -171,6 +175,7 @@ package struct SessionRecord: Hashable, Sendable, Codable {
         self.direction = direction
         self.since = since
         self.skewMs = skewMs
+        self.silentMs = silentMs
     }
 
     /// Where it listens: its address's host with the port of its hello.

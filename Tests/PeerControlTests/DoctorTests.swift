@@ -214,6 +214,25 @@ struct DoctorTests {
         #expect(oneWay.status == .fail && oneWay.summary.contains("10.0.0.2:7601"))
     }
 
+    @Test func aSessionGoneSilentIsNamedAndSaysNothingOfOneWayReach() throws {
+        var scene = Scene()
+        scene.diagnosis.sessions[0].direction = .inbound
+        scene.diagnosis.sessions[0].silentMs = 25_000
+        scene.diagnosis.inbound = [
+            InboundRecord(peer: Scene.bob, name: "bob", address: "10.0.0.2:50000", port: 7601, at: Scene.now - 2_000)
+        ]
+        scene.diagnosis.dials.append(Scene.dial(.tcp, .timeout))
+        #expect(scene.only(.inboundOnly)?.status == .pass, "bob's packets stopped too: no one-way firewall to claim")
+        let reach = try #require(scene.only(.peerReach))
+        #expect(
+            reach.status == .fail
+                && reach.summary == "bob (b0b00000) is connected, but nothing has come from it for 25 s"
+        )
+        #expect(reach.cause?.contains("isolation") == true)
+        let facts = Doctor.DaemonFacts(status: scene.status, peers: scene.peers, diagnosis: scene.diagnosis)
+        #expect(facts.probeAddresses.isEmpty)
+    }
+
     @Test func multicastOffIsNamedPerInterfaceAndLoopbackAndVPNsDontCount() throws {
         var scene = Scene()
         scene.local.interfaces += [

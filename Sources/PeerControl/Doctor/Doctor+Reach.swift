@@ -21,6 +21,7 @@ extension Doctor {
             let name = facts.peers.first { $0.peer != nil && $0.peer == refusal.peer }?.name
             checks.append(refused(refusal, name: name))
         }
+        checks += silentSessions(diagnosis)
         for service in diagnosis.discovery.services ?? [] where service.peer == nil {
             checks.append(
                 .fail(
@@ -37,6 +38,25 @@ extension Doctor {
         return [
             .pass(.peerReach, count == 1 ? "the one peer seen is connected" : "all \(count) peers seen are connected")
         ]
+    }
+
+    /// Sessions nothing has come from for longer than a keepalive interval: about to drop.
+    private func silentSessions(_ diagnosis: DiagnosisRecord) -> [DoctorCheck] {
+        diagnosis.sessions.compactMap { session in
+            guard let silence = session.silentMs else { return nil }
+            return DoctorCheck(
+                .peerReach,
+                .fail,
+                "\(Self.who(session.name, session.peer, nil)) is connected, but nothing has come from it for "
+                    + Self.duration(ms: silence),
+                cause: "its packets stopped arriving: the network between you changed (client isolation on the "
+                    + "access point or bridge, a firewall, the link itself)",
+                fix: "peerd drops a session silent for three keepalive intervals (30 s) and dials again; run "
+                    + "doctor once more then to see how far that gets",
+                peer: session.peer.rawValue,
+                name: session.name
+            )
+        }
     }
 
     /// How dialing one peer that isn't connected went.

@@ -10,8 +10,10 @@ extension Doctor {
 
     func inboundOnlyChecks(_ facts: DaemonFacts, _ diagnosis: DiagnosisRecord) -> [DoctorCheck] {
         let outbound = Set(diagnosis.sessions.filter { $0.direction == .outbound }.map(\.peer))
+        // A session gone silent says nothing of one way: the peer's packets stopped too (peer-reach).
+        let silent = Set(diagnosis.sessions.filter { $0.silentMs != nil }.map(\.peer))
         var checks: [DoctorCheck] = []
-        for inbound in diagnosis.inbound where !outbound.contains(inbound.peer) {
+        for inbound in diagnosis.inbound where !outbound.contains(inbound.peer) && !silent.contains(inbound.peer) {
             let record = facts.peers.first { $0.peer == inbound.peer }
             let addresses = (record?.addresses ?? []) + [inbound.listenAddress].compactMap { $0 }
             guard

@@ -21,8 +21,10 @@ package struct Doctor: Sendable {
         package var probeAddresses: [String] {
             guard let sessions = diagnosis?.sessions else { return [] }
             let outbound = Set(sessions.filter { $0.direction == .outbound }.map(\.peer))
-            let addresses = sessions.filter { $0.direction == .inbound && !outbound.contains($0.peer) }
-                .compactMap(listenAddress)
+            let addresses = sessions.filter {
+                $0.direction == .inbound && $0.silentMs == nil && !outbound.contains($0.peer)
+            }
+            .compactMap(listenAddress)
             return Array(Set(addresses)).sorted()
         }
 

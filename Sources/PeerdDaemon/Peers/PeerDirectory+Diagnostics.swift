@@ -46,7 +46,8 @@ extension PeerDirectory {
                 port: c.listenPort,
                 direction: c.role == .dialer ? .outbound : .inbound,
                 since: c.connectedSince ?? 0,
-                skewMs: c.skewMs
+                skewMs: c.skewMs,
+                silentMs: c.silence.map { Int64($0.components.seconds * 1000) }
             )
         }
         return (dialLog.dials, dialLog.refusals, dialLog.inbound, sessions)

@@ -21,6 +21,8 @@ package actor PeerDirectory {
         var skewMs: Int64?
         /// The port it listens on, from its hello.
         var listenPort: Int?
+        /// How long nothing has come from it, when longer than a keepalive interval.
+        var silence: Duration?
         var close: @Sendable (WireError) -> Void
     }
 
@@ -109,6 +111,11 @@ package actor PeerDirectory {
         connections[id]?.lastSeen = now
         connections[id]?.opsSent += sent
         connections[id]?.opsReceived += received
+    }
+
+    /// Nothing has come from connection `id`'s peer for `silence` (nil: it has spoken again).
+    func silent(_ id: Int, for silence: Duration?) {
+        connections[id]?.silence = silence
     }
 
     func closed(_ id: Int) {

@@ -110,8 +110,11 @@ package struct Doctor: Sendable {
             checks += [.avahi, .registered, .mdnsNames, .peersSeen, .peerReach, .inboundOnly].map {
                 .notChecked($0, why)
             }
+            // An older peerd still answers `status`: its files can be looked at.
+            let permissions = (try? daemon.get()).map { permissionsCheck($0.status) }
             return checks + [
-                multicast, firewall.check, .notChecked(.clock, why), .notChecked(.permissions, why), systemdCheck(),
+                multicast, firewall.check, .notChecked(.clock, why), permissions ?? .notChecked(.permissions, why),
+                systemdCheck(),
             ]
         }
         let discovery = diagnosis.discovery

@@ -267,14 +267,14 @@ struct DoctorTests {
 
         var custom = Scene()
         custom.local.files.socketIsDefault = false
-        custom.local.files.socketDir = ("/tmp/lab/h1", .found(mode: 0o755, owner: 0))
-        #expect(custom.only(.permissions)?.status == .fail, "owned by another user")
-        custom.local.files.socketDir = ("/tmp/lab/h1", .found(mode: 0o755, owner: 1000))
+        custom.local.files.socketDir = ("/home/bob/sockets", .found(mode: 0o755, owner: 1001))
+        #expect(custom.only(.permissions)?.status == .fail, "another user could replace the socket")
+        custom.local.files.socketDir = ("/home/alice/sockets", .found(mode: 0o755, owner: 1000))
         #expect(custom.only(.permissions)?.status == .pass, "a --socket directory only its owner can change is fine")
-        custom.local.files.socketDir = ("/tmp", .found(mode: 0o1777, owner: 1000))
-        #expect(custom.only(.permissions)?.status == .pass, "sticky")
+        custom.local.files.socketDir = ("/tmp", .found(mode: 0o1777, owner: 0))
+        #expect(custom.only(.permissions)?.status == .pass, "root's and sticky")
         custom.local.files.socketDir = ("/srv/shared", .found(mode: 0o777, owner: 1000))
-        #expect(custom.only(.permissions)?.status == .fail)
+        #expect(custom.only(.permissions)?.fix == "chmod 755 /srv/shared")
     }
 
     @Test func aFailedUnitPointsToItsJournal() throws {

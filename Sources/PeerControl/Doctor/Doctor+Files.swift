@@ -9,7 +9,12 @@ extension Doctor {
         if case .found(_, let socketOwner)? = files.socket?.entry { owner = socketOwner }
         var problems: [(what: String, fix: String)] = []
         var unread: [String] = []
-        func look(_ file: (path: String, entry: FileFacts.Entry)?, _ rule: (UInt32) -> Bool, wanted: String) {
+        func look(
+            _ file: (path: String, entry: FileFacts.Entry)?,
+            _ rule: (UInt32) -> Bool,
+            wanted: String,
+            owners: Set<UInt32>
+        ) {
             guard let file else { return }
             switch file.entry {
             case .unreadable(let why): unread.append("\(file.path) (\(why))")
@@ -17,7 +22,7 @@ extension Doctor {
                 if !rule(mode) {
                     problems.append(("\(file.path) is mode \(Self.octal(mode))", "chmod \(wanted) \(file.path)"))
                 }
-                if fileOwner != owner {
+                if !owners.contains(fileOwner) {
                     problems.append(
                         (
                             "\(file.path) belongs to uid \(fileOwner), not peerd's (uid \(owner))",
@@ -27,13 +32,16 @@ extension Doctor {
                 }
             }
         }
-        look(files.stateDir, { $0 & 0o077 == 0 }, wanted: "700")
-        look(files.socket, { $0 & 0o077 == 0 }, wanted: "600")
-        // The default socket's directory is the daemon's to keep private; one given with --socket
-        // only must not let others replace the socket (the daemon checks each caller's uid anyway).
-        let socketDirRule: (UInt32) -> Bool =
-            files.socketIsDefault ? { $0 & 0o077 == 0 } : { $0 & 0o022 == 0 || $0 & 0o1000 != 0 }
-        look(files.socketDir, socketDirRule, wanted: "700")
+        look(files.stateDir, { $0 & 0o077 == 0 }, wanted: "700", owners: [owner])
+        look(files.socket, { $0 & 0o077 == 0 }, wanted: "600", owners: [owner])
+        // The default socket's directory is the daemon's to keep private. One given with --socket
+        // (/tmp, say) only must not let others replace the socket: owned by peerd's user or root,
+        // writable by no one else unless sticky. The daemon checks each caller's uid anyway.
+        if files.socketIsDefault {
+            look(files.socketDir, { $0 & 0o077 == 0 }, wanted: "700", owners: [owner])
+        } else {
+            look(files.socketDir, { $0 & 0o022 == 0 || $0 & 0o1000 != 0 }, wanted: "755", owners: [owner, 0])
+        }
         guard problems.isEmpty else {
             return .fail(
                 .permissions,

@@ -11,13 +11,16 @@ final class MDNSDiscovery: Service {
     private let name: String
     private let port: Int
     private let dialer: PeerDialer
+    /// What `peerctl doctor` is told about discovery.
+    private let status: DiscoveryStatus
     private let logger: Logger
 
-    init(identity: PeerID, name: String, port: Int, dialer: PeerDialer, logger: Logger) {
+    init(identity: PeerID, name: String, port: Int, dialer: PeerDialer, status: DiscoveryStatus, logger: Logger) {
         self.identity = identity
         self.name = name
         self.port = port
         self.dialer = dialer
+        self.status = status
         self.logger = logger
     }
 
@@ -25,6 +28,7 @@ final class MDNSDiscovery: Service {
         let txt = ServiceTXT(peer: identity, name: name)
         let bridge = AvahiBridge(name: name, port: port, txt: txt.entries)
         guard bridge.start() else {
+            status.apply(.unavailable("could not start Avahi's event loop"))
             logger.warning("mDNS discovery is off: Avahi's client could not start; static peers still work")
             // Returning would end the whole service group (and peerd): wait for shutdown instead.
             try? await gracefulShutdown()
@@ -34,8 +38,9 @@ final class MDNSDiscovery: Service {
         var waiting = false
         await withGracefulShutdownHandler {
             for await event in bridge.events {
+                status.apply(event)
                 switch event {
-                case .unavailable(let reason) where !waiting:
+                case .unavailable(let reason) where !waiting, .connecting(let reason) where !waiting:
                     waiting = true
                     logger.warning(
                         "mDNS discovery is waiting for Avahi; static peers still work",

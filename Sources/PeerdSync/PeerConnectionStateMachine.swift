@@ -100,6 +100,7 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     package mutating func identified(_ endpoints: AdmissionHandshake.Endpoints, policy: AdmissionPolicy) {
         guard case .identifying = phase else { return }
         outcome.peer = endpoints.remote
+        outcome.reached = .admission
         phase = .admitting(AdmissionHandshake(endpoints: endpoints, policy: policy, expected: expected, nonce: nonce))
     }
 
@@ -120,10 +121,12 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         case .admitted:
             if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
                 outcome.refusal = refusal
+                outcome.refusedByPeer = true
                 outcome.error = "refused by the peer: \(refusal)"
                 phase = .closed
                 return .refusedByPeer(refusal)
             }
+            outcome.reached = .session
             phase = .session
             return .session(sessionFrame(frame, now: now))
         case .session:

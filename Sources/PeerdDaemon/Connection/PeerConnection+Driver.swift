@@ -130,6 +130,7 @@ extension PeerConnection {
                     remote,
                     address: connection.address,
                     reason: "\(reason)",
+                    code: DialRecord.Outcome(reason),
                     now: Wallclock.millis()
                 )
             }

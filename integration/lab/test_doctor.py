@@ -21,7 +21,9 @@ is skipped, `ok` is true, the exit status 0. Then one fault at a time, restored 
 Every wait for doctor's answer polls `peerctl doctor --json` (the daemon learns of a failed dial
 some time after the fault) for up to $PEERD_DOCTOR_WAIT seconds (default 30); a timeout fails the
 check and shows doctor's last answer. After each fault is restored, the lab must come back: the
-peers connected again and doctor on the affected host passing again.
+peers connected again and doctor on the affected host passing again. Two recoveries are only noted,
+not required: B's after the port fault, and A's after the outsider C left (doctor keeps reporting
+an inbound refusal of a peer that is gone, see the detail line).
 
 Prints one line per check and ends with exactly `doctor: N passed, M failed` (`, K skipped` may
 follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab (one line,

@@ -165,6 +165,18 @@ struct DoctorTests {
         )
     }
 
+    @Test func aRefusalOfAPeerThatStoppedTryingNoLongerStands() throws {
+        var scene = Scene()
+        let refusal = RefusalRecord(address: "10.0.0.3:51000", peer: Scene.carol, at: 0, code: .notMember, message: "")
+        for (age, stands) in [(Int64(60_000), true), (Int64(120_000), false)] {
+            var refused = refusal
+            refused.at = scene.diagnosis.at - age
+            scene.diagnosis.refusals = [refused]
+            let failed = scene.checks(.peerReach).contains { $0.peer == Scene.carol.rawValue && $0.status == .fail }
+            #expect(failed == stands, "a refusal \(age / 1000) s old")
+        }
+    }
+
     @Test func aPeerAnnouncedWithAnotherProtocolIsNamed() throws {
         var scene = Scene()
         scene.diagnosis.discovery.services?.append(

@@ -207,10 +207,15 @@ extension Doctor {
 
     /// Each refused peer's latest refusal, unless it is connected now or its host has connected since
     /// (with another identity: the fault was mended).
+    /// How long a refusal of a peer that dialed us stands: a peer still trying redials within 30 s
+    /// (its backoff's cap), so an older refusal is of one that has stopped (or left the LAN).
+    static let refusalStandsMs: Int64 = 90_000
+
     static func standingRefusals(_ diagnosis: DiagnosisRecord, connected: Set<PeerID>) -> [RefusalRecord] {
         var latest: [String: RefusalRecord] = [:]
         for refusal in diagnosis.refusals { latest[refusal.peer?.rawValue ?? refusal.address] = refusal }
         return latest.values.filter { refusal in
+            if diagnosis.at - refusal.at > refusalStandsMs { return false }
             if let peer = refusal.peer, connected.contains(peer) { return false }
             let host = DialRecord.host(of: refusal.address)
             return !diagnosis.sessions.contains { DialRecord.host(of: $0.address) == host && $0.since > refusal.at }

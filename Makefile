@@ -6,9 +6,10 @@ ARGS ?=
 # System packages (Debian/Ubuntu names): to build peerd, and in addition to test it. The tests'
 # LAN lab needs its own avahi-daemon and D-Bus per network namespace, and avahi-utils to check with;
 # the systemd test needs a real systemd user manager; the page's tests and benchmark, headless
-# Chromium and its chromedriver (Debian's, of the same version).
+# Chromium and its chromedriver (Debian's, of the same version); the doctor's lab test, nft to put a
+# firewall inside a lab host.
 BUILD_PACKAGES := pkg-config libavahi-client-dev
-TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
@@ -107,6 +108,7 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/catalog/test_catalog.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke
 

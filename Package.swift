@@ -161,7 +161,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerControlTests",
-            dependencies: ["PeerControl", "PeerdWire"],
+            dependencies: ["PeerControl", "PeerdWire", "PeerdModel"],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -11,6 +11,8 @@ struct ControlResponder: Sendable {
     let trust: TrustService
     /// TMDB, when this daemon holds a token.
     let catalog: (any CatalogAccess)?
+    /// How mDNS discovery stands, for `diagnose`.
+    let discovery: DiscoveryStatus
     let info: DaemonInfo
 
     static let maxPageSize = 10_000
@@ -52,6 +54,7 @@ struct ControlResponder: Sendable {
         case .show(let movie): return await show(movie)
         case .refresh(let movie): return await refresh(movie)
         case .page: return page()
+        case .diagnose: return .diagnosis(await diagnosis())
         case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
         }
     }
@@ -172,6 +175,25 @@ struct ControlResponder: Sendable {
             version: PeerdVersion.current,
             tmdb: info.tmdb,
             web: info.page?.address
+        )
+    }
+
+    /// What `peerctl doctor` needs that only the daemon knows (proto/CONTROL.md, "diagnose").
+    func diagnosis() async -> DiagnosisRecord {
+        let peers = await directory.diagnostics()
+        return DiagnosisRecord(
+            at: Wallclock.millis(),
+            peer: info.identity,
+            name: info.name,
+            port: info.port,
+            listenAddress: info.listenAddress,
+            stateDir: info.stateDir,
+            socket: info.socketPath,
+            discovery: await discovery.freshRecord(),
+            dials: peers.dials,
+            refusals: peers.refusals,
+            inbound: peers.inbound,
+            sessions: peers.sessions
         )
     }
 

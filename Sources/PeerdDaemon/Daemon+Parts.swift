@@ -160,18 +160,21 @@ extension Daemon {
                 identity: peers.identity.peer,
                 name: configuration.name,
                 port: peers.port,
+                listenAddress: configuration.listenAddress,
                 stateDir: configuration.stateDirectory,
                 socketPath: configuration.socketPath,
                 mdns: configuration.mdns,
                 tmdb: catalog != nil,
                 page: configuration.web.enabled ? WebPage() : nil
             )
+            let discovery = DiscoveryStatus(localID: peers.identity.peer, enabled: configuration.mdns)
             let responder = ControlResponder(
                 replica: peers.replica,
                 directory: peers.directory,
                 dialer: peers.dialer,
                 trust: peers.trust,
                 catalog: catalog.map(TMDBCatalog.init),
+                discovery: discovery,
                 info: info
             )
             control = try await ControlServer(
@@ -189,7 +192,7 @@ extension Daemon {
             )
             services =
                 [reloader] + Self.web(configuration, responder: responder, logger: logger)
-                + Self.discovery(configuration, peers: peers, logger: logger)
+                + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }
 
@@ -216,9 +219,12 @@ extension Daemon {
 
         /// Last but one in the group, so among the first to stop: the LAN hears our goodbye before
         /// sockets close.
-        private static func discovery(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger)
-            -> [any Service]
-        {
+        private static func discovery(
+            _ configuration: DaemonConfiguration,
+            peers: PeerSide,
+            status: DiscoveryStatus,
+            logger: Logger
+        ) -> [any Service] {
             guard configuration.mdns else { return [] }
             return [
                 MDNSDiscovery(
@@ -226,6 +232,7 @@ extension Daemon {
                     name: configuration.name,
                     port: peers.port,
                     dialer: peers.dialer,
+                    status: status,
                     logger: logger
                 )
             ]

@@ -7,6 +7,8 @@ struct DaemonInfo: Sendable {
     let identity: PeerID
     let name: String
     let port: Int
+    /// The address the peer listener binds.
+    let listenAddress: String
     let stateDir: String
     let socketPath: String
     let mdns: Bool

@@ -39,7 +39,9 @@ struct PeerSessionFactory: Sendable {
             directory: directory,
             trust: trust,
             identity: tls.identity,
-            localHello: { vector in PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector) },
+            localHello: { vector in
+                PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector, time: Wallclock.millis())
+            },
             configuration: configuration,
             trace: trace,
             logger: logger

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// The only place that talks to libavahi-client. Publishes one `_watchlist._tcp` service, browses
-/// and resolves the same type, and reports everything as `AvahiEvent`s on `events`.
+/// and resolves the same type, resolves its own host name (for `peerctl doctor`), and reports
+/// everything as `AvahiEvent`s on `events`.
 ///
 /// Avahi calls back on its own thread (an `AvahiThreadedPoll`); callbacks only call Avahi and yield
 /// events. The client is made with `AVAHI_CLIENT_NO_FAIL`, so a missing daemon is a state to wait
@@ -93,11 +94,12 @@ package final class AvahiBridge: @unchecked Sendable {
             sink.yield(.running)
             publish(client)
             browse(client)
+            resolveHostName(client)
         case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
             // The host name changed or collided: withdraw now, publish again once running.
             if let group { avahi_entry_group_reset(group) }
         case AVAHI_CLIENT_CONNECTING:
-            sink.yield(.unavailable("avahi-daemon is not running; waiting for it"))
+            sink.yield(.connecting("avahi-daemon is not running (or D-Bus is not reachable); waiting for it"))
         case AVAHI_CLIENT_FAILURE:
             let code = avahi_client_errno(client)
             sink.yield(.unavailable(Self.errorText(code)))
@@ -169,6 +171,58 @@ package final class AvahiBridge: @unchecked Sendable {
         sink.yield(.renamed(from: old, to: serviceName))
         if let group { avahi_entry_group_reset(group) }
         publish(client)
+    }
+
+    // MARK: Our host name
+
+    /// Resolves our own `<host>.local` again (it is resolved when Avahi starts running), for
+    /// `peerctl doctor`: an answer that failed while the network did may come now.
+    package func resolveHostNameAgain() {
+        guard let poll else { return }
+        avahi_threaded_poll_lock(poll)
+        if let client, avahi_client_get_state(client) == AVAHI_CLIENT_S_RUNNING { resolveHostName(client) }
+        avahi_threaded_poll_unlock(poll)
+    }
+
+    /// Resolves our own `<host>.local` through Avahi, as any program using nss-mdns would; the
+    /// resolver frees itself.
+    private func resolveHostName(_ client: OpaquePointer?) {
+        guard let fqdn = avahi_client_get_host_name_fqdn(client) else { return }
+        let name = String(cString: fqdn)
+        sink.yield(.hostName(name))
+        let resolver = avahi_host_name_resolver_new(
+            client,
+            AvahiIfIndex(AVAHI_IF_UNSPEC),
+            AvahiProtocol(AVAHI_PROTO_UNSPEC),
+            fqdn,
+            AvahiProtocol(AVAHI_PROTO_UNSPEC),
+            AvahiLookupFlags(0),
+            { resolver, _, _, event, name, address, _, context in
+                AvahiBridge.bridge(context).hostResolved(resolver, event, name, address)
+                avahi_host_name_resolver_free(resolver)
+            },
+            context
+        )
+        if resolver == nil {
+            sink.yield(.hostNotResolved(name: name, reason: Self.errorText(avahi_client_errno(client))))
+        }
+    }
+
+    private func hostResolved(
+        _ resolver: OpaquePointer?,
+        _ event: AvahiResolverEvent,
+        _ name: UnsafePointer<CChar>?,
+        _ address: UnsafePointer<AvahiAddress>?
+    ) {
+        let host = name.map { String(cString: $0) } ?? ""
+        guard event == AVAHI_RESOLVER_FOUND, let address else {
+            let code = avahi_client_errno(avahi_host_name_resolver_get_client(resolver))
+            sink.yield(.hostNotResolved(name: host, reason: Self.errorText(code)))
+            return
+        }
+        var text = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX))
+        avahi_address_snprint(&text, text.count, address)
+        sink.yield(.hostResolved(name: host, address: Self.string(fromNulTerminated: text)))
     }
 
     // MARK: Browsing

@@ -1,9 +1,17 @@
 /// What the Avahi bridge reports, in the order it happened on Avahi's thread.
 package enum AvahiEvent: Hashable, Sendable {
-    /// The Avahi daemon (or the D-Bus system bus) is not reachable; the bridge keeps waiting for it.
+    /// Avahi's client failed (or could not be made); the bridge makes it again and waits.
     case unavailable(String)
+    /// The Avahi daemon (or the D-Bus system bus) is not reachable; the client waits for it.
+    case connecting(String)
     /// Connected to the daemon; publishing and browsing start (again).
     case running
+    /// Avahi's host name, fully qualified (`alice-laptop.local`), once running.
+    case hostName(String)
+    /// Our own host name resolved through Avahi, to this address.
+    case hostResolved(name: String, address: String)
+    /// Our own host name did not resolve through Avahi.
+    case hostNotResolved(name: String, reason: String)
     /// Our service is announced under `name`.
     case published(name: String)
     /// Another service had our name; we now announce as `to`. The peer id is unchanged.

@@ -47,12 +47,13 @@ package struct DiscoveredPeers: Sendable {
             }
             let remaining = resolutions.values.contains { $0.peer == gone.peer }
             return ([remaining ? found(gone.peer) : .lost(gone.peer)], nil)
-        case .unavailable:
+        case .unavailable, .connecting:
             // Without Avahi nothing is known any more; sessions carry on regardless.
             let peers = Set(resolutions.values.map(\.peer))
             resolutions.removeAll()
             return (peers.sorted().map(Change.lost), nil)
-        case .running, .published, .renamed, .publishFailed, .browseFailed:
+        case .running, .published, .renamed, .publishFailed, .browseFailed, .hostName, .hostResolved,
+            .hostNotResolved:
             return ([], nil)
         }
     }

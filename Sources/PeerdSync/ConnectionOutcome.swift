@@ -15,6 +15,11 @@ package struct ConnectionOutcome: Hashable, Sendable {
     package var code: ErrorCode?
     /// Admission refused the other side, or the other side refused us.
     package var refusal: AdmissionRefusal?
+    /// The refusal was the other side's: it refused us.
+    package var refusedByPeer = false
+    /// The last stage the connection reached: `tls` until the peer's certificate is seen, then
+    /// `admission`, then `session` once the peer's hello (not a refusal) arrives.
+    package var reached = DialRecord.Stage.tls
 
     package init(peer: PeerID? = nil, error: String? = nil) {
         self.peer = peer

@@ -94,12 +94,16 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// The session's state once it has the peer's hello.
     package var remote: PeerMessage.Hello? { session?.remote }
 
+    /// When the last frame came from the peer, once the session started.
+    package var lastReceived: Instant? { session?.lastReceived }
+
     // MARK: Admission
 
     /// TLS showed who the other end is; `policy` is the trust list as admission sees it now.
     package mutating func identified(_ endpoints: AdmissionHandshake.Endpoints, policy: AdmissionPolicy) {
         guard case .identifying = phase else { return }
         outcome.peer = endpoints.remote
+        outcome.reached = .admission
         phase = .admitting(AdmissionHandshake(endpoints: endpoints, policy: policy, expected: expected, nonce: nonce))
     }
 
@@ -120,10 +124,12 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         case .admitted:
             if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
                 outcome.refusal = refusal
+                outcome.refusedByPeer = true
                 outcome.error = "refused by the peer: \(refusal)"
                 phase = .closed
                 return .refusedByPeer(refusal)
             }
+            outcome.reached = .session
             phase = .session
             return .session(sessionFrame(frame, now: now))
         case .session:

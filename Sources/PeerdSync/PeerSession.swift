@@ -66,7 +66,8 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
     package let authenticatedRemote: PeerID?
     private var state: State
     private var localVector: VersionVector
-    private var lastReceived: Instant
+    /// When the last frame came from the peer.
+    package private(set) var lastReceived: Instant
     private var lastSent: Instant
 
     /// A new session; `start` gives the actions that open it.

@@ -21,12 +21,13 @@ package struct WebChangeFeed: Sendable {
 }
 
 /// The control requests the page may send. The rest (follow, connect, invite, join, forget,
-/// trust) stay with `peerctl`: they pair, trust or dial, which a page has no business doing.
+/// trust, diagnose) stay with `peerctl`: they pair, trust, dial or tell the network's details,
+/// which a page has no business doing.
 extension ControlRequest {
     package var allowedFromPage: Bool {
         switch self {
         case .add, .remove, .list, .peers, .status, .search, .show, .refresh: true
-        case .follow, .connect, .invite, .join, .forget, .trust, .page: false
+        case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose: false
         }
     }
 }

@@ -28,6 +28,8 @@ package enum ControlRequest: Hashable, Sendable {
     case refresh(MovieID?)
     /// The page's address with its token (proto/WEB.md), for `peerctl open`.
     case page
+    /// What `peerctl doctor` needs that only the daemon knows (proto/CONTROL.md, "diagnose").
+    case diagnose
 
     package var type: String {
         switch self {
@@ -46,6 +48,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .show: "show"
         case .refresh: "refresh"
         case .page: "page"
+        case .diagnose: "diagnose"
         }
     }
 }
@@ -95,6 +98,7 @@ extension ControlRequest: Codable {
         case "show": self = .show(try c.decode(MovieID.self, forKey: .movie))
         case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
         case "page": self = .page
+        case "diagnose": self = .diagnose
         default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
@@ -109,7 +113,7 @@ extension ControlRequest: Codable {
         case .list(let limit, let after):
             try c.encodeIfPresent(limit, forKey: .limit)
             try c.encodeIfPresent(after, forKey: .after)
-        case .follow, .peers, .status, .page: break
+        case .follow, .peers, .status, .page, .diagnose: break
         case .connect(let address): try c.encode(address, forKey: .address)
         case .invite(let expiresIn): try c.encodeIfPresent(expiresIn, forKey: .expiresIn)
         case .join(let code, let address):

@@ -25,6 +25,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case refreshing(movies: Int)
     /// The page's address, its token in the fragment: `http://127.0.0.1:7602/#token=…`.
     case page(url: String)
+    case diagnosis(DiagnosisRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -49,6 +50,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .shown: "shown"
         case .refreshing: "refreshing"
         case .page: "page"
+        case .diagnosis: "diagnosis"
         case .error: "error"
         }
     }
@@ -99,6 +101,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "shown": self = .shown(try ShownRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
+        case "diagnosis": self = .diagnosis(try DiagnosisRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -138,6 +141,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .shown(let shown): try shown.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)
+        case .diagnosis(let diagnosis): try diagnosis.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

@@ -31,14 +31,24 @@ package enum PeerMessage: Hashable, Sendable {
         /// The TCP port the sender accepts connections on, or 0 for none. Information only: nobody dials it.
         package var port: Int
         package var vector: VersionVector
+        /// The sender's wall clock when it sent this (ms since 1970), for the receiver's clock-skew
+        /// report; absent from older peers. Orders nothing.
+        package var time: Int64?
 
-        package init(version: Int = ProtocolVersion.peer, peer: PeerID, name: String, port: Int, vector: VersionVector)
-        {
+        package init(
+            version: Int = ProtocolVersion.peer,
+            peer: PeerID,
+            name: String,
+            port: Int,
+            vector: VersionVector,
+            time: Int64? = nil
+        ) {
             self.version = version
             self.peer = peer
             self.name = name
             self.port = port
             self.vector = vector
+            self.time = time
         }
     }
 

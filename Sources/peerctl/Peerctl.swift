@@ -21,6 +21,7 @@ struct Peerctl: ParsableCommand {
               peerctl peers
               peerctl remove 550
               peerctl open                            (the list as a page in your browser)
+              peerctl doctor                          (why peers don't find each other)
 
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
             69 when no peerd answers on the socket.
@@ -30,6 +31,7 @@ struct Peerctl: ParsableCommand {
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, ShowCommand.self, RefreshCommand.self, OpenCommand.self,
+            DoctorCommand.self,
         ]
     )
 

@@ -100,6 +100,7 @@ struct PeerConnectionStateMachineTests {
         #expect(machine.inboundEnded(.closed, now: start).isEmpty)
         #expect(machine.isClosed)
         #expect(machine.outcome.error == "connection closed during the handshake")
+        #expect(machine.outcome.reached == .tls, "no certificate was seen: TLS is as far as it got")
 
         var failed = Phase.identifying.machine(ends)
         failed.identificationFailed("no certificate")
@@ -109,6 +110,7 @@ struct PeerConnectionStateMachineTests {
     @Test func awaitingTheOfferEveryEvent() {
         var machine = Phase.awaitingOffer.machine(ends)
         #expect(!machine.needsIdentity && machine.outcome.peer == ends.remote.peer)
+        #expect(machine.outcome.reached == .admission)
         guard case .sendRecord(let proof) = machine.received(frame(ends.remoteHandshake().offer()), now: start) else {
             Issue.record("an offer is answered with our proof")
             return
@@ -162,6 +164,7 @@ struct PeerConnectionStateMachineTests {
         let badProof = AdmissionRecord.proof(method: .group, mac: [UInt8](repeating: 0, count: 32))
         #expect(forged.received(frame(badProof), now: start) == refusal(.notAMember))
         #expect(forged.outcome.refusal == .notAMember && forged.isClosed)
+        #expect(!forged.outcome.refusedByPeer, "we refused it")
 
         // The trust list says no after all: the invite was used up by another connection meanwhile.
         var (usedUp, usedProof) = awaitingProof()
@@ -177,10 +180,12 @@ struct PeerConnectionStateMachineTests {
         var refusedUs = Phase.admitted.machine(ends)
         #expect(refusedUs.received(frame(AdmissionRecord.refusal(.revoked)), now: start) == .refusedByPeer(.revoked))
         #expect(refusedUs.isClosed && refusedUs.outcome.refusal == .revoked)
+        #expect(refusedUs.outcome.refusedByPeer && refusedUs.outcome.reached == .admission)
 
         var helloed = Phase.admitted.machine(ends)
         let theirs = ends.hello(ends.remote.peer, vector: [ends.remote.peer: 2])
         #expect(helloed.received(frame(.hello(theirs)), now: start) == .session([.established(theirs)]))
+        #expect(helloed.outcome.reached == .session)
 
         var early = Phase.admitted.machine(ends)
         #expect(closeCode(early.received(frame(.ping), now: start)) == .unexpectedMessage)

@@ -83,7 +83,10 @@ struct WebAPITests {
     @Test("follow, connect and the rest of peerctl's requests are 403 and never reach the daemon")
     func peerctlOnlyRequestsAreForbidden() async throws {
         try await test { client in
-            for body in [#"{"type":"follow","version":1}"#, #"{"type":"connect","version":1,"address":"a:1"}"#] {
+            for body in [
+                #"{"type":"follow","version":1}"#, #"{"type":"connect","version":1,"address":"a:1"}"#,
+                #"{"type":"diagnose","version":1}"#,
+            ] {
                 try await client.execute(
                     uri: "/api/request",
                     method: .post,

@@ -35,11 +35,11 @@ struct GoldenFrameTests {
             .peer: ["hello", "ops", "ping", "pong", "error"],
             .controlRequest: [
                 "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
-                "search", "show", "refresh", "page",
+                "search", "show", "refresh", "page", "diagnose",
             ],
             .controlResponse: [
                 "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "page", "error",
+                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "page", "diagnosis", "error",
             ],
         ]
         for (stream, names) in types {

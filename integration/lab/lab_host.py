@@ -170,11 +170,12 @@ class Host(PeerctlClient):
 
     # MARK: peerd
 
-    def start_peerd(self, name, extra_args=(), port=PEERD_PORT, fresh_state=False, wait=True):
+    def start_peerd(self, name, extra_args=(), port=PEERD_PORT, fresh_state=False, wait=True, group_secret=None):
         """Starts peerd inside this host (log: peerd.log, --log-level debug), a member of the lab's group
-        (--group-secret-file: the lab's one secret, so lab peers trust each other). `fresh_state` gives it
-        a new, empty state directory (so a new peer id). With `wait`, returns once the control socket
-        answers; raises with the log's tail if peerd exits first."""
+        (--group-secret-file: the lab's one secret, so lab peers trust each other; `group_secret`, a path,
+        gives it another file instead, so it is an outsider). `fresh_state` gives it a new, empty state
+        directory (so a new peer id). With `wait`, returns once the control socket answers; raises with
+        the log's tail if peerd exits first."""
         if self.peerd is not None and self.peerd.poll() is None:
             raise HarnessError(f"peerd already runs on {self.name}")
         if fresh_state:
@@ -187,7 +188,8 @@ class Host(PeerctlClient):
         self.peerd_port = port
         argv = [
             peerd, "--name", name, "--port", str(port), "--state-dir", self.state_dir,
-            "--socket", self.socket, "--log-level", "debug", "--group-secret-file", self.lab.group_secret, *extra_args,
+            "--socket", self.socket, "--log-level", "debug",
+            "--group-secret-file", self.lab.group_secret if group_secret is None else group_secret, *extra_args,
         ]
         self.peerd = spawn(self._enter(argv), self.dir / "peerd.log", env=self.env)
         if wait:

@@ -225,6 +225,7 @@ def main():
         peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
         peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
         peerctl(sock, "peers")  # with trust fields
+        peerctl(sock, "doctor", check=False)  # status, peers and diagnose on one connection; a check may fail
         time.sleep(2.5)  # two keepalive intervals, for ping and pong
         # The forget below must find a live session to close: a loaded CI machine can have dropped it
         # (keepalive timeout) and be redialing.
@@ -292,9 +293,10 @@ def main():
         expected = {
             "peer": {"hello", "ops", "ping", "pong", "error", "members"},
             "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join",
-                                "forget", "trust", "search", "show", "refresh", "page"},
+                                "forget", "trust", "search", "show", "refresh", "page", "diagnose"},
             "control-response": {"added", "removed", "list", "following", "change", "peers", "status",
-                                 "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing", "page"},
+                                 "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing", "page",
+                                 "diagnosis"},
         }
         # Every session starts with hello and members each way; alice sends the error to carol.
         expected_directions = {

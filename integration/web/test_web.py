@@ -376,6 +376,7 @@ def check_forbidden_requests(w):
         "join": {"code": "wl1-aaaaa", "address": "127.0.0.1:9", "type": "join", "version": 1},
         "forget": {"peer": "bob", "type": "forget", "version": 1},
         "trust": {"peer": "0" * 32, "type": "trust", "version": 1},
+        "diagnose": {"type": "diagnose", "version": 1},
     }
     problems = []
     for name, body in requests.items():
@@ -841,7 +842,7 @@ CHECKS = [
     ("origin: a POST from another origin, or none → 403, nothing added", check_origin),
     ("routes: unknown path → 404, wrong method → 405", check_routes),
     ("size: a body over 64 KiB → 413", check_body_limit),
-    ("peerctl only: follow, connect, invite, join, forget, trust → 403", check_forbidden_requests),
+    ("peerctl only: follow, connect, invite, join, forget, trust, diagnose → 403", check_forbidden_requests),
     ("api: control requests and responses as on the socket; not a request → 400", check_api),
     ("events: /api/events sends a change event for an add on the peer", check_events),
     ("live: added with alice's form (input#query, button#go), on bob's page ≤ 1 s, no reload", check_form_add),

@@ -196,12 +196,41 @@ def invite_code(inviter: str, secret: bytes) -> str:
 
 ALICE_INVITE = invite_code(ALICE, bytes(range(0x10, 0x20)))
 
+MALLORY = "d00d0123456789abcdef0123456789ab"
+DAVE = "c0ffee0123456789abcdef0123456789"
+# What `peerctl doctor` asks for (CONTROL.md, "diagnose"): bob connected inbound with a skewed clock, dave
+# timing out, mallory refusing us and refused by us.
+DIAGNOSIS = {
+    "type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice", "port": 7820, "listenAddress": "::",
+    "stateDir": "/home/alice/.local/state/peerd", "socket": "/run/user/1000/peerd/control.sock",
+    "discovery": {"mdns": True, "avahi": "running", "hostName": "alice-laptop.local", "service": "alice",
+                  "registered": True, "selfSeen": True, "hostResolved": True, "hostAddress": "192.168.1.10",
+                  "services": [
+                      {"name": "bob", "peer": BOB, "addresses": ["192.168.1.20:7820", "[fe80::1%eth0]:7820"],
+                       "at": AT - 1_000_000},
+                      {"name": "old peerd", "note": "speaks peer protocol 1, not 2",
+                       "addresses": ["192.168.1.40:7601"], "at": AT - 500_000}]},
+    "dials": [
+        {"address": "192.168.1.30:7820", "peer": DAVE, "expected": DAVE, "at": AT - 10_000, "stage": "tcp",
+         "outcome": "timeout", "message": "timed out connecting to 192.168.1.30:7820 (a firewall?)"},
+        {"address": "192.168.1.66:7820", "peer": MALLORY, "at": AT - 5_000, "stage": "admission",
+         "outcome": "not-member", "by": "peer",
+         "message": "refused by the peer: not a member — pair with peerctl invite / peerctl join, "
+                    "or share the group secret"}],
+    "refusals": [
+        {"address": "192.168.1.66:51414", "peer": MALLORY, "at": AT - 2_000, "code": "not-member",
+         "message": "not a member: pair first with 'peerctl invite' and 'peerctl join', or share a group secret"}],
+    "inbound": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "port": 7820, "at": AT - 3_600_000}],
+    "sessions": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "port": 7820, "direction": "inbound",
+                  "since": AT - 3_600_000, "skewMs": -120}],
+}
+
 # --- valid frames: <socket>-<type>[-variant] -> body ---------------------------------------------
 
 VALID = {
     # peer protocol
     "peer-hello": {"type": "hello", "version": PEER_VERSION, "peer": ALICE, "name": "alice", "port": 7820,
-                   "vector": {ALICE: 5, BOB: 6}},
+                   "vector": {ALICE: 5, BOB: 6}, "time": AT},
     "peer-hello-empty-vector": {"type": "hello", "version": PEER_VERSION, "peer": CAROL, "name": "zoë", "port": 7821,
                                 "vector": {}},
     "peer-ops": {"type": "ops", "ops": [ADD_OP, REMOVE_OP]},
@@ -244,6 +273,7 @@ VALID = {
     "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
     "control-request-refresh-all": {"type": "refresh", "version": 1},
     "control-request-page": {"type": "page", "version": 1},
+    "control-request-diagnose": {"type": "diagnose", "version": 1},
     # control responses
     "control-response-added": {"type": "added", "movie": MATRIX_ROW, "operation": {"origin": ALICE, "seq": 4}},
     "control-response-added-already-listed": {"type": "added", "movie": MATRIX_ROW_TWO_ADDERS},
@@ -309,6 +339,13 @@ VALID = {
                                                   "(this peerd has none)"},
     "control-response-refreshing": {"type": "refreshing", "movies": 1},
     "control-response-page": {"type": "page", "url": "http://127.0.0.1:7602/#token=" + "9c1f" * 16},
+    "control-response-diagnosis": DIAGNOSIS,
+    "control-response-diagnosis-no-mdns": {"type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice",
+                                           "port": 7820, "listenAddress": "::",
+                                           "stateDir": "/home/alice/.local/state/peerd",
+                                           "socket": "/run/user/1000/peerd/control.sock",
+                                           "discovery": {"mdns": False, "avahi": "off"},
+                                           "dials": [], "refusals": [], "inbound": [], "sessions": []},
     "control-response-error-unavailable": {"type": "error", "code": "unavailable",
                                            "message": "can't search: this peerd has no TMDB token; put one in "
                                                       "~/.config/peerd/tmdb.token (chmod 600) or set TMDB_TOKEN, "
@@ -422,6 +459,7 @@ ABOUT = {
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
     "control-request-page": "page: the page's address with its token (`peerctl open`)",
+    "control-request-diagnose": "diagnose: what `peerctl doctor` asks the daemon",
     "control-response-added-already-listed": "added, no `operation`: already listed by this peer (two adders)",
     "control-response-added": "added, with the new operation",
     "control-response-change-added": "change `added` with `row`",
@@ -452,13 +490,16 @@ ABOUT = {
     "control-response-shown-pending": "a movie no one described yet, and why",
     "control-response-refreshing": "refreshing: how many fetches were queued",
     "control-response-page": "page: the address with the token in its fragment",
+    "control-response-diagnosis": "diagnosis: Avahi running, services seen, a dial timing out, a peer refusing us and "
+                                  "refused by us, an inbound session with its clock skew",
+    "control-response-diagnosis-no-mdns": "diagnosis of a daemon with discovery off and nothing dialed yet",
     "control-response-error-unavailable": "error `unavailable`: search without a TMDB token",
     "control-response-error-upstream-failed": "error `upstream-failed`: a search page TMDB failed to answer",
     "peer-error-duplicate-session": "error `duplicate-session`",
     "peer-error-rate-limited": "error `rate-limited`",
     "peer-error": "error `invalid-operation` (a gap)",
-    "peer-hello-empty-vector": "hello from a new replica (empty vector), non-ASCII name",
-    "peer-hello": "hello with a two-origin vector",
+    "peer-hello-empty-vector": "hello from a new replica (empty vector), non-ASCII name, no `time`",
+    "peer-hello": "hello with a two-origin vector and the sender's clock (`time`)",
     "peer-members": "members: two with names, one without",
     "peer-ops-id-only": "an add that knows only the movie id (bob's seq 6: `prev` and `sig`)",
     "peer-ops-describe": "a describe: alice's seq 6 carries The Matrix's details from TMDB (PEER.md, \"Describing a "

@@ -19,6 +19,8 @@ extension PeerConnection {
         /// credit back.
         var handlingFrame = false
         var delivering = false
+        /// The directory was told the peer has been silent (and must hear when it isn't).
+        var reportedSilent = false
         let connectionID: Int
         var logger: Logger
         let clock = ContinuousClock()
@@ -65,10 +67,23 @@ extension PeerConnection {
                 await perform(machine.inboundEnded(end, now: now))
             case .advanced(let vector): await perform(machine.localAdvanced(to: vector, now: now))
             case .delivered(let failure): await perform(machine.delivered(failure))
-            case .tick: await perform(machine.tick(now: now))
+            case .tick:
+                await perform(machine.tick(now: now))
+                await noteSilence(now)
             case .closeRequested(let error): await perform(machine.closeRequested(error))
             case .membersChanged: await perform(machine.membersChanged())
             }
+        }
+
+        /// A peer silent for longer than a keepalive interval (and some) is told to the directory,
+        /// for `peerctl doctor`: its packets may have stopped arriving. Quiet peers cost nothing.
+        private mutating func noteSilence(_ now: ContinuousClock.Instant) async {
+            guard let heard = machine.lastReceived else { return }
+            let silence = heard.duration(to: now)
+            let silent = silence > connection.configuration.keepaliveInterval + .seconds(5)
+            guard silent || reportedSilent else { return }
+            reportedSilent = silent
+            await connection.directory.silent(connectionID, for: silent ? silence : nil)
         }
 
         /// How the frames ended, as the machine tells endings apart.
@@ -130,6 +145,7 @@ extension PeerConnection {
                     remote,
                     address: connection.address,
                     reason: "\(reason)",
+                    code: DialRecord.Outcome(reason),
                     now: Wallclock.millis()
                 )
             }

@@ -91,16 +91,6 @@ final class PeerDialer: Service {
         }
     }
 
-    /// "connection refused" rather than NIO's full error value.
-    static func describe(_ error: any Error) -> String {
-        let underlying = (error as? NIOConnectionError)?.connectionErrors.first?.error ?? error
-        if let io = underlying as? IOError {
-            return "cannot connect: \(String(cString: strerror(io.errnoCode)).lowercased())"
-        }
-        if underlying is ChannelError { return "cannot connect: timed out" }
-        return "cannot connect: \(underlying)"
-    }
-
     /// Carries out what `key`'s target says to do, until it says stop: dial, or wait for its
     /// deadline or for something to change (its doorbell), never polling.
     private func dialLoop(_ key: Key) async {
@@ -143,7 +133,8 @@ final class PeerDialer: Service {
         return await sessions.trust.shouldDial(peer)
     }
 
-    /// Tries each address in order until one connects, and runs the session on it.
+    /// Tries each address in order until one connects, and runs the session on it. Each attempt's
+    /// result is noted for `peerctl doctor`; `lastError` is its words.
     private func dialOnce(
         _ addresses: [PeerAddress],
         source: PeerSource,
@@ -152,35 +143,47 @@ final class PeerDialer: Service {
     ) async -> DialTarget.Outcome {
         var failure = "no address to dial"
         for address in addresses {
+            let result = DialResult(address: address.description, expected: expected, local: sessions.identity)
+            let channel: PeerChannel
             do {
-                let tls = sessions.tls
-                let channel = try await ClientBootstrap(group: group)
-                    .connectTimeout(.seconds(5))
-                    .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-                    .connect(host: address.host, port: address.port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)
-                        }
-                    }
-                let session = await sessions.connection(
-                    channel,
-                    role: .dialer,
-                    address: address.description,
-                    source: source,
-                    expected: expected
-                )
-                .run()
-                return DialTarget.Outcome(
-                    peer: session.peer,
-                    establishedFor: session.establishedFor,
-                    error: session.error,
-                    reachedItself: session.reachedItself
-                )
+                channel = try await connect(address)
             } catch {
-                failure = Self.describe(error)
+                let record = result.connectFailed(DialResult.connectFailure(of: error), at: Wallclock.millis())
+                await directory.dialed(record)
+                failure = record.message
                 logger.debug("dial failed", metadata: ["address": "\(address)", "error": "\(error)"])
+                continue
             }
+            let session = await sessions.connection(
+                channel,
+                role: .dialer,
+                address: address.description,
+                source: source,
+                expected: expected
+            )
+            .run()
+            let record = result.ended(session, at: Wallclock.millis())
+            await directory.dialed(record)
+            return DialTarget.Outcome(
+                peer: session.peer,
+                establishedFor: session.establishedFor,
+                // An ordinary close is no error; one before the session says how far it got.
+                error: session.establishedFor != nil || record.outcome == .ok ? session.error : record.message,
+                reachedItself: session.reachedItself
+            )
         }
         return DialTarget.Outcome(error: failure)
+    }
+
+    private func connect(_ address: PeerAddress) async throws -> PeerChannel {
+        let tls = sessions.tls
+        return try await ClientBootstrap(group: group)
+            .connectTimeout(.seconds(5))
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .connect(host: address.host, port: address.port) { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)
+                }
+            }
     }
 }

@@ -17,6 +17,12 @@ package actor PeerDirectory {
         var lastSeen: Int64?
         var opsSent = 0
         var opsReceived = 0
+        /// The peer's clock minus ours (ms), from its hello's `time`.
+        var skewMs: Int64?
+        /// The port it listens on, from its hello.
+        var listenPort: Int?
+        /// How long nothing has come from it, when longer than a keepalive interval.
+        var silence: Duration?
         var close: @Sendable (WireError) -> Void
     }
 
@@ -34,6 +40,8 @@ package actor PeerDirectory {
     private(set) var connections: [Int: Connection] = [:]
     private(set) var refusals: [PeerID: Refusal] = [:]
     private(set) var targets: [DialTarget.Key: DialTarget] = [:]
+    /// Recent dial results, refusals and inbound sessions, for `peerctl doctor`.
+    var dialLog = DialLog()
     /// Each dial loop's doorbell: rung when something may change what its target should do.
     private var wakers: [DialTarget.Key: AsyncStream<Void>.Continuation] = [:]
     private var nextConnectionID = 0
@@ -87,11 +95,15 @@ package actor PeerDirectory {
                 .key
         {
             targets[key]?.peer = hello.peer
+            targets[key]?.name = hello.name
         }
         connection.established = true
         connection.connectedSince = now
         connection.lastSeen = now
+        connection.skewMs = hello.time.map { $0 - now }
+        connection.listenPort = hello.port
         connections[id] = connection
+        noteEstablished(connection, peer: hello.peer)
         return true
     }
 
@@ -99,6 +111,11 @@ package actor PeerDirectory {
         connections[id]?.lastSeen = now
         connections[id]?.opsSent += sent
         connections[id]?.opsReceived += received
+    }
+
+    /// Nothing has come from connection `id`'s peer for `silence` (nil: it has spoken again).
+    func silent(_ id: Int, for silence: Duration?) {
+        connections[id]?.silence = silence
     }
 
     func closed(_ id: Int) {
@@ -115,8 +132,9 @@ package actor PeerDirectory {
         }
     }
 
-    /// Admission refused an inbound connection from `peer`.
-    func refusedInbound(_ peer: PeerID, address: String, reason: String, now: Int64) {
+    /// Admission refused an inbound connection from `peer`; `code` is the refusal's outcome.
+    func refusedInbound(_ peer: PeerID, address: String, reason: String, code: DialRecord.Outcome, now: Int64) {
+        dialLog.refused(RefusalRecord(address: address, peer: peer, at: now, code: code, message: reason))
         refusals[peer] = Refusal(address: address, reason: reason, at: now)
         if refusals.count > Self.refusedLimit, let oldest = refusals.min(by: { $0.value.at < $1.value.at })?.key {
             refusals[oldest] = nil

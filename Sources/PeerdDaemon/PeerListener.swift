@@ -32,6 +32,7 @@ final class PeerListener: Service {
             // net.core.somaxconn (4096 on current kernels).
             .serverChannelOption(.backlog, value: Self.backlog)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelOption(StalledSend.option, value: StalledSend.milliseconds)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try PeerChannel.wrap(channel, role: .acceptor, tls: tls, gate: gate)

@@ -27,6 +27,7 @@ struct PeerSessionFactory: Sendable {
         expected: PeerID? = nil
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
+        let tree: Bool? = configuration.relayTree ? true : nil
         return PeerConnection(
             connection: channel.connection,
             role: role,
@@ -35,12 +36,20 @@ struct PeerSessionFactory: Sendable {
             expected: expected,
             identify: { try await PeerTLS.remote(of: channel.connection.channel) },
             admitted: { channel.pending.finish() },
+            arriving: channel.arriving,
             replica: replica,
             directory: directory,
             trust: trust,
             identity: tls.identity,
             localHello: { vector in
-                PeerMessage.Hello(peer: identity, name: name, port: port, vector: vector, time: Wallclock.millis())
+                PeerMessage.Hello(
+                    peer: identity,
+                    name: name,
+                    port: port,
+                    vector: vector,
+                    time: Wallclock.millis(),
+                    tree: tree
+                )
             },
             configuration: configuration,
             trace: trace,

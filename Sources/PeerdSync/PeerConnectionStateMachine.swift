@@ -94,6 +94,9 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// The session's state once it has the peer's hello.
     package var remote: PeerMessage.Hello? { session?.remote }
 
+    /// The origins the relay tree only announces on this session, not pushes.
+    package var lazyOrigins: Set<PeerID> { session?.lazyOrigins ?? [] }
+
     /// When the last frame came from the peer, once the session started.
     package var lastReceived: Instant? { session?.lastReceived }
 
@@ -229,10 +232,18 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         withSession { $0.localAdvanced(to: vector, now: now) }
     }
 
-    /// The replica took the peer's operations (nil), or refused them, or could not persist them.
-    package mutating func delivered(_ failure: WireError?) -> [Session.Action] {
-        guard let failure else { return [] }
-        return withSession { $0.failed(failure) }
+    /// The replica took the peer's operations (with the origins whose operations it all held
+    /// already), or refused them, or could not persist them.
+    package mutating func delivered(_ result: Result<Set<PeerID>, WireError>, now: Instant) -> [Session.Action] {
+        switch result {
+        case .success(let heldAlready): withSession { $0.delivered(heldAlready: heldAlready, now: now) }
+        case .failure(let failure): withSession { $0.failed(failure) }
+        }
+    }
+
+    /// Bytes arrived from the peer, a frame or part of one.
+    package mutating func heard(now: Instant) {
+        session?.heard(now: now)
     }
 
     package mutating func tick(now: Instant) -> [Session.Action] {

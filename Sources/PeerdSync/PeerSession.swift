@@ -20,6 +20,9 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         package var keepaliveInterval: Duration = .seconds(10)
         /// Silence for this many keepalive intervals closes the session.
         package var missedKeepalives = 3
+        /// Take part in the relay tree with peers that do (proto/PEER.md, "Relay tree"); off, flood.
+        package var relayTree = true
+        package var relayTiming = SessionRelay<Instant>.Timing()
 
         package init() {}
     }
@@ -64,11 +67,13 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
     /// The id TLS authenticated for the other end (its certificate's fingerprint): its hello must
     /// say the same.
     package let authenticatedRemote: PeerID?
-    private var state: State
-    private var localVector: VersionVector
-    /// When the last frame came from the peer.
+    var state: State
+    var localVector: VersionVector
+    /// This session's part in the relay tree, once established with a peer that takes part.
+    var relay: SessionRelay<Instant>?
+    /// When the last frame, or part of one, came from the peer.
     package private(set) var lastReceived: Instant
-    private var lastSent: Instant
+    var lastSent: Instant
 
     /// A new session; `start` gives the actions that open it.
     package init(
@@ -124,6 +129,9 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
                 )
             }
             state = .established(remote: hello, peerHas: hello.vector)
+            if configuration.relayTree, localHello.tree == true, hello.tree == true {
+                relay = SessionRelay(local: localHello.peer, remote: hello.peer, timing: configuration.relayTiming)
+            }
             return [.established(hello)] + pushMissing(now: now)
         case (.awaitingHello, _):
             return close(WireError(.unexpectedMessage, "'\(message.type)' before 'hello'"))
@@ -143,7 +151,15 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
             return []
         case (.established, .members(let members)):
             return [.introduced(members)]
+        case (.established, .have), (.established, .prune), (.established, .graft):
+            return relayed(message, now: now)
         }
+    }
+
+    /// Bytes arrived from the peer, though maybe not a whole frame yet: on a slow link a large
+    /// frame takes many seconds, and the peer is alive all the while.
+    package mutating func heard(now: Instant) {
+        if lastReceived < now { lastReceived = now }
     }
 
     /// The local replica now holds `vector`: push what the peer lacks.
@@ -165,7 +181,10 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
             if lastReceived.duration(to: now) >= silence {
                 return close(WireError(.timeout, "nothing received for \(silence)"))
             }
-            guard lastSent.duration(to: now) >= configuration.keepaliveInterval else { return [] }
+            let relaying = relayTick(now: now)
+            guard relaying.isEmpty, lastSent.duration(to: now) >= configuration.keepaliveInterval else {
+                return relaying
+            }
             lastSent = now
             return [.send(.ping)]
         }
@@ -182,19 +201,22 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         close(nil)
     }
 
-    private mutating func close(_ error: WireError?) -> [Action] {
+    mutating func close(_ error: WireError?) -> [Action] {
         if case .closed = state { return [] }
         state = .closed
         return [.close(error)]
     }
 
-    private mutating func pushMissing(now: Instant) -> [Action] {
+    /// Sends what the peer lacks of the origins pushed on this session; the relay tree's lazy
+    /// origins are only announced, in a `have` when one is due.
+    mutating func pushMissing(now: Instant) -> [Action] {
         guard case .established(let remote, var peerHas) = state else { return [] }
-        let missing = localVector.missing(from: peerHas)
-        guard !missing.isEmpty else { return [] }
+        let missing = localVector.missing(from: peerHas).filter { relay?.isLazy($0.origin) != true }
         for range in missing { peerHas[range.origin] = range.seqs.upperBound }
         state = .established(remote: remote, peerHas: peerHas)
+        let have = announcement(peerHas: peerHas, now: now)
+        guard !missing.isEmpty else { return have }
         lastSent = now
-        return [.sendOperations(missing.map { SendRange(origin: $0.origin, seqs: $0.seqs) })]
+        return [.sendOperations(missing.map { SendRange(origin: $0.origin, seqs: $0.seqs) })] + have
     }
 }

@@ -11,8 +11,10 @@ package import PeerdModel
 package struct OpsFrameBuilder {
     /// The most operations one `ops` message may hold (a senders' rule of the peer protocol).
     package static let maxOperations = 500
-    /// The default budget: a quarter of the frame limit. 500 typical operations take about 90 KB.
-    package static let defaultBudget = Frame.maxFrameLength / 4
+    /// The default budget, 64 KiB, about 190 typical operations: on a slow link a frame arrives
+    /// in seconds, not minutes, and a session that drops mid-frame loses at most this much; the
+    /// next one resumes from what the receiver's vector says it holds (proto/PEER.md, "Liveness").
+    package static let defaultBudget = 64 * 1024
 
     private static let prefix = Array(#"{"ops":["#.utf8)
     private static let suffix = Array(#"],"type":"ops"}"#.utf8)

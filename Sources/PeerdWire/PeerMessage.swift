@@ -13,6 +13,15 @@ package enum PeerMessage: Hashable, Sendable {
     case error(WireError)
     /// The peers the sender trusts (proto/SECURITY.md, "Trust"): the receiver trusts them too.
     case members([Member])
+    /// The relay tree (proto/PEER.md): what the sender holds, announced where it doesn't push.
+    case have(VersionVector)
+    /// Stop pushing these origins' operations to the sender: they reached it another way first.
+    case prune([PeerID])
+    /// Push these origins' operations to the sender again: it lacks some that a `have` announced.
+    case graft([PeerID])
+
+    /// The most origins one `prune` or `graft` may name.
+    package static let maxOrigins = 1_000
 
     package struct Member: Hashable, Sendable, Codable {
         package var peer: PeerID
@@ -34,6 +43,9 @@ package enum PeerMessage: Hashable, Sendable {
         /// The sender's wall clock when it sent this (ms since 1970), for the receiver's clock-skew
         /// report; absent from older peers. Orders nothing.
         package var time: Int64?
+        /// True when the sender takes part in the relay tree (`have`, `prune`, `graft`); absent,
+        /// it floods and must be sent none of those.
+        package var tree: Bool?
 
         package init(
             version: Int = ProtocolVersion.peer,
@@ -41,7 +53,8 @@ package enum PeerMessage: Hashable, Sendable {
             name: String,
             port: Int,
             vector: VersionVector,
-            time: Int64? = nil
+            time: Int64? = nil,
+            tree: Bool? = nil
         ) {
             self.version = version
             self.peer = peer
@@ -49,6 +62,7 @@ package enum PeerMessage: Hashable, Sendable {
             self.port = port
             self.vector = vector
             self.time = time
+            self.tree = tree
         }
     }
 
@@ -61,13 +75,16 @@ package enum PeerMessage: Hashable, Sendable {
         case .pong: "pong"
         case .error: "error"
         case .members: "members"
+        case .have: "have"
+        case .prune: "prune"
+        case .graft: "graft"
         }
     }
 }
 
 extension PeerMessage: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, ops, members
+        case type, ops, members, vector, origins
     }
 
     package init(from decoder: any Decoder) throws {
@@ -90,6 +107,9 @@ extension PeerMessage: Codable {
         case "pong": self = .pong
         case "error": self = .error(try WireError(from: decoder))
         case "members": self = .members(try c.decode([Member].self, forKey: .members))
+        case "have": self = .have(try c.decode(VersionVector.self, forKey: .vector))
+        case "prune": self = .prune(try Self.origins(in: c, of: type))
+        case "graft": self = .graft(try Self.origins(in: c, of: type))
         default: throw WireError(.unknownType, "unknown peer message type '\(type)'")
         }
     }
@@ -103,7 +123,17 @@ extension PeerMessage: Codable {
         case .ping, .pong: break
         case .error(let error): try error.encode(to: encoder)
         case .members(let members): try c.encode(members, forKey: .members)
+        case .have(let vector): try c.encode(vector, forKey: .vector)
+        case .prune(let origins), .graft(let origins): try c.encode(origins, forKey: .origins)
         }
+    }
+
+    private static func origins(in c: KeyedDecodingContainer<CodingKeys>, of type: String) throws -> [PeerID] {
+        let origins = try c.decode([PeerID].self, forKey: .origins)
+        guard (1...maxOrigins).contains(origins.count) else {
+            throw WireError(.malformedFrame, "'\(type)' names 1 to \(maxOrigins) origins, not \(origins.count)")
+        }
+        return origins
     }
 }
 

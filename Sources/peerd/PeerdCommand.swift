@@ -137,6 +137,11 @@ struct PeerdCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
+    @Flag(
+        help: ArgumentHelp("Push every operation over every session (no relay tree), to compare.", visibility: .hidden)
+    )
+    var flood = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical. (default: info)")
     var logLevel: Logger.Level?
 
@@ -198,6 +203,7 @@ struct PeerdCommand: AsyncParsableCommand {
             staticPeers: peers.compactMap { PeerAddress($0) } + file.peers
         )
         configuration.session.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))
+        configuration.session.relayTree = !flood
         configuration.configPath = configPath
         configuration.config = file
         configuration.logLevels = logLevel == nil ? levels : nil

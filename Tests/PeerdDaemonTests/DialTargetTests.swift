@@ -17,7 +17,9 @@ struct DialTargetTests {
 
     @Test func aNewTargetDialsAtOnceThenWaitsTheBackoffAfterAFailure() {
         var target = target()
-        #expect(target.next(now: start, connected: false, dialable: true) == .dial([address]))
+        #expect(
+            target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
         target.ended(.init(error: "cannot connect: connection refused"), now: start)
         #expect(target.lastError == "cannot connect: connection refused")
         guard case .wait(let until) = target.next(now: start, connected: false, dialable: true) else {
@@ -25,10 +27,12 @@ struct DialTargetTests {
             return
         }
         #expect(until >= start + .milliseconds(375) && until <= start + .milliseconds(500))
-        #expect(target.next(now: until, connected: false, dialable: true) == .dial([address]))
+        #expect(
+            target.next(now: until, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
     }
 
-    @Test func theBackoffDoublesAndALongSessionStartsItOver() {
+    @Test func theBackoffDoublesAndALostSessionIsRedialedQuickly() {
         var target = target()
         var waits: [Duration] = []
         var now = start
@@ -39,7 +43,10 @@ struct DialTargetTests {
             waits.append(now.duration(to: until))
             now = until
         }
-        let ceilings: [Duration] = [.milliseconds(500), .seconds(1), .seconds(2), .milliseconds(500), .seconds(1)]
+        // After the 10 s session, dials follow each other quickly (proto/PEER.md, "Reconnect").
+        let ceilings: [Duration] = [
+            .milliseconds(500), .seconds(1), .seconds(2), .milliseconds(400), .milliseconds(400),
+        ]
         for (wait, ceiling) in zip(waits, ceilings) { #expect(wait >= ceiling * 0.75 && wait <= ceiling) }
     }
 
@@ -48,14 +55,18 @@ struct DialTargetTests {
         target.peer = bob
         #expect(target.next(now: start, connected: true, dialable: true) == .waitForChange)
         #expect(target.phase == .connectedElsewhere)
-        #expect(target.next(now: start, connected: false, dialable: true) == .dial([address]))
+        #expect(
+            target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
     }
 
     @Test func aPeerThatCouldNotBeAdmittedWaitsForTrustToChange() {
         var target = DialTarget(key: .discovered(bob), addresses: [address], source: .mdns, peer: bob)
         #expect(target.next(now: start, connected: false, dialable: false) == .waitForChange)
         #expect(target.phase == .untrusted)
-        #expect(target.next(now: start, connected: false, dialable: true) == .dial([address]))
+        #expect(
+            target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
     }
 
     @Test func aLostPeerStopsOnceNoSessionIsUpAndComesBackWhenFoundAgain() {
@@ -63,9 +74,53 @@ struct DialTargetTests {
         target.lost = true
         #expect(target.next(now: start, connected: true, dialable: true) == .waitForChange)
         target.found(at: [address], name: "bob")
-        #expect(target.next(now: start, connected: false, dialable: true) == .dial([address]))
+        #expect(
+            target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
         target.lost = true
         #expect(target.next(now: start, connected: false, dialable: true) == .stop(.lost))
+    }
+
+    @Test func afterALostSessionItRedialsQuicklyWithAShortConnectTimeoutForTwoMinutes() {
+        var target = target()
+        var now = start
+        _ = target.next(now: now, connected: false, dialable: true)
+        target.ended(.init(peer: bob, establishedFor: .seconds(60), error: "connection lost"), now: now)
+        // A partition: every dial times out, and the next follows in well under a second.
+        for _ in 0..<20 {
+            guard case .wait(let until) = target.next(now: now, connected: false, dialable: true) else {
+                Issue.record("no wait after a lost session")
+                return
+            }
+            #expect(now.duration(to: until) >= .milliseconds(300) && now.duration(to: until) <= .milliseconds(400))
+            #expect(
+                target.next(now: until, connected: false, dialable: true)
+                    == .dial([address], connectTimeout: .seconds(1))
+            )
+            now = until + .seconds(1)
+            target.ended(.init(error: "cannot connect: timed out"), now: now)
+        }
+        // Two minutes on, the backoff is back, grown by the failed dials.
+        now = start + .seconds(121)
+        target.ended(.init(error: "cannot connect: timed out"), now: now)
+        guard case .wait(let until) = target.next(now: now, connected: false, dialable: true) else { return }
+        #expect(now.duration(to: until) >= .seconds(20))
+        #expect(
+            target.next(now: until, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
+    }
+
+    @Test func aRefusedDialBacksOffEvenRightAfterALostSession() {
+        var target = target()
+        _ = target.next(now: start, connected: false, dialable: true)
+        target.ended(.init(peer: bob, establishedFor: .seconds(60), error: "connection lost"), now: start)
+        _ = target.next(now: start + .seconds(1), connected: false, dialable: true)
+        for _ in 0..<3 { target.ended(.init(error: "connection refused", refused: true), now: start + .seconds(1)) }
+        guard case .wait(let until) = target.next(now: start + .seconds(1), connected: false, dialable: true) else {
+            Issue.record("no wait after a refused dial")
+            return
+        }
+        #expect((start + .seconds(1)).duration(to: until) >= .seconds(1))
     }
 
     @Test func reachingItselfStopsForGood() {

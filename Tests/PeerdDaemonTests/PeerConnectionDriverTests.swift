@@ -51,6 +51,7 @@ struct PeerConnectionDriverTests {
             expected: nil,
             identify: { [remote] in (remote.peer, remote.certificateDER) },
             admitted: {},
+            arriving: ArrivingBytes(),
             replica: replica,
             directory: PeerDirectory(localID: local.peer),
             trust: trust,

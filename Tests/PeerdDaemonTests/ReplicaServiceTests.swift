@@ -109,7 +109,7 @@ struct ReplicaServiceTests {
                 kind: .add,
                 movie: matrix
             )
-            let (results, sink) = AsyncStream.makeStream(of: Result<Int, ReplicaService.Failure>.self)
+            let (results, sink) = AsyncStream.makeStream(of: Result<Set<PeerID>, ReplicaService.Failure>.self)
             await service.enqueue([unsigned]) { sink.yield($0) }
             guard case .failure(let failure) = await results.first(where: { _ in true }) else {
                 Issue.record("accepted an unsigned operation")

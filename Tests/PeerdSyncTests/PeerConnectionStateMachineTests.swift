@@ -94,7 +94,7 @@ struct PeerConnectionStateMachineTests {
         var machine = Phase.identifying.machine(ends)
         #expect(machine.received(frame([1, 2, 3]), now: start) == .session([]))
         #expect(machine.localAdvanced(to: VersionVector([ends.local.peer: 1]), now: start).isEmpty)
-        #expect(machine.delivered(WireError(.internal, "x")).isEmpty)
+        #expect(machine.delivered(.failure(WireError(.internal, "x")), now: start).isEmpty)
         #expect(machine.tick(now: start + .seconds(60)).isEmpty)
         #expect(machine.membersChanged().isEmpty)
         #expect(machine.inboundEnded(.closed, now: start).isEmpty)
@@ -205,7 +205,7 @@ struct PeerConnectionStateMachineTests {
         var machine = Phase.established.machine(ends)
         #expect(machine.received(frame(.ping), now: start) == .session([.send(.pong)]))
         #expect(machine.membersChanged() == [.sendMembers])
-        #expect(machine.delivered(nil).isEmpty)
+        #expect(machine.delivered(.success([]), now: start).isEmpty)
         #expect(
             machine.localAdvanced(to: VersionVector([ends.local.peer: 2]), now: start)
                 == [.sendOperations([.init(origin: ends.local.peer, seqs: 1...2)])]
@@ -218,7 +218,10 @@ struct PeerConnectionStateMachineTests {
                 "garbage", { $0.received(frame(Array("not json".utf8)), now: start).sessionActions }, .malformedFrame,
                 "?"
             ),
-            ("refused ops", { $0.delivered(WireError(.invalidOperation, "bad")) }, .invalidOperation, "?"),
+            (
+                "refused ops", { $0.delivered(.failure(WireError(.invalidOperation, "bad")), now: start) },
+                .invalidOperation, "?"
+            ),
             ("silence", { $0.tick(now: start + .seconds(31)) }, .timeout, "?"),
             ("revoked", { $0.closeRequested(WireError(.revoked, "revoked")) }, .revoked, "?"),
             ("write", { $0.writeFailed("broken pipe") }, .internal, "write failed: broken pipe"),

@@ -143,6 +143,21 @@ struct PeerSessionTests {
         #expect(error.code == .timeout)
     }
 
+    @Test func bytesArrivingWithoutAWholeFrameKeepASlowSessionAlive() {
+        var session = established()
+        // A large frame trickles in over a slow link: no frame for a minute, bytes every 20 s.
+        for second in stride(from: 20, through: 60, by: 20) {
+            session.heard(now: start.advanced(by: .seconds(second)))
+            let actions = session.tick(now: start.advanced(by: .seconds(second + 19)))
+            #expect(!actions.contains { if case .close = $0 { true } else { false } })
+        }
+        guard case .close(let error?) = session.tick(now: start.advanced(by: .seconds(90))).first else {
+            Issue.record("expected a close once nothing at all arrived for 30 s")
+            return
+        }
+        #expect(error.code == .timeout)
+    }
+
     @Test func anErrorFromThePeerIsReportedAndClosesWithoutReply() {
         var session = established()
         let error = WireError(.shuttingDown, "bye")

@@ -23,6 +23,27 @@ struct SessionArbiterTests {
         #expect(SessionArbiter.decide(new: twice, existing: twice, local: small) == .keepExisting)
         #expect(SessionArbiter.decide(new: twice, existing: twice, local: large) == .keepBoth)
     }
+
+    @Test func aNewSessionReplacesOneThatHasBeenUpForAWhileOnBothEnds() {
+        // The peer dialed again: it lost the old session at its end (a stalled send, a partition).
+        let bySmall = SessionArbiter.Candidate(dialer: small)
+        let byLarge = SessionArbiter.Candidate(dialer: large)
+        for (new, existing) in [(byLarge, bySmall), (bySmall, byLarge), (bySmall, bySmall), (byLarge, byLarge)] {
+            for local in [small, large] {
+                let decision = SessionArbiter.decide(
+                    new: new,
+                    existing: existing,
+                    local: local,
+                    existingAge: .seconds(3)
+                )
+                #expect(decision == .keepNew)
+            }
+        }
+        #expect(
+            SessionArbiter.decide(new: byLarge, existing: bySmall, local: small, existingAge: .seconds(2))
+                == .keepExisting
+        )
+    }
 }
 
 @Suite("Reconnect backoff")

@@ -15,12 +15,17 @@ extension PeerConnection {
         let sink: AsyncStream<Event>.Continuation
         /// Given back for each frame once handled, or once the replica took its operations.
         let credit: ReadCredit
+        /// Which commits wake this connection: kept in step with the session's lazy origins.
+        let interest: VectorInterest
+        var lazyOrigins: Set<PeerID> = []
         /// A frame is being handled; it handed its operations to the replica, which then gives its
         /// credit back.
         var handlingFrame = false
         var delivering = false
         /// The directory was told the peer has been silent (and must hear when it isn't).
         var reportedSilent = false
+        /// How many bytes had arrived at the last tick.
+        var arrivedBytes = 0
         let connectionID: Int
         var logger: Logger
         let clock = ContinuousClock()
@@ -31,6 +36,7 @@ extension PeerConnection {
             outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
             sink: AsyncStream<Event>.Continuation,
             credit: ReadCredit,
+            interest: VectorInterest,
             connectionID: Int
         ) {
             self.connection = connection
@@ -38,6 +44,7 @@ extension PeerConnection {
             self.outbound = outbound
             self.sink = sink
             self.credit = credit
+            self.interest = interest
             self.connectionID = connectionID
             logger = connection.logger
             logger[metadataKey: "address"] = "\(connection.address)"
@@ -46,7 +53,10 @@ extension PeerConnection {
         mutating func drive(_ events: AsyncStream<Event>) async {
             await write(machine.offer)
             var events = events.makeAsyncIterator()
-            while !machine.isClosed, let event = await events.next() { await handle(event) }
+            while !machine.isClosed, let event = await events.next() {
+                await handle(event)
+                noteLazyOrigins()
+            }
         }
 
         private mutating func handle(_ event: Event) async {
@@ -66,13 +76,34 @@ extension PeerConnection {
                 if !machine.isClosed { log(end) }
                 await perform(machine.inboundEnded(end, now: now))
             case .advanced(let vector): await perform(machine.localAdvanced(to: vector, now: now))
-            case .delivered(let failure): await perform(machine.delivered(failure))
+            case .delivered(let result): await perform(machine.delivered(result, now: now))
             case .tick:
+                noteArrivals(now)
+                if interest.takeMissed() {
+                    await perform(machine.localAdvanced(to: await connection.replica.vector, now: now))
+                }
                 await perform(machine.tick(now: now))
                 await noteSilence(now)
             case .closeRequested(let error): await perform(machine.closeRequested(error))
             case .membersChanged: await perform(machine.membersChanged())
             }
+        }
+
+        /// The replica wakes this connection only for commits of origins the session pushes at once.
+        private mutating func noteLazyOrigins() {
+            let lazy = machine.lazyOrigins
+            guard lazy != lazyOrigins else { return }
+            lazyOrigins = lazy
+            interest.setLazy(lazy)
+        }
+
+        /// Bytes that arrived since the last tick count as hearing from the peer, though they
+        /// don't make a frame yet (proto/PEER.md, "Liveness").
+        private mutating func noteArrivals(_ now: ContinuousClock.Instant) {
+            let count = connection.arriving.count
+            guard count != arrivedBytes else { return }
+            arrivedBytes = count
+            machine.heard(now: now)
         }
 
         /// A peer silent for longer than a keepalive interval (and some) is told to the directory,

@@ -34,11 +34,7 @@ extension PeerConnection.Driver {
             delivering = handlingFrame
             await connection.replica.enqueue(operations) { result in
                 credit?.done()
-                if case .failure(let failure) = result {
-                    sink.yield(.delivered(failure.wireError))
-                } else {
-                    sink.yield(.delivered(nil))
-                }
+                sink.yield(.delivered(result.mapError(\.wireError)))
             }
         case .close(let error?):
             log("closing peer session", error)

@@ -26,6 +26,8 @@ struct PeerConnection {
     let identify: @Sendable () async throws -> RemoteIdentity
     /// Admission succeeded: the admission deadline and the cap on pending connections let go.
     let admitted: @Sendable () -> Void
+    /// Bytes arriving, before they make a frame: a slow link's sign of life.
+    let arriving: ArrivingBytes
     let replica: ReplicaService
     let directory: PeerDirectory
     let trust: TrustService
@@ -40,7 +42,8 @@ struct PeerConnection {
         case frame(ByteBuffer)
         case inboundEnded((any Error)?)
         case advanced(VersionVector)
-        case delivered(WireError?)
+        /// The replica took a frame's operations: the origins all held already, or why not.
+        case delivered(Result<Set<PeerID>, WireError>)
         case tick
         case closeRequested(WireError)
         case membersChanged
@@ -54,7 +57,8 @@ struct PeerConnection {
         let connectionID = await directory.opened(address: address, source: source, role: role) { error in
             sink.yield(.closeRequested(error))
         }
-        let (subscription, updates) = await replica.vectorUpdates()
+        let interest = VectorInterest()
+        let (subscription, updates) = await replica.vectorUpdates(interest: interest)
         let (trustSubscription, trustUpdates) = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
@@ -68,6 +72,7 @@ struct PeerConnection {
                     outbound: outbound,
                     sink: sink,
                     credit: credit,
+                    interest: interest,
                     connectionID: connectionID
                 )
                 await withDiscardingTaskGroup { group in

@@ -16,8 +16,8 @@ final class ReadCredit: Sendable {
         var cancelled = false
     }
 
-    /// Four catch-up frames of up to 500 operations each: the replica always has the next batch
-    /// at hand, and at most about 2,000 operations wait for it.
+    /// Four catch-up frames of up to 64 KiB each: the replica always has the next batch at hand,
+    /// and at most about 800 operations wait for it.
     static let defaultLimit = 4
 
     let limit: Int

@@ -34,7 +34,8 @@ struct DialTarget: Sendable {
     }
 
     enum Next: Hashable, Sendable {
-        case dial([PeerAddress])
+        /// Dial these addresses in turn, each with this long to connect.
+        case dial([PeerAddress], connectTimeout: Duration)
         case wait(until: ContinuousClock.Instant)
         /// Wait until something changes: a session ends, trust changes, mDNS reports it.
         case waitForChange
@@ -56,7 +57,19 @@ struct DialTarget: Sendable {
         var establishedFor: Duration?
         var error: String?
         var reachedItself = false
+        /// Nothing answered: the connection was refused (nothing listens there) or went nowhere.
+        var refused = false
     }
+
+    /// After a session is lost, its peer is dialed again quickly for this long, however often the
+    /// dials fail: a partition that heals is noticed within about a second, not after a backoff
+    /// grown to 30 s (proto/PEER.md, "Reconnect"). A refused dial (peerd stopped) backs off as usual.
+    static let quickWindow = Duration.seconds(120)
+    /// The quick redial: this long to connect (a LAN answers in milliseconds; one SYN resent),
+    /// then a pause of `quickPause` times the jitter.
+    static let quickConnectTimeout = Duration.seconds(1)
+    static let quickPause = Duration.milliseconds(400)
+    static let connectTimeout = Duration.seconds(5)
 
     let key: Key
     var addresses: [PeerAddress]
@@ -68,6 +81,8 @@ struct DialTarget: Sendable {
     private(set) var phase = Phase.due
     private(set) var lastError: String?
     private var backoff = Backoff()
+    /// When the last established session ended.
+    private var sessionEnded: ContinuousClock.Instant?
 
     init(key: Key, addresses: [PeerAddress], source: PeerSource, peer: PeerID? = nil, name: String? = nil) {
         self.key = key
@@ -95,7 +110,11 @@ struct DialTarget: Sendable {
         }
         if case .retrying(let at) = phase, now < at { return .wait(until: at) }
         phase = .dialing
-        return .dial(addresses)
+        return .dial(addresses, connectTimeout: isQuick(now) ? Self.quickConnectTimeout : Self.connectTimeout)
+    }
+
+    private func isQuick(_ now: ContinuousClock.Instant) -> Bool {
+        sessionEnded.map { $0.duration(to: now) < Self.quickWindow } ?? false
     }
 
     /// A dial ended (with the session it made, if any): retry after the backoff, or never again.
@@ -106,7 +125,14 @@ struct DialTarget: Sendable {
             phase = .gone
             return
         }
-        phase = .retrying(at: now + backoff.next(after: outcome.establishedFor))
+        if outcome.establishedFor != nil { sessionEnded = now }
+        var generator = SystemRandomNumberGenerator()
+        let delay = backoff.next(after: outcome.establishedFor, using: &generator)
+        guard isQuick(now), !outcome.refused else {
+            phase = .retrying(at: now + delay)
+            return
+        }
+        phase = .retrying(at: now + Self.quickPause * Double.random(in: 0.75...1.0, using: &generator))
     }
 
     /// mDNS found it again, at these addresses.

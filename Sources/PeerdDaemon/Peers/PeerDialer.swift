@@ -100,9 +100,15 @@ final class PeerDialer: Service {
         var doorbell = rings.makeAsyncIterator()
         while !Task.isCancelled {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
-            case .dial(let addresses):
+            case .dial(let addresses, let connectTimeout):
                 guard let target = await directory.target(key) else { return }
-                let outcome = await dialOnce(addresses, source: target.source, expected: target.peer, logger: logger)
+                let outcome = await dialOnce(
+                    addresses,
+                    source: target.source,
+                    expected: target.peer,
+                    connectTimeout: connectTimeout,
+                    logger: logger
+                )
                 await directory.ended(key, outcome, now: .now)
             case .wait(let deadline):
                 await withTaskGroup { group in
@@ -139,18 +145,20 @@ final class PeerDialer: Service {
         _ addresses: [PeerAddress],
         source: PeerSource,
         expected: PeerID?,
+        connectTimeout: Duration,
         logger: Logger
     ) async -> DialTarget.Outcome {
-        var failure = "no address to dial"
+        var failure = DialTarget.Outcome(error: "no address to dial")
         for address in addresses {
             let result = DialResult(address: address.description, expected: expected, local: sessions.identity)
             let channel: PeerChannel
             do {
-                channel = try await connect(address)
+                channel = try await connect(address, timeout: connectTimeout)
             } catch {
-                let record = result.connectFailed(DialResult.connectFailure(of: error), at: Wallclock.millis())
+                let cause = DialResult.connectFailure(of: error)
+                let record = result.connectFailed(cause, at: Wallclock.millis())
                 await directory.dialed(record)
-                failure = record.message
+                failure = DialTarget.Outcome(error: record.message, refused: cause == .errno(ECONNREFUSED))
                 logger.debug("dial failed", metadata: ["address": "\(address)", "error": "\(error)"])
                 continue
             }
@@ -172,14 +180,15 @@ final class PeerDialer: Service {
                 reachedItself: session.reachedItself
             )
         }
-        return DialTarget.Outcome(error: failure)
+        return failure
     }
 
-    private func connect(_ address: PeerAddress) async throws -> PeerChannel {
+    private func connect(_ address: PeerAddress, timeout: Duration) async throws -> PeerChannel {
         let tls = sessions.tls
         return try await ClientBootstrap(group: group)
-            .connectTimeout(.seconds(5))
+            .connectTimeout(TimeAmount(timeout))
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .channelOption(StalledSend.option, value: StalledSend.milliseconds)
             .connect(host: address.host, port: address.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)

@@ -77,7 +77,8 @@ package actor PeerDirectory {
         let others = connections.filter { $0.key != id && $0.value.established && $0.value.peer == hello.peer }
         if let (otherID, other) = others.first {
             let existing = SessionArbiter.Candidate(dialer: other.role == .dialer ? localID : hello.peer)
-            switch SessionArbiter.decide(new: candidate, existing: existing, local: localID) {
+            let age = Duration.milliseconds(now - (other.connectedSince ?? now))
+            switch SessionArbiter.decide(new: candidate, existing: existing, local: localID, existingAge: age) {
             case .keepExisting:
                 return false
             case .keepNew:

@@ -9,7 +9,7 @@ import PeerdStore
 extension ReplicaService {
     private enum Waiter {
         case local(Operation, CheckedContinuation<Submitted, any Error>)
-        case remote(count: Int, completion: @Sendable (Result<Int, Failure>) -> Void)
+        case remote(heldAlready: Set<PeerID>, completion: @Sendable (Result<Set<PeerID>, Failure>) -> Void)
     }
 
     func flush() async {
@@ -38,7 +38,8 @@ extension ReplicaService {
                         let fresh = try admitVerified(incoming)
                         replica.stage(admitted: fresh)
                         operations += fresh
-                        waiters.append(.remote(count: fresh.count, completion: completion))
+                        let heldAlready = Set(incoming.map(\.id.origin)).subtracting(fresh.map(\.id.origin))
+                        waiters.append(.remote(heldAlready: heldAlready, completion: completion))
                     } catch {
                         completion(.failure(.rejected(error)))
                     }
@@ -56,7 +57,7 @@ extension ReplicaService {
             for waiter in waiters {
                 switch waiter {
                 case .local(let op, let continuation): continuation.resume(returning: submitted(op))
-                case .remote(let count, let completion): completion(.success(count))
+                case .remote(let heldAlready, let completion): completion(.success(heldAlready))
                 }
             }
         }
@@ -76,7 +77,10 @@ extension ReplicaService {
             return (error as? StoreError).map(Failure.storage) ?? .shuttingDown
         }
         recent.insert(encoded)
-        publish(replica.commit(operations, reportingChanges: hasChangeSubscribers))
+        publish(
+            replica.commit(operations, reportingChanges: hasChangeSubscribers),
+            origins: Set(operations.lazy.map(\.id.origin))
+        )
         return nil
     }
 

@@ -39,7 +39,7 @@ package actor ReplicaService: Service {
 
     enum Work {
         case local(Replica.LocalRequest, at: Int64, CheckedContinuation<Submitted, any Error>)
-        case remote([Operation], completion: @Sendable (Result<Int, Failure>) -> Void)
+        case remote([Operation], completion: @Sendable (Result<Set<PeerID>, Failure>) -> Void)
     }
 
     var replica: Replica
@@ -53,7 +53,7 @@ package actor ReplicaService: Service {
     private var accepting = true
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private var nextSubscriberID = 0
-    private var vectorSubscribers: [Int: AsyncStream<VersionVector>.Continuation] = [:]
+    private var vectorSubscribers: [Int: (AsyncStream<VersionVector>.Continuation, VectorInterest?)] = [:]
     private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
     private var tickSubscribers: [Int: AsyncStream<Void>.Continuation] = [:]
 
@@ -72,7 +72,7 @@ package actor ReplicaService: Service {
         // Shutting down: whatever is already queued is still made durable before the store closes.
         accepting = false
         await flush()
-        for continuation in vectorSubscribers.values { continuation.finish() }
+        for (continuation, _) in vectorSubscribers.values { continuation.finish() }
         for continuation in changeSubscribers.values { continuation.finish() }
         for continuation in tickSubscribers.values { continuation.finish() }
         logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
@@ -136,9 +136,13 @@ package actor ReplicaService: Service {
         }
     }
 
-    /// Queues operations from a peer, in arrival order; `completion` gets the number that were new
-    /// once they are durable and applied, or why they were refused.
-    package func enqueue(_ operations: [Operation], completion: @escaping @Sendable (Result<Int, Failure>) -> Void) {
+    /// Queues operations from a peer, in arrival order; once they are durable and applied,
+    /// `completion` gets the origins whose operations among them were all held already (the relay
+    /// tree prunes those), or why they were refused.
+    package func enqueue(
+        _ operations: [Operation],
+        completion: @escaping @Sendable (Result<Set<PeerID>, Failure>) -> Void
+    ) {
         guard accepting else { return completion(.failure(.shuttingDown)) }
         pending.append(.remote(operations, completion: completion))
         wakeups.continuation.yield()
@@ -146,14 +150,15 @@ package actor ReplicaService: Service {
 
     // MARK: Subscriptions
 
-    /// The replica's vector after each commit; only the newest is kept for a slow reader.
-    package func vectorUpdates() -> (id: Int, updates: AsyncStream<VersionVector>) {
+    /// The replica's vector after each commit; only the newest is kept for a slow reader. With
+    /// `interest`, only after commits it wants (the others are noted in it).
+    func vectorUpdates(interest: VectorInterest? = nil) -> (id: Int, updates: AsyncStream<VersionVector>) {
         let (stream, continuation) = AsyncStream.makeStream(
             of: VersionVector.self,
             bufferingPolicy: .bufferingNewest(1)
         )
         nextSubscriberID += 1
-        vectorSubscribers[nextSubscriberID] = continuation
+        vectorSubscribers[nextSubscriberID] = (continuation, interest)
         continuation.yield(replica.vector)
         return (nextSubscriberID, stream)
     }
@@ -177,15 +182,18 @@ package actor ReplicaService: Service {
 
     package func unsubscribe(_ id: Int) {
         tickSubscribers.removeValue(forKey: id)?.finish()
-        vectorSubscribers.removeValue(forKey: id)?.finish()
+        vectorSubscribers.removeValue(forKey: id)?.0.finish()
         changeSubscribers.removeValue(forKey: id)?.finish()
     }
 
     /// Changes are made only when someone reads them (making them costs as much as applying).
     var hasChangeSubscribers: Bool { !changeSubscribers.isEmpty || !tickSubscribers.isEmpty }
 
-    func publish(_ changes: [WatchListChange]) {
-        for continuation in vectorSubscribers.values { continuation.yield(replica.vector) }
+    /// After a commit of operations from `origins`.
+    func publish(_ changes: [WatchListChange], origins: Set<PeerID>) {
+        for (continuation, interest) in vectorSubscribers.values where interest?.wants(origins) ?? true {
+            continuation.yield(replica.vector)
+        }
         guard !changes.isEmpty else { return }
         for (id, continuation) in changeSubscribers {
             // A reader that dropped its stream without unsubscribing (a page that went away before

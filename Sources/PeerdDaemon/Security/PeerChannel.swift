@@ -10,6 +10,8 @@ struct PeerChannel: Sendable {
 
     let connection: Connection
     let pending: PendingAdmission
+    /// The bytes that arrived so far, TLS records and all: the session's sign of life.
+    let arriving: ArrivingBytes
 
     /// Time from the TCP connection to a completed admission (proto/SECURITY.md).
     static let admissionDeadline: TimeAmount = .seconds(5)
@@ -22,6 +24,8 @@ struct PeerChannel: Sendable {
         gate: AdmissionGate?
     ) throws -> PeerChannel {
         let pending = try PendingAdmission(channel: channel, gate: gate)
+        let arriving = ArrivingBytes()
+        try channel.pipeline.syncOperations.addHandler(arriving)
         try tls.addHandler(to: channel, role: role)
         try channel.pipeline.syncOperations.addHandler(
             ByteToMessageHandler(
@@ -29,7 +33,8 @@ struct PeerChannel: Sendable {
             )
         )
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-        return PeerChannel(connection: try Connection(wrappingChannelSynchronously: channel), pending: pending)
+        let connection = try Connection(wrappingChannelSynchronously: channel)
+        return PeerChannel(connection: connection, pending: pending, arriving: arriving)
     }
 }
 

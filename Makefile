@@ -38,7 +38,7 @@ RELEASE := -c release --static-swift-stdlib $(LAYOUT)
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -48,6 +48,7 @@ help:
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
+	@echo "make bench-liveness  partitions healing and a catch-up at 20% loss on a five-host LAN lab (root)"
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
 	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
@@ -109,6 +110,7 @@ test: test-deps lint
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
 	$(MAKE) --no-print-directory systemd-test
 	$(MAKE) --no-print-directory fuzz-smoke
 
@@ -132,6 +134,7 @@ bench: test-deps release
 	$(SWIFT) build $(RELEASE) --product peerd-bench
 	$(RELEASE_BIN)/peerd-bench --bin-dir $(RELEASE_BIN) --results bench/results.json
 	$(MAKE) --no-print-directory bench-discovery
+	$(MAKE) --no-print-directory bench-liveness
 	$(MAKE) --no-print-directory bench-syncthing
 	$(MAKE) --no-print-directory bench-web
 
@@ -148,6 +151,10 @@ fuzz-smoke: deps
 # Merges its two rows into bench/results.json (peerd-bench rewrites the file, so it runs after).
 bench-discovery: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 integration/lab/bench_discovery.py --results bench/results.json $(LAB_SKIP_OK)
+
+# Partitions healing and a catch-up at 20% loss on a five-host lab; merges four rows (after peerd-bench, too).
+bench-liveness: test-deps release
+	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 integration/lab/bench_liveness.py --results bench/results.json $(LAB_SKIP_OK)
 
 # Syncthing's idle RSS beside peerd's: from Debian's packages (installed only if missing), loopback
 # only, in a network namespace of its own (root). Prints one "skipped:" line where it can't run.

@@ -65,9 +65,10 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
     // MARK: What to send
 
     /// The origins to prune on this session, of those whose operations arrived on it already held:
-    /// every one but the other side's own.
+    /// every one but the other side's own, and ours (relayed back to us; the other side ignores a
+    /// prune of our id, since an origin always pushes its own operations).
     package func prunable(_ heldAlready: Set<PeerID>) -> [PeerID] {
-        heldAlready.filter { $0 != remote }.sorted()
+        heldAlready.filter { $0 != remote && $0 != local }.sorted()
     }
 
     /// A `have` is due when a lazy origin holds more here than the other side is known to hold

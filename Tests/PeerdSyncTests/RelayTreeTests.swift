@@ -31,7 +31,7 @@ struct RelayTreeTests {
 
     @Test func duplicatesPruneTheirOriginsButNeverThePeersOwn() {
         var session = session()
-        let actions = session.delivered(heldAlready: [third, them], now: start)
+        let actions = session.delivered(heldAlready: [third, them, me], now: start)
         #expect(sends(actions) == [.prune([third])])
         #expect(session.delivered(heldAlready: [them], now: start).isEmpty)
     }

@@ -32,7 +32,7 @@ struct GoldenFrameTests {
     @Test("every message type of both protocols has a golden frame")
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
-            .peer: ["hello", "ops", "ping", "pong", "error"],
+            .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft"],
             .controlRequest: [
                 "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
                 "search", "show", "refresh", "page", "diagnose",

@@ -228,6 +228,19 @@ class Host(PeerctlClient):
     def heal(self):
         sh(["ip", "-n", self.lab.lan_ns, "link", "set", self.port_name, "up"])
 
+    def filter_input(self, *rules, table="chaos"):
+        """Adds nftables `rules` (e.g. "ip saddr 10.77.0.3 drop", "numgen random mod 100 < 40 drop")
+        to the input hook of this host, in table inet `table`, in one `nft -f` transaction. Input,
+        not output: a drop there is silent, as real loss is (on output the sender would get EPERM)."""
+        script = [f"add table inet {table}",
+                  f"add chain inet {table} input {{ type filter hook input priority 0; }}",
+                  *(f"add rule inet {table} input {rule}" for rule in rules)]
+        self.run(["nft", "-f", "-"], check=True, input="\n".join(script) + "\n")
+
+    def unfilter_input(self, table="chaos"):
+        """Deletes table inet `table` and its rules (filter_input's); nothing if there is none."""
+        self.run(["nft", "delete", "table", "inet", table])
+
     # MARK: teardown
 
     def stop_all(self):

@@ -23,6 +23,16 @@ layer. Those are covered by proto/golden/peer-error*.bin and the invalid-peer-*.
 (`proto/validate.py --golden`, Tests/PeerdWireTests/GoldenFrameTests.swift) and, for members'
 bad frames over TLS, by Tests/EndToEndTests/BadInputTests.swift.
 
+The relay tree (PEER.md, "Relay tree"; every peerd hello says `"tree":true`, which is checked): once
+carol is in, she also dials bob (`peerctl connect`), closing a triangle. alice then adds movies one
+at a time: each operation reaches bob and carol directly and again relayed by the other, and the
+copy that arrives already held is pruned on the session it came by; alice adds until bob has sent
+carol a `prune` naming alice, so carol's session to bob only announces alice's operations. Then
+alice stops (gracefully) and starts again without `--peer`: bob has no address to dial her (she
+dialed him), carol redials her (`join --address` kept her as a static peer), so alice's next adds
+reach only carol. carol announces them to bob with `have`; bob, still lacking them a second later,
+sends carol `graft`, and carol pushes them. The test waits until bob lists them.
+
 Binaries come from $PEERD_BIN_DIR (default .build/debug). Exits non-zero on any invalid frame, on a
 message type that was never seen (per stream; for peer frames, in each direction where the protocol
 requires it), or on a trace that is missing or does not parse.
@@ -131,6 +141,28 @@ def read_trace(path):
     return records
 
 
+def traced(path):
+    """(direction, message) of the records of a PEERD_TRACE_FRAMES file so far, while its daemon
+    still writes it: a record not whole yet, or a body that is not a JSON object, is left out."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    records, offset = [], 0
+    while len(data) - offset >= 5:
+        (length,) = struct.unpack_from(">I", data, offset + 1)
+        if offset + 5 + length > len(data):
+            break
+        try:
+            message = json.loads(data[offset + 5 : offset + 5 + length])
+        except ValueError:
+            message = None
+        if isinstance(message, dict):
+            records.append((data[offset : offset + 1].decode(errors="replace"), message))
+        offset += 5 + length
+    return records
+
+
 def main():
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-schema-"))
     daemons = {}
@@ -222,6 +254,69 @@ def main():
         peerctl(carol_sock, "add", "27205")
         peerctl(carol_sock, "search", "dune", check=False)  # error: unavailable (carol holds no token)
         harness.eventually(lambda: 27205 in listed(sock), 20, "carol's add reaching alice")
+
+        # The relay tree (see the top of this file): a triangle, prunes, then have and graft.
+        def sent(name, message_type):
+            return [m for d, m in traced(work / f"{name}.trace") if d == ">" and m.get("type") == message_type]
+
+        def connected(name, other):
+            return any(p.get("state") == "connected" and p.get("peer") == ids[other] for p in daemons[name].peers())
+
+        def lists(name, movies):
+            return set(movies) <= daemons[name].movie_ids()
+
+        def bob_pruned_alice():
+            return any(ids["alice"] in m.get("origins", []) for m in sent("bob", "prune"))
+
+        def relay_frames():
+            """Each daemon's relay-tree frames so far, origins by name, for a failure's message."""
+            names = {peer: name for name, peer in ids.items()}
+            lines = []
+            for name in ports:
+                for d, m in traced(work / f"{name}.trace"):
+                    if m.get("type") in ("have", "prune", "graft"):
+                        what = m.get("vector") if m["type"] == "have" else m.get("origins")
+                        what = {names.get(k, k): v for k, v in what.items()} if isinstance(what, dict) \
+                            else [names.get(k, k) for k in what or []]
+                        lines.append(f"{name} {'sent' if d == '>' else 'received'} {m['type']} {what}")
+            return "\n".join(lines) or "(none)"
+
+        relay_movies = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (238, "The Godfather"),
+                        (129, "Spirited Away"), (157336, "Interstellar"), (78, "Blade Runner"),
+                        (62, "2001: A Space Odyssey"), (105, "Back to the Future"), (862, "Toy Story"),
+                        (807, "Se7en")]
+        peerctl(carol_sock, "connect", f"127.0.0.1:{ports['bob']}")
+        harness.eventually(lambda: connected("carol", "bob") and connected("bob", "carol"), 20,
+                           "carol's session with bob")
+        tries = 0
+        for movie, title in relay_movies[:8]:
+            tries += 1
+            peerctl(sock, "add", str(movie), "--title", title)
+            harness.eventually(lambda m=movie: lists("bob", [m]) and lists("carol", [m]), 20,
+                               f"alice's add of {movie} reaching bob and carol")
+            try:
+                harness.eventually(bob_pruned_alice, 2, "bob's prune of alice", interval=0.2)
+                break
+            except harness.TimedOut:
+                pass
+        print(f"relay: {tries} adds on alice; bob {'pruned' if bob_pruned_alice() else 'did not prune'} alice's "
+              "origin on his session with carol")
+        daemons["alice"].stop()
+        start("alice")  # without --peer: she dials no one; carol redials her
+        harness.eventually(lambda: connected("carol", "alice"), 30, "carol's session with the restarted alice")
+        late = [movie for movie, _ in relay_movies[8:]]
+        for movie, title in relay_movies[8:]:
+            peerctl(sock, "add", str(movie), "--title", title)
+        harness.eventually(lambda: lists("carol", late), 20, "alice's adds after her restart reaching carol")
+        if connected("bob", "alice"):
+            print("relay: bob has a session with alice after her restart, so her adds may reach him directly")
+        try:
+            harness.eventually(lambda: lists("bob", late), 30,
+                               "alice's adds after her restart reaching bob through carol")
+        except harness.TimedOut as error:
+            raise harness.HarnessError(f"{error}\nrelay frames:\n{relay_frames()}\n"
+                                       f"bob's log:\n{daemons['bob'].tail()}\ncarol's log:\n{daemons['carol'].tail()}")
+        print(f"relay frames:\n{harness.indent(relay_frames(), '    ')}")
         peerctl(sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
         peerctl(sock, "trust", ids["alice"], check=False)  # error: bad-request (itself)
         peerctl(sock, "peers")  # with trust fields
@@ -245,6 +340,7 @@ def main():
         peer_seen = {}
         op_kinds = {}
         error_codes = {}
+        relay_problems = []
         for name in ports:
             trace = work / f"{name}.trace"
             if not trace.exists():
@@ -268,8 +364,18 @@ def main():
                         and message.get("peer") != ids[name]:
                     print(f"INVALID {name} sent a hello for {message.get('peer')}, but its id is {ids[name]}")
                     captured.append(("peer", b"{}"))  # counted as invalid below
+                # PEER.md, "Relay tree": peerd takes part in it, and says so in every hello.
+                if direction == ">" and isinstance(message, dict) and message.get("type") == "hello" \
+                        and message.get("tree") is not True:
+                    relay_problems.append(f"{name} sent a hello without \"tree\":true: {body[:200]!r}")
+                # bob grafts alice's origin: her adds after her restart reached him only through carol.
+                if direction == ">" and name == "bob" and isinstance(message, dict) \
+                        and message.get("type") == "graft" and ids["alice"] not in message.get("origins", []):
+                    relay_problems.append(f"bob sent a graft that does not name alice: {body[:200]!r}")
 
-        invalid = 0
+        invalid = len(relay_problems)
+        for problem in relay_problems:
+            print(f"INVALID {problem}")
         # CONTROL.md, "forget": the forgotten peer's session is closed with `revoked`.
         if "revoked" not in error_codes.get("carol received", set()):
             invalid += 1
@@ -291,7 +397,7 @@ def main():
                 invalid += 1
                 print(f"INVALID {stream} {body[:200]!r}: {errors}")
         expected = {
-            "peer": {"hello", "ops", "ping", "pong", "error", "members"},
+            "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft"},
             "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join",
                                 "forget", "trust", "search", "show", "refresh", "page", "diagnose"},
             "control-response": {"added", "removed", "list", "following", "change", "peers", "status",
@@ -304,6 +410,12 @@ def main():
         }
         expected_directions["alice sent"] |= {"error"}
         expected_directions["carol received"] |= {"error"}
+        # The relay tree: bob prunes alice's origin on his session with carol, carol announces alice's
+        # later operations to him with `have`, and he grafts the origin back.
+        expected_directions["bob sent"] |= {"prune", "graft"}
+        expected_directions["carol received"] |= {"prune", "graft"}
+        expected_directions["carol sent"] |= {"have"}
+        expected_directions["bob received"] |= {"have"}
         unseen = 0
         for stream, types in list(expected.items()) + list(expected_directions.items()):
             have = peer_seen.get(stream, set()) if stream in expected_directions else seen.get(stream, set())

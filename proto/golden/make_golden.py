@@ -233,6 +233,8 @@ VALID = {
                    "vector": {ALICE: 5, BOB: 6}, "time": AT},
     "peer-hello-empty-vector": {"type": "hello", "version": PEER_VERSION, "peer": CAROL, "name": "zoë", "port": 7821,
                                 "vector": {}},
+    "peer-hello-tree": {"type": "hello", "version": PEER_VERSION, "peer": BOB, "name": "bob", "port": 7820,
+                        "vector": {ALICE: 5, BOB: 6}, "time": AT, "tree": True},
     "peer-ops": {"type": "ops", "ops": [ADD_OP, REMOVE_OP]},
     "peer-ops-id-only": {"type": "ops", "ops": [BOB_OPS[5]]},
     "peer-ops-unicode": {"type": "ops", "ops": [CAROL_OPS[0]]},
@@ -248,6 +250,11 @@ VALID = {
         {"peer": ALICE, "name": "alice"}, {"peer": BOB, "name": "bob"}, {"peer": CAROL}]},
     "peer-error-rate-limited": {"type": "error", "code": "rate-limited",
                                 "message": "more than 2000 frames a second (burst 2000)"},
+    # the relay tree (PEER.md, "Relay tree"): what bob holds, announced where he pushes lazily; origins
+    # sorted as peerd sends them.
+    "peer-have": {"type": "have", "vector": {ALICE: 6, BOB: 8, CAROL: 1}},
+    "peer-prune": {"type": "prune", "origins": sorted([ALICE, CAROL])},
+    "peer-graft": {"type": "graft", "origins": [ALICE]},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -411,6 +418,8 @@ INVALID = {
                                       "malformed-frame"),
     "invalid-peer-members-bad-peer": (frame(canonical({"type": "members", "members": [{"peer": "NOT-HEX"}]})),
                                      "malformed-frame"),
+    # prune and graft name 1 to 1 000 origins (PEER.md, "Relay tree").
+    "invalid-peer-prune-no-origins": (frame(canonical({"type": "prune", "origins": []})), "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -500,6 +509,11 @@ ABOUT = {
     "peer-error": "error `invalid-operation` (a gap)",
     "peer-hello-empty-vector": "hello from a new replica (empty vector), non-ASCII name, no `time`",
     "peer-hello": "hello with a two-origin vector and the sender's clock (`time`)",
+    "peer-hello-tree": "hello from a peer in the relay tree (`tree`: true), as peerd sends it (PEER.md, \"Relay "
+                       "tree\")",
+    "peer-have": "have: what the sender holds, on a session where it pushes some origins lazily",
+    "peer-prune": "prune: stop pushing alice's and zoë's operations eagerly (they arrived another way first)",
+    "peer-graft": "graft: push alice's operations eagerly again (a `have` showed some missing)",
     "peer-members": "members: two with names, one without",
     "peer-ops-id-only": "an add that knows only the movie id (bob's seq 6: `prev` and `sig`)",
     "peer-ops-describe": "a describe: alice's seq 6 carries The Matrix's details from TMDB (PEER.md, \"Describing a "
@@ -536,6 +550,7 @@ ABOUT = {
     "invalid-peer-ops-fraction": "an operation with an unknown field holding 7.5: numbers in operations are integers",
     "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
+    "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",
     "invalid-peer-top-level-array": "body is an array",

@@ -1,7 +1,9 @@
 import Foundation
 
 /// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
-/// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details").
+/// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh").
+/// `--mesh-rate R` paces the mesh scenario's adds (R a second, 0 as fast as acknowledged) and
+/// `--mesh-sizes 10,20,30` chooses its meshes; `--quick` leaves the meshes out.
 @main
 struct PeerdBench {
     static func main() throws {
@@ -15,6 +17,13 @@ struct PeerdBench {
             case "--bin-dir": binDirectory = arguments.popFirst() ?? binDirectory
             case "--results": resultsPath = arguments.popFirst()
             case "--only": only = arguments.popFirst()
+            case "--mesh-rate":
+                guard let rate = arguments.popFirst().flatMap(Double.init), rate >= 0 else { usage() }
+                scenarios.meshRate = rate
+            case "--mesh-sizes":
+                let sizes = arguments.popFirst()?.split(separator: ",").map { Int($0) } ?? []
+                guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 2 }) else { usage() }
+                scenarios.meshSizes = sizes.compactMap { $0 }
             case "--quick":
                 scenarios.adds = 100
                 scenarios.catchUpMovies = 10_000
@@ -22,11 +31,8 @@ struct PeerdBench {
                 scenarios.coldStarts = 2
                 scenarios.detailRuns = 10
                 scenarios.tokenlessRuns = 2
-            default:
-                FileHandle.standardError.write(
-                    Data("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO]\n".utf8)
-                )
-                exit(64)
+                scenarios.meshSizes = []
+            default: usage()
             }
         }
         binDirectory = URL(fileURLWithPath: binDirectory).standardizedFileURL.path
@@ -38,13 +44,15 @@ struct PeerdBench {
             ("catch-up, memory, cold start", { try scenarios.catchUpAndMemory() }),
             ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
             ("movie details", { try scenarios.movieDetails(binDirectory: binDirectory) }),
+            ("mesh replication CPU", { try scenarios.mesh() }),
         ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
             results += try run()
         }
         printTable(results)
-        // Part of a run (--only) replaces the results only when asked to.
+        // Part of a run (--only) writes the results only when asked to, and then only its own rows.
         guard let resultsPath = resultsPath ?? (only == nil ? "bench/results.json" : nil) else { return }
+        if only != nil { results = try merging(results, into: resultsPath) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let report = Report(machine: machine(), results: results)
@@ -55,6 +63,26 @@ struct PeerdBench {
     struct Report: Codable {
         var machine: String
         var results: [Measurement]
+    }
+
+    static func usage() -> Never {
+        FileHandle.standardError.write(
+            Data(
+                ("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO] [--mesh-rate R]"
+                    + " [--mesh-sizes N,N,…]\n").utf8
+            )
+        )
+        exit(64)
+    }
+
+    /// `file`'s rows, each one measured again replaced where it stands, then the new ones; rows are
+    /// matched by `measure`, as the Python benchmarks match theirs when they merge.
+    static func merging(_ results: [Measurement], into file: String) throws -> [Measurement] {
+        guard let data = FileManager.default.contents(atPath: file) else { return results }
+        let fresh = Dictionary(results.map { ($0.measure, $0) }, uniquingKeysWith: { $1 })
+        let kept = try JSONDecoder().decode(Report.self, from: data).results
+        let measured = Set(kept.map(\.measure))
+        return kept.map { fresh[$0.measure] ?? $0 } + results.filter { !measured.contains($0.measure) }
     }
 
     static func printTable(_ results: [Measurement]) {

@@ -16,6 +16,10 @@ struct Scenarios {
     var coldStarts = 5
     var detailRuns = 50
     var tokenlessRuns = 10
+    /// Full meshes (Scenarios+Mesh.swift): their sizes, the adds shared on each, adds a second (0: unpaced).
+    var meshSizes = [10, 20, 30]
+    var meshAdds = 1_000
+    var meshRate = 40.0
 
     /// p50/p99 from an add on alice (acknowledged, so fsynced) until bob's follow stream shows it.
     func addToVisible() throws -> [Measurement] {

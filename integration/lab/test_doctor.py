@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, TimedOut, eventually, indent, tail, write_group_secret  # noqa: E402
-from lab import Lab, LabSkip, sh  # noqa: E402
+from lab import sh  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 DOCTOR_WAIT = float(os.environ.get("PEERD_DOCTOR_WAIT", "30"))
@@ -511,14 +511,6 @@ def print_logs(lab, involved):
     print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
 
 
-class Tally:
-    def __init__(self):
-        self.passed = self.failed = self.skipped = 0
-
-    def summary(self):
-        line = f"doctor: {self.passed} passed, {self.failed} failed"
-        return line + (f", {self.skipped} skipped" if self.skipped else "")
-
 
 def recover(ctx):
     """After a failed check, best effort: no fault left behind, every peerd running and connected."""
@@ -582,30 +574,13 @@ def main():
     parser.add_argument("--keep-logs", action="store_true", help="keep the run's logs even when all pass")
     args = parser.parse_args()
     labkit.skip_unless_possible()
-    tally = Tally()
-    started = time.monotonic()
-    try:
-        with Lab(hosts=3, keep_logs=args.keep_logs or None) as lab:
-            print(f"lab {lab.prefix}: h1 (A, alice), h2 (B, bob), h3 (C, carol) with their own D-Bus, avahi-daemon"
-                  f" and peerd; logs in {lab.run_dir}", flush=True)
-            run_checks(lab, tally)
-            if tally.failed:
-                print(f"logs kept in {lab.run_dir}", flush=True)
-    except LabSkip as skip:
-        print(f"lab skipped: {skip}", flush=True)
-        return labkit.SKIP_EXIT_CODE
-    except KeyboardInterrupt as interrupt:
-        print(f"\ndoctor: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
-        tally.failed += 1
-        print(tally.summary(), flush=True)
-        return 130
-    except HarnessError as error:
-        print(f"FAIL  building the lab: {error}", flush=True)
-        tally.failed += 1
-    print(f"({time.monotonic() - started:.0f} s in all)", flush=True)
-    print(tally.summary(), flush=True)
-    return 0 if tally.failed == 0 and tally.passed > 0 else 1
+    tally = labkit.Tally("doctor")
 
+    def banner(lab):
+        return (f"lab {lab.prefix}: h1 (A, alice), h2 (B, bob), h3 (C, carol) with their own D-Bus, avahi-daemon"
+                f" and peerd; logs in {lab.run_dir}")
+    return labkit.run_suite(tally, {"hosts": 3, "keep_logs": args.keep_logs or None}, banner,
+                            lambda lab: run_checks(lab, tally), timed=True)
 
 if __name__ == "__main__":
     sys.exit(main())

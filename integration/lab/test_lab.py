@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually, indent, stop_process, tail  # noqa: E402
-from lab import PROTOCOL, Lab, LabSkip, SERVICE_TYPE  # noqa: E402
+from lab import PROTOCOL, SERVICE_TYPE  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave", "h5": "mallory"}
@@ -478,14 +478,6 @@ def print_logs(lab, involved):
     print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
 
 
-class Tally:
-    def __init__(self):
-        self.passed = self.failed = self.skipped = 0
-
-    def summary(self):
-        line = f"lab: {self.passed} passed, {self.failed} failed"
-        return line + (f", {self.skipped} skipped" if self.skipped else "")
-
 
 def run_checks(lab, checks, tally):
     ctx = Context(lab)
@@ -538,29 +530,13 @@ def main():
         return 0
     labkit.skip_unless_possible()
     checks = CHECKS[:1] if args.self_check_only else CHECKS
-    tally = Tally()
-    try:
-        with Lab(hosts=5, observer=True, keep_logs=args.keep_logs or None) as lab:
-            print(f"lab {lab.prefix}: h1-h5 with their own D-Bus and avahi-daemon (h5 the spoofer, no peerd),"
-                  " obs with python-zeroconf only;"
-                  f" logs in {lab.run_dir}", flush=True)
-            run_checks(lab, checks, tally)
-            if tally.failed:
-                print(f"logs kept in {lab.run_dir}", flush=True)
-    except LabSkip as skip:
-        print(f"lab skipped: {skip}", flush=True)
-        return labkit.SKIP_EXIT_CODE
-    except KeyboardInterrupt as interrupt:
-        print(f"\nlab: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
-        tally.failed += 1
-        print(tally.summary(), flush=True)
-        return 130
-    except HarnessError as error:
-        print(f"FAIL  building the lab: {error}", flush=True)
-        tally.failed += 1
-    print(tally.summary(), flush=True)
-    return 0 if tally.failed == 0 and tally.passed > 0 else 1
+    tally = labkit.Tally("lab")
 
+    def banner(lab):
+        return (f"lab {lab.prefix}: h1-h5 with their own D-Bus and avahi-daemon (h5 the spoofer, no peerd),"
+                f" obs with python-zeroconf only; logs in {lab.run_dir}")
+    options = {"hosts": 5, "observer": True, "keep_logs": args.keep_logs or None}
+    return labkit.run_suite(tally, options, banner, lambda lab: run_checks(lab, checks, tally))
 
 if __name__ == "__main__":
     sys.exit(main())

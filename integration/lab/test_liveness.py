@@ -41,7 +41,6 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually, indent, tail  # noqa: E402
-from lab import Lab, LabSkip  # noqa: E402
 from liveness_support import (  # noqa: E402
     CUT_TABLE, LOSS_TABLE, NAMES, Mesh, Writers, log_offsets, longest_stall, median, silence_closes,
 )
@@ -248,13 +247,6 @@ CHECKS = [
 # MARK: running the checks
 
 
-class Tally:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def summary(self):
-        return f"liveness: {self.passed} passed, {self.failed} failed"
-
 
 def print_logs(lab, lines=8):
     for host in lab.hosts:
@@ -319,32 +311,17 @@ def main():
     if reason:
         print(f"liveness skipped: {reason}", flush=True)
         return labkit.SKIP_EXIT_CODE
-    tally = Tally()
-    started = time.monotonic()
-    try:
-        with Lab(hosts=5, keep_logs=args.keep_logs or None) as lab:
-            print(f"lab {lab.prefix}: h1-h5 ({', '.join(NAMES.values())}) with their own D-Bus, avahi-daemon "
-                  f"and peerd, a full mesh over mDNS; logs in {lab.run_dir}", flush=True)
-            ctx = Context(lab)
-            for title, check in CHECKS:
-                run_check(ctx, tally, title, check)
-            if tally.failed:
-                print(f"logs kept in {lab.run_dir}", flush=True)
-    except LabSkip as skip:
-        print(f"liveness skipped: {skip}", flush=True)
-        return labkit.SKIP_EXIT_CODE
-    except KeyboardInterrupt as interrupt:
-        print(f"\nliveness: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
-        tally.failed += 1
-        print(tally.summary(), flush=True)
-        return 130
-    except HarnessError as error:
-        print(f"FAIL  building the lab: {error}", flush=True)
-        tally.failed += 1
-    print(f"({time.monotonic() - started:.0f} s in all)", flush=True)
-    print(tally.summary(), flush=True)
-    return 0 if tally.failed == 0 and tally.passed > 0 else 1
+    tally = labkit.Tally("liveness")
 
+    def run_checks(lab):
+        ctx = Context(lab)
+        for title, check in CHECKS:
+            run_check(ctx, tally, title, check)
+
+    def banner(lab):
+        return (f"lab {lab.prefix}: h1-h5 ({', '.join(NAMES.values())}) with their own D-Bus, avahi-daemon "
+                f"and peerd, a full mesh over mDNS; logs in {lab.run_dir}")
+    return labkit.run_suite(tally, {"hosts": 5, "keep_logs": args.keep_logs or None}, banner, run_checks, timed=True)
 
 if __name__ == "__main__":
     sys.exit(main())

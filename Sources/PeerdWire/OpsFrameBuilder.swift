@@ -13,7 +13,7 @@ package struct OpsFrameBuilder {
     package static let maxOperations = 500
     /// The default budget, 64 KiB, about 190 typical operations: on a slow link a frame arrives
     /// in seconds, not minutes, and a session that drops mid-frame loses at most this much; the
-    /// next one resumes from what the receiver's vector says it holds (proto/PEER.md, "Liveness").
+    /// next one resumes from what the receiver's vector says it holds (proto/PEER.md, "Keepalive and liveness").
     package static let defaultBudget = 64 * 1024
 
     private static let prefix = Array(#"{"ops":["#.utf8)

@@ -98,7 +98,7 @@ extension PeerConnection {
         }
 
         /// Bytes that arrived since the last tick count as hearing from the peer, though they
-        /// don't make a frame yet (proto/PEER.md, "Liveness").
+        /// don't make a frame yet (proto/PEER.md, "Keepalive and liveness").
         private mutating func noteArrivals(_ now: ContinuousClock.Instant) {
             let count = connection.arriving.count
             guard count != arrivedBytes else { return }

@@ -583,8 +583,9 @@ encode it again and expect the same bytes. They run every invalid frame through 
 file with its size.
 
 Examples use three replicas: alice `{alice}`, bob `{bob}` and zoë `{carol}`. Their ids are the
-fingerprints of fixed test keys (each private scalar is SHA-256 of `peerd golden <name>`), and
-every operation in the `peer-ops*` frames is really signed and chained by its origin's key
+fingerprints of fixed test keys: alice's and bob's private scalars are SHA-256 of `peerd golden <name>`,
+and zoë's scalar is SHA-256 of `peerd golden carol`, not of her name (she is `CAROL` in the script).
+Every operation in the `peer-ops*` frames is really signed and chained by its origin's key
 (PEER.md, "Signed operations"; deterministic RFC 6979 signatures, so the script's output does not
 change between runs). Making them needs Python's `cryptography` package; the Swift tests
 (`GoldenOperationSealTests`) check the signatures.

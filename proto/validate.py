@@ -12,6 +12,10 @@ As a command:
     validate.py --golden
         Checks proto/golden/: every valid golden frame is valid and canonical, and every
         invalid-*.bin frame listed in invalid.json is refused.
+    validate.py --docs
+        Checks the documents of proto/ against the schemas and the code (check_docs.py): every
+        example message is valid, and the versions, the table of messages and the rest agree.
+        `--golden --docs` runs both.
 
 As a module (put proto/ on sys.path):
 
@@ -294,8 +298,14 @@ def check_golden() -> list[str]:
 def main(argv: list[str]) -> int:
     require_canonical = "--canonical" in argv
     args = [a for a in argv if a != "--canonical"]
-    if args == ["--golden"]:
-        problems = check_golden()
+    if args and set(args) <= {"--golden", "--docs"}:
+        problems = check_golden() if "--golden" in args else []
+        if "--docs" in args:
+            import check_docs
+
+            found, validated = check_docs.check()
+            print(f"checked {validated} examples in proto/*.md", file=sys.stderr)
+            problems += found
     elif len(args) >= 2 and args[0] in STREAMS:
         problems = []
         for name in args[1:]:

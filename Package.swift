@@ -82,6 +82,9 @@ let package = Package(
         ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
+        // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
+        .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
         // transport, control server, replica and services: everything the daemon wires together.
         .target(
             name: "PeerdDaemon",
@@ -146,7 +149,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "peerctl",
-            dependencies: ["PeerControl", "PeerdModel", "PeerdWire", argumentParser],
+            dependencies: ["PeerControl", "PeerdDoctor", "PeerdModel", "PeerdWire", argumentParser],
             swiftSettings: strict
         ),
         .testTarget(
@@ -162,6 +165,11 @@ let package = Package(
         .testTarget(
             name: "PeerControlTests",
             dependencies: ["PeerControl", "PeerdWire", "PeerdModel"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdDoctorTests",
+            dependencies: ["PeerdDoctor", "PeerdWire", "PeerdModel"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

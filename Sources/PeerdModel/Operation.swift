@@ -110,8 +110,14 @@ package struct Operation: Hashable, Sendable {
         if zip(removes, removes.dropFirst()).contains(where: { $0 >= $1 }) {
             return "removes is sorted by (origin, seq), each add named once"
         }
+        if kind == .remove, removes.isEmpty { return Self.emptyRemovalReason }
         return nil
     }
+
+    /// Why a removal that names no add is refused (checked last, so it is the only reason given).
+    /// An older peerd stored and relayed such removals: a log may hold one, and it replays as the
+    /// no-op it always was (``Replica/replay(_:)``).
+    package static let emptyRemovalReason = "a removal names 1 to 10000 adds"
 }
 
 /// `(lamport, origin, seq)`: the deterministic order of operations and of list rows.

@@ -194,7 +194,9 @@ package struct Replica: Sendable {
     /// because it does not continue its origin's prefix or is malformed.
     package mutating func replay(_ operation: Operation) -> Bool {
         let origin = operation.id.origin
-        guard operation.id.seq == vector[origin] + 1, operation.invalidReason == nil else { return false }
+        let invalid = operation.invalidReason
+        guard operation.id.seq == vector[origin] + 1, invalid == nil || invalid == Operation.emptyRemovalReason
+        else { return false }
         _ = append(operation, reportingChange: false)
         if stagedVector[origin] < operation.id.seq { stagedVector[origin] = operation.id.seq }
         return true

@@ -34,7 +34,7 @@ package final class TestDaemon: @unchecked Sendable {
         return line.split(separator: " ").compactMap { Int($0) }.first.map { $0 * 1024 }
     }
 
-    /// Starts `peerd --name NAME --port 0 --no-mdns …` and waits until its control socket answers.
+    /// Starts `peerd --name NAME --port 0 --no-mdns …` and waits until it reports ready (`READY=1`).
     package init(
         _ name: String,
         in scratch: ScratchDirectory,
@@ -88,22 +88,21 @@ package final class TestDaemon: @unchecked Sendable {
         environment["TMDB_TOKEN"] = nil
         environment["XDG_CONFIG_HOME"] = scratch.path("config-\(name)")
         if runAsNobody { environment["HOME"] = scratch.url.path }
+        let ready = try ReadySocket()
+        environment["NOTIFY_SOCKET"] = ready.address
+        environment["WATCHDOG_USEC"] = nil
         process.environment = environment
         process.standardError = log
         process.standardOutput = log
         try process.run()
         self.process = process
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            guard process.isRunning else { throw Failure.exited(name, log: self.log) }
-            if let status = try? status() {
-                port = status.port
-                requestedPort = status.port
-                return
-            }
-            usleep(20_000)
+        // READY=1 comes once the store is open and both sockets listen (SystemdService).
+        guard ready.waitForReady(until: .now + .seconds(20), running: { process.isRunning }) else {
+            throw process.isRunning ? Failure.notReady(name, log: self.log) : Failure.exited(name, log: self.log)
         }
-        throw Failure.notReady(name, log: self.log)
+        let status = try status()
+        port = status.port
+        requestedPort = status.port
     }
 
     /// Sends `signal` and waits for the process to end.
@@ -145,7 +144,7 @@ package final class TestDaemon: @unchecked Sendable {
         package var description: String {
             switch self {
             case .exited(let name, let log): "peerd \(name) exited during start:\n\(log)"
-            case .notReady(let name, let log): "peerd \(name) did not answer within 20 s:\n\(log)"
+            case .notReady(let name, let log): "peerd \(name) did not report ready within 20 s:\n\(log)"
             case .command(let run): "peerctl failed: \(run)"
             case .unexpected: "unexpected control response"
             }

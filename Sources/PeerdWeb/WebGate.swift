@@ -35,11 +35,18 @@ package struct WebGate: Sendable {
     /// page was told to listen on (`--web-address`), lowercased. Never a name DNS could point
     /// elsewhere: that is the DNS-rebinding attack this check stops.
     let hosts: Set<String>
+    private let addresses: [String]
 
     package init(token: WebToken, port: Int, addresses: [String] = []) {
         self.token = token
+        self.addresses = addresses
         let named = addresses.filter { !["::", "0.0.0.0"].contains($0) }.map(WebPage.urlHost)
         hosts = Set((["127.0.0.1", "[::1]", "localhost"] + named).map { "\($0.lowercased()):\(port)" })
+    }
+
+    /// The same gate for the port the page listens on, once known (`--web-port 0` picks one).
+    package func listening(on port: Int) -> WebGate {
+        WebGate(token: token, port: port, addresses: addresses)
     }
 
     package func admit(_ request: Request) -> Verdict {

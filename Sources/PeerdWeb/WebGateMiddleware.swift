@@ -1,10 +1,11 @@
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// Runs ``WebGate`` on every request and puts ``WebHeaders`` on every response, refusals and
 /// errors included.
 struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
-    let gate: WebGate
+    let gate: BoundGate
 
     func handle(
         _ request: Request,
@@ -19,7 +20,7 @@ struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
             authorization: request.headers[.authorization]
         )
         var response: Response
-        switch gate.admit(seen) {
+        switch gate.current.admit(seen) {
         case .refuse(let status, let reason):
             response = Self.text(status: status, reason)
         case .admit:
@@ -43,4 +44,16 @@ struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
             body: ResponseBody(byteBuffer: ByteBuffer(string: line + "\n"))
         )
     }
+}
+
+/// The page's gate, told the port once the page listens: with `--web-port 0` the port is picked at
+/// bind time, after the router was made. No client can name the port before it is told.
+final class BoundGate: Sendable {
+    private let gate: Mutex<WebGate>
+
+    init(_ gate: WebGate) { self.gate = Mutex(gate) }
+
+    var current: WebGate { gate.withLock { $0 } }
+
+    func listening(on port: Int) { gate.withLock { $0 = $0.listening(on: port) } }
 }

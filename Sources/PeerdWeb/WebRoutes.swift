@@ -5,6 +5,10 @@ import NIOCore
 /// answered unknown paths and wrong methods.
 enum WebRoutes {
     static func router<Backend: WebBackend>(gate: WebGate, backend: Backend) -> Router<BasicRequestContext> {
+        router(gate: BoundGate(gate), backend: backend)
+    }
+
+    static func router<Backend: WebBackend>(gate: BoundGate, backend: Backend) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: WebGateMiddleware(gate: gate))
         for path in WebGate.pagePaths {

@@ -82,17 +82,19 @@ package final class WebService<Backend: WebBackend>: Service {
         token: WebToken,
         report: AsyncStream<Result<Int, any Error>>.Continuation?
     ) -> some ApplicationProtocol {
-        Application(
-            router: WebRoutes.router(
-                gate: WebGate(token: token, port: port, addresses: settings.addresses),
-                backend: backend
-            ),
+        let gate = BoundGate(WebGate(token: token, port: port, addresses: settings.addresses))
+        return Application(
+            router: WebRoutes.router(gate: gate, backend: backend),
             configuration: ApplicationConfiguration(
                 address: .hostname(address, port: port),
                 serverName: nil,
                 reuseAddress: true
             ),
-            onServerRunning: { channel in report?.yield(.success(channel.localAddress?.port ?? port)) },
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                gate.listening(on: bound)
+                report?.yield(.success(bound))
+            },
             eventLoopGroupProvider: .shared(eventLoopGroup),
             logger: logger
         )

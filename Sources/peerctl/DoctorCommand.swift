@@ -1,5 +1,6 @@
 import ArgumentParser
 import PeerControl
+import PeerdDoctor
 import PeerdWire
 
 struct DoctorCommand: ParsableCommand {

@@ -21,12 +21,14 @@ struct RelayTreeEndToEndTests {
         return daemons
     }
 
-    /// Operations received over all sessions of all daemons.
-    func received(_ daemons: [TestDaemon]) throws -> Int {
-        try daemons.reduce(0) { sum, daemon in
-            sum + (try daemon.peerRecords().reduce(0) { $0 + $1.opsReceived })
-        }
+    /// Operations sent and received over all sessions of all daemons.
+    func traffic(_ daemons: [TestDaemon]) throws -> (sent: Int, received: Int) {
+        let records = try daemons.flatMap { try $0.peerRecords() }
+        return (records.reduce(0) { $0 + $1.opsSent }, records.reduce(0) { $0 + $1.opsReceived })
     }
+
+    /// Operations received over all sessions of all daemons.
+    func received(_ daemons: [TestDaemon]) throws -> Int { try traffic(daemons).received }
 
     /// One add on each daemon (the tree forms), then `adds` more round the mesh: copies received
     /// per add once the tree has formed.
@@ -39,7 +41,13 @@ struct RelayTreeEndToEndTests {
                 try daemons.allSatisfy { try $0.movieIDs().count == daemons.count }
             }
         )
-        try await Task.sleep(for: .seconds(1))
+        // The tree has formed once no copy is in flight: every operation sent has been received.
+        #expect(
+            try await eventually(timeout: .seconds(30)) {
+                let (sent, received) = try traffic(daemons)
+                return sent == received
+            }
+        )
         let before = try received(daemons)
         for index in 0..<adds {
             #expect(try daemons[index % daemons.count].peerctl("add", "\(100 + index)").status == 0)

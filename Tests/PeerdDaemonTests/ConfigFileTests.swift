@@ -109,4 +109,24 @@ struct ConfigFileTests {
         #expect(change.needsRestart == ["port", "mdns", "peers(removed)"])
         #expect(ConfigChange(from: new, to: new).needsRestart.isEmpty)
     }
+
+    /// A value for each key that differs from an empty file's.
+    static let changedValues: [ConfigFile.Key: String] = [
+        .name: #""den""#, .port: "7605", .listenAddress: #""::1""#, .stateDir: #""/srv/peerd""#,
+        .socket: #""/run/p.sock""#, .mdns: "false", .peers: #"["10.0.0.9:7601"]"#, .logLevel: #""debug""#,
+        .tmdbTokenFile: #""/t""#, .tmdbURL: #""http://127.0.0.1:9""#, .tmdbLanguage: #""fr-FR""#, .web: "false",
+        .webAddresses: #""::1""#, .webPort: "7609",
+    ]
+
+    @Test(arguments: ConfigFile.Key.allCases)
+    func everyKeyIsAppliedOnReloadOrReportedAsNeedingARestart(key: ConfigFile.Key) throws {
+        let value = try #require(Self.changedValues[key], "a changed value for \(key.rawValue)")
+        let change = ConfigChange(from: ConfigFile(), to: try parse(#"{"\#(key.rawValue)": \#(value)}"#))
+        switch key {
+        case .logLevel: #expect(change.logLevel == .debug && change.needsRestart.isEmpty)
+        case .peers: #expect(change.addedPeers == [PeerAddress(host: "10.0.0.9", port: 7601)])
+        default: #expect(change.needsRestart == [key.rawValue])
+        }
+        #expect(ConfigChange.appliedOnReload.contains(key) == [.logLevel, .peers].contains(key))
+    }
 }

@@ -15,31 +15,34 @@ struct DialTargetTests {
         DialTarget(key: .address(address), addresses: [address], source: .named)
     }
 
-    @Test func aNewTargetDialsAtOnceThenWaitsTheBackoffAfterAFailure() {
+    @Test func aNewTargetDialsAtOnceThenWaitsTheBackoffAfterAFailure() throws {
         var target = target()
         #expect(
             target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
         )
         target.ended(.init(error: "cannot connect: connection refused"), now: start)
         #expect(target.lastError == "cannot connect: connection refused")
-        guard case .wait(let until) = target.next(now: start, connected: false, dialable: true) else {
-            Issue.record("no wait after a failed dial")
-            return
-        }
+        let until = try #require(
+            target.next(now: start, connected: false, dialable: true).waitDeadline,
+            "no wait after a failed dial"
+        )
         #expect(until >= start + .milliseconds(375) && until <= start + .milliseconds(500))
         #expect(
             target.next(now: until, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
         )
     }
 
-    @Test func theBackoffDoublesAndALostSessionIsRedialedQuickly() {
+    @Test func theBackoffDoublesAndALostSessionIsRedialedQuickly() throws {
         var target = target()
         var waits: [Duration] = []
         var now = start
         for established in [nil, nil, nil, Duration.seconds(10), nil] as [Duration?] {
             _ = target.next(now: now, connected: false, dialable: true)
             target.ended(.init(establishedFor: established), now: now)
-            guard case .wait(let until) = target.next(now: now, connected: false, dialable: true) else { return }
+            let until = try #require(
+                target.next(now: now, connected: false, dialable: true).waitDeadline,
+                "the target waits"
+            )
             waits.append(now.duration(to: until))
             now = until
         }
@@ -47,6 +50,7 @@ struct DialTargetTests {
         let ceilings: [Duration] = [
             .milliseconds(500), .seconds(1), .seconds(2), .milliseconds(400), .milliseconds(400),
         ]
+        #expect(waits.count == ceilings.count)
         for (wait, ceiling) in zip(waits, ceilings) { #expect(wait >= ceiling * 0.75 && wait <= ceiling) }
     }
 
@@ -81,17 +85,17 @@ struct DialTargetTests {
         #expect(target.next(now: start, connected: false, dialable: true) == .stop(.lost))
     }
 
-    @Test func afterALostSessionItRedialsQuicklyWithAShortConnectTimeoutForTwoMinutes() {
+    @Test func afterALostSessionItRedialsQuicklyWithAShortConnectTimeoutForTwoMinutes() throws {
         var target = target()
         var now = start
         _ = target.next(now: now, connected: false, dialable: true)
         target.ended(.init(peer: bob, establishedFor: .seconds(60), error: "connection lost"), now: now)
         // A partition: every dial times out, and the next follows in well under a second.
         for _ in 0..<20 {
-            guard case .wait(let until) = target.next(now: now, connected: false, dialable: true) else {
-                Issue.record("no wait after a lost session")
-                return
-            }
+            let until = try #require(
+                target.next(now: now, connected: false, dialable: true).waitDeadline,
+                "no wait after a lost session"
+            )
             #expect(now.duration(to: until) >= .milliseconds(300) && now.duration(to: until) <= .milliseconds(400))
             #expect(
                 target.next(now: until, connected: false, dialable: true)
@@ -103,23 +107,24 @@ struct DialTargetTests {
         // Two minutes on, the backoff is back, grown by the failed dials.
         now = start + .seconds(121)
         target.ended(.init(error: "cannot connect: timed out"), now: now)
-        guard case .wait(let until) = target.next(now: now, connected: false, dialable: true) else { return }
+        let until = try #require(
+            target.next(now: now, connected: false, dialable: true).waitDeadline,
+            "the target waits"
+        )
         #expect(now.duration(to: until) >= .seconds(20))
         #expect(
             target.next(now: until, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
         )
     }
 
-    @Test func aRefusedDialBacksOffEvenRightAfterALostSession() {
+    @Test func aRefusedDialBacksOffEvenRightAfterALostSession() throws {
         var target = target()
         _ = target.next(now: start, connected: false, dialable: true)
         target.ended(.init(peer: bob, establishedFor: .seconds(60), error: "connection lost"), now: start)
         _ = target.next(now: start + .seconds(1), connected: false, dialable: true)
         for _ in 0..<3 { target.ended(.init(error: "connection refused", refused: true), now: start + .seconds(1)) }
-        guard case .wait(let until) = target.next(now: start + .seconds(1), connected: false, dialable: true) else {
-            Issue.record("no wait after a refused dial")
-            return
-        }
+        let next = target.next(now: start + .seconds(1), connected: false, dialable: true)
+        let until = try #require(next.waitDeadline, "no wait after a refused dial")
         #expect((start + .seconds(1)).duration(to: until) >= .seconds(1))
     }
 
@@ -128,5 +133,12 @@ struct DialTargetTests {
         _ = target.next(now: start, connected: false, dialable: true)
         target.ended(.init(reachedItself: true), now: start)
         #expect(target.next(now: start + .seconds(60), connected: false, dialable: true) == .stop(.itself))
+    }
+}
+
+extension DialTarget.Next {
+    /// The instant a `wait` waits for; nil for any other step.
+    var waitDeadline: ContinuousClock.Instant? {
+        if case .wait(let until) = self { until } else { nil }
     }
 }

@@ -69,6 +69,7 @@ import Testing
         ("long title", makeAdd(Peers.bob, 1, lamport: 1, movie: 603, title: String(repeating: "t", count: 301))),
         ("year", makeAdd(Peers.bob, 1, lamport: 1, movie: 603, year: 1869)),
         ("add that removes", addThatRemoves()),
+        ("removal that names no add", removalOfNothing()),
     ])
     func aMalformedOperationIsInvalid(what: String, operation: Operation) {
         #expect(operation.invalidReason != nil, "\(what)")
@@ -81,6 +82,15 @@ import Testing
         }
         #expect(id == operation.id)
         #expect(reason == operation.invalidReason)
+    }
+
+    @Test mutating func aRemovalOfNothingStoredByAnOlderPeerdStillReplaysSoItsOriginGoesOn() {
+        #expect(removalOfNothing().invalidReason == Operation.emptyRemovalReason)
+        var empty = removalOfNothing()
+        empty.id.seq = 2
+        let replayed = [bobOps[0], empty, makeAdd(Peers.bob, 3, lamport: 3, movie: 7)].map { alice.replay($0) }
+        #expect(replayed == [true, true, true])
+        #expect(alice.list.rows.map(\.movie.id) == [movieID(1), movieID(7)])
     }
 
     @Test mutating func operationsFromOriginServesTheRequestedSlice() throws {
@@ -98,5 +108,11 @@ import Testing
 private func addThatRemoves() -> Operation {
     var op = makeAdd(Peers.bob, 1, lamport: 1, movie: 603)
     op.removes = [OperationID(origin: Peers.carol, seq: 1)]
+    return op
+}
+
+private func removalOfNothing() -> Operation {
+    var op = makeAdd(Peers.bob, 1, lamport: 2, movie: 603)
+    op.kind = .remove
     return op
 }

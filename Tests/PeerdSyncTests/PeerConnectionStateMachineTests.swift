@@ -259,7 +259,10 @@ struct PeerConnectionStateMachineTests {
         var remote = ends.remoteHandshake()
         let theirProof = remote.received(machine.offer)
         _ = machine.received(frame(remote.offer()), now: start)
-        guard case .send(let proof) = theirProof.first else { return }
+        guard case .send(let proof) = theirProof.first else {
+            Issue.record("the remote sent no proof")
+            return
+        }
         _ = machine.received(frame(proof), now: start)
         _ = machine.admission(confirmed: true, localHello: ends.hello(ends.local.peer), now: start)
         _ = machine.received(frame(.hello(ends.hello(ends.remote.peer))), now: start)

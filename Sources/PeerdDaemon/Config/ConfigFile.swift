@@ -87,7 +87,8 @@ package struct ConfigFile: Equatable, Sendable {
 }
 
 extension ConfigFile: Decodable {
-    enum Key: String, CodingKey, CaseIterable {
+    /// The file's keys, as it spells them.
+    package enum Key: String, CodingKey, CaseIterable, Sendable {
         case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel, tmdbTokenFile
         case tmdbURL = "tmdbUrl"
         case tmdbLanguage, web

@@ -1,4 +1,5 @@
 import PeerControl
+import PeerdDoctor
 import PeerdWire
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import PeerControl
+import PeerdDoctor
 import PeerdModel
 import PeerdWire
 

@@ -1,4 +1,4 @@
-import PeerControl
+import PeerdDoctor
 import Testing
 
 /// The small parsers around what peerctl reads on this machine.

@@ -1,5 +1,5 @@
 import Foundation
-import PeerControl
+import PeerdDoctor
 import PeerdModel
 import PeerdWire
 import Testing

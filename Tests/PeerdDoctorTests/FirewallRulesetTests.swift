@@ -1,4 +1,4 @@
-import PeerControl
+import PeerdDoctor
 import Testing
 
 /// Whether a firewall drops mDNS (UDP 5353) or peerd's port coming in, read from real `nft -j`

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Files in Tests/PeerControlTests/Fixtures: real `nft -j list ruleset` output (made in a network
+/// Files in Tests/PeerdDoctorTests/Fixtures: real `nft -j list ruleset` output (made in a network
 /// namespace from the rules each test names) and `iptables-save` output.
 enum Fixtures {
     static let directory = URL(fileURLWithPath: #filePath)

@@ -2,10 +2,15 @@
 /// chain), each `-A` rule's protocol, destination ports (`--dport`, `--dports`), state, input
 /// interface and target. Options it doesn't know make a match of unknown outcome. Pure.
 package enum IPTablesSave {
+    /// A line without the spaces around it.
+    private static func trimmed(_ line: Substring) -> String {
+        String(String(line.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+    }
+
     package static func parse(_ text: String) -> FirewallRuleset {
         var chains: [FirewallRuleset.Chain] = []
         var table = ""
-        for line in text.split(separator: "\n").map({ String($0).trimmingSpaces }) {
+        for line in text.split(separator: "\n").map(trimmed) {
             if line.hasPrefix("*") {
                 table = String(line.dropFirst())
             } else if line.hasPrefix(":"), table == "filter" {

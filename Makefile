@@ -38,7 +38,7 @@ RELEASE := -c release --static-swift-stdlib $(LAYOUT)
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -101,18 +101,28 @@ release: deps
 run: release
 	$(RELEASE_BIN)/peerd $(ARGS)
 
-test: test-deps lint
-	$(SWIFT) build --build-tests
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/schema/test_schema_capture.py
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/abuse/test_abuse.py
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/catalog/test_catalog.py
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
-	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
-	$(MAKE) --no-print-directory systemd-test
-	$(MAKE) --no-print-directory fuzz-smoke
+# Each stage's time is printed at the end (scripts/stage), pass or fail. Three builds in all: debug
+# (the tests, and the man pages), release (install and the systemd test) and the fuzzers' own.
+test:
+	@scripts/stage --reset
+	@$(MAKE) --no-print-directory test-stages; status=$$?; scripts/stage --report; exit $$status
+
+test-stages:
+	scripts/stage deps $(MAKE) --no-print-directory test-deps
+	scripts/stage lint $(MAKE) --no-print-directory lint
+	scripts/stage proto-docs python3 proto/validate.py --golden --docs
+	scripts/stage debug-build $(SWIFT) build --build-tests
+	scripts/stage swift-test bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}'
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage schema python3 integration/schema/test_schema_capture.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage abuse python3 integration/abuse/test_abuse.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage catalog python3 integration/catalog/test_catalog.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
+	scripts/stage release-build $(MAKE) --no-print-directory release
+	scripts/stage systemd $(MAKE) --no-print-directory systemd-test
+	scripts/stage fuzz $(MAKE) --no-print-directory fuzz-smoke
 
 web-test: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py $(LAB_SKIP_OK)
@@ -196,12 +206,12 @@ INSTALLED = $(BINDIR)/peerd $(BINDIR)/peerctl $(UNITDIR)/peerd.service $(MANDIR)
 	$(BASH_COMPLETIONS)/peerd $(BASH_COMPLETIONS)/peerctl $(ZSH_COMPLETIONS)/_peerd $(ZSH_COMPLETIONS)/_peerctl \
 	$(FISH_COMPLETIONS)/peerd.fish $(FISH_COMPLETIONS)/peerctl.fish
 
-# Man pages from swift-argument-parser's generate-manual plugin. It builds in release mode first,
-# into the same .build but without --static-swift-stdlib (`swift package` has no such option), so
-# it recompiles the Swift modules and relinks dynamically; `install` builds `release` after it, so
-# what it installs is the release build.
-man: deps
-	$(SWIFT) package $(LAYOUT) plugin generate-manual
+# Man pages from swift-argument-parser's generate-manual plugin, which runs each tool with
+# --experimental-dump-help: what it prints is the same in every configuration, so the plugin uses
+# the debug build (the one the tests use) rather than a release build of its own without
+# --static-swift-stdlib, which would compile every module a third time.
+man: build
+	$(SWIFT) package plugin generate-manual --configuration debug
 
 install: man release
 	install -d $(BINDIR) $(MANDIR) $(UNITDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)

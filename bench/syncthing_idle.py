@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Syncthing's idle RSS, for comparison with peerd's in the same `make bench` run.
+"""Syncthing's idle RSS and wakeups, for comparison with peerd's in the same `make bench` run.
 
 Syncthing is what a user might run instead to keep a list in step between machines. It runs with a
 throwaway home directory, no GUI, no browser, one process (no restart monitor), listening on
@@ -8,9 +8,11 @@ and local discovery, relays, NAT traversal (UPnP/NAT-PMP and STUN), usage and cr
 upgrades. On top of that it runs in a network namespace of its own that has only loopback
 (`unshare --net`), so even a setting missed here could not reach the machine's network.
 
-    sudo python3 bench/syncthing_idle.py [--settle 15] [--results bench/results.json]
+    sudo python3 bench/syncthing_idle.py [--settle 15] [--window 60] [--results bench/results.json]
 
-Prints Syncthing's version and VmRSS after --settle seconds; with --results, merges one row into
+Prints Syncthing's version, its VmRSS after --settle seconds, and its wakeups a second over the
+--window seconds after that: voluntary context switches of all its threads, counted as peerd-bench
+counts peerd's (bench/Sources/peerd-bench/Scenarios+Idle.swift). With --results, merges two rows into
 that file's "results" array (as integration/lab/bench_discovery.py does). Exits 0 when it measured, 1 when
 Syncthing failed, 77 with one "skipped:" line when Syncthing is not installed or this machine can't
 make a network namespace (not root, or namespaces unavailable).
@@ -31,6 +33,7 @@ from bench_discovery import merge_results  # noqa: E402
 
 SKIP = 77
 MEASURE = "Syncthing RSS, idle (for comparison)"
+WAKEUPS = "Syncthing wakeups at rest (for comparison)"
 
 # config.xml <options> that would otherwise reach beyond loopback, multicast, or open a browser.
 OPTIONS = {
@@ -91,10 +94,41 @@ def resident_mb(pid):
     raise RuntimeError("no VmRSS")
 
 
+def thread_switches(pid):
+    """Each thread's voluntary context switches so far, by thread id (a thread that ends meanwhile is left out)."""
+    counts = {}
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            status = (task / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("voluntary_ctxt_switches:"):
+                counts[task.name] = int(line.split()[1])
+    return counts
+
+
+def wakeups_per_second(pid, window, every=0.2):
+    """Voluntary context switches of all of `pid`'s threads a second, over `window` seconds, sampled
+    every `every` s so a thread that starts and ends within the window counts too (one born since
+    counting began counts from zero)."""
+    first = thread_switches(pid)
+    last = dict(first)
+    end = time.monotonic() + window
+    while time.monotonic() < end:
+        time.sleep(min(every, max(0.0, end - time.monotonic())))
+        for tid, count in thread_switches(pid).items():
+            first.setdefault(tid, 0)
+            last[tid] = count
+    return sum(last[tid] - first[tid] for tid in last) / window
+
+
 def main():
     parser = argparse.ArgumentParser(description="Syncthing's idle RSS, loopback only, in its own netns")
     parser.add_argument("--settle", type=float, default=15.0, help="seconds idle before measuring (default 15)")
-    parser.add_argument("--results", metavar="FILE", help="merge the row into this results.json")
+    parser.add_argument("--window", type=float, default=60.0,
+                        help="seconds over which wakeups are counted, after --settle (default 60)")
+    parser.add_argument("--results", metavar="FILE", help="merge the rows into this results.json")
     args = parser.parse_args()
 
     syncthing = shutil.which("syncthing")
@@ -122,6 +156,7 @@ def main():
                 print(f"syncthing exited ({process.returncode}) before it settled\n{tail}")
                 return 1
             rss = resident_mb(process.pid)
+            wakeups = wakeups_per_second(process.pid, args.window)
         finally:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
@@ -131,12 +166,18 @@ def main():
                     process.kill()
                     process.wait()
 
-    print(f"syncthing {version}: idle RSS {rss:.1f} MB after {args.settle:g} s")
+    print(f"syncthing {version}: idle RSS {rss:.1f} MB after {args.settle:g} s, "
+          f"{wakeups:.2f} wakeups/s over the next {args.window:g} s")
     if args.results:
-        detail = (f"Syncthing {version} from Debian, {args.settle:g} s after start, no folders, no GUI, "
-                  "loopback only in its own network namespace")
-        merge_results(args.results, [{"measure": MEASURE, "value": rss, "unit": "MB", "target": "none",
-                                      "met": True, "detail": detail}])
+        setting = "no folders, no peers, no GUI, loopback only in its own network namespace"
+        detail = f"Syncthing {version} from Debian, {args.settle:g} s after start, {setting}"
+        wakeup_detail = (f"Syncthing {version} from Debian, voluntary context switches of all threads over "
+                         f"{args.window:g} s from {args.settle:g} s after start; {setting}")
+        merge_results(args.results, [
+            {"measure": MEASURE, "value": rss, "unit": "MB", "target": "none", "met": True, "detail": detail},
+            {"measure": WAKEUPS, "value": wakeups, "unit": "/s", "target": "none", "met": True,
+             "detail": wakeup_detail},
+        ])
         print(f"merged into {args.results}")
     return 0
 

@@ -16,6 +16,8 @@ package final class TestDaemon: @unchecked Sendable {
     private let runAsNobody: Bool
     /// The group secret it is started with (`--group-secret-file`); nil for none.
     package let groupSecret: String?
+    /// systemd's watchdog timeout as the unit's `WatchdogSec=` gives it (`WATCHDOG_USEC`); nil for none.
+    private let watchdog: Duration?
 
     /// What test daemons share unless a test says otherwise, so that they trust each other.
     package static let testGroupSecret = "peerd end-to-end tests: one group"
@@ -43,10 +45,12 @@ package final class TestDaemon: @unchecked Sendable {
         stateDir: String? = nil,
         logLevel: String = "debug",
         runAsNobody: Bool = false,
-        groupSecret: String? = TestDaemon.testGroupSecret
+        groupSecret: String? = TestDaemon.testGroupSecret,
+        watchdog: Duration? = nil
     ) throws {
         self.name = name
         self.groupSecret = groupSecret
+        self.watchdog = watchdog
         self.runAsNobody = runAsNobody
         self.stateDir = stateDir ?? scratch.path("state-\(name)")
         self.logLevel = logLevel
@@ -90,7 +94,8 @@ package final class TestDaemon: @unchecked Sendable {
         if runAsNobody { environment["HOME"] = scratch.url.path }
         let ready = try ReadySocket()
         environment["NOTIFY_SOCKET"] = ready.address
-        environment["WATCHDOG_USEC"] = nil
+        environment["WATCHDOG_USEC"] = watchdog.map { String(Int($0 / .microseconds(1))) }
+        environment["WATCHDOG_PID"] = nil
         process.environment = environment
         process.standardError = log
         process.standardOutput = log

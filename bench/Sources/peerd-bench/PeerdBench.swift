@@ -3,7 +3,8 @@ import Foundation
 /// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
 /// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh").
 /// `--mesh-rate R` paces the mesh scenario's adds (R a second, 0 as fast as acknowledged) and
-/// `--mesh-sizes 10,20,30` chooses its meshes; `--quick` leaves the meshes out.
+/// `--mesh-sizes 10,20,30` chooses its meshes; `--idle-seconds S` is the window wakeups at rest are
+/// counted over (60); `--quick` leaves the meshes out and counts wakeups over 10 s.
 @main
 struct PeerdBench {
     static func main() throws {
@@ -24,6 +25,9 @@ struct PeerdBench {
                 let sizes = arguments.popFirst()?.split(separator: ",").map { Int($0) } ?? []
                 guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 2 }) else { usage() }
                 scenarios.meshSizes = sizes.compactMap { $0 }
+            case "--idle-seconds":
+                guard let seconds = arguments.popFirst().flatMap(Double.init), seconds > 0 else { usage() }
+                scenarios.idleSeconds = seconds
             case "--quick":
                 scenarios.adds = 100
                 scenarios.catchUpMovies = 10_000
@@ -32,6 +36,7 @@ struct PeerdBench {
                 scenarios.detailRuns = 10
                 scenarios.tokenlessRuns = 2
                 scenarios.meshSizes = []
+                scenarios.idleSeconds = 10
             default: usage()
             }
         }
@@ -45,6 +50,7 @@ struct PeerdBench {
             ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
             ("movie details", { try scenarios.movieDetails(binDirectory: binDirectory) }),
             ("mesh replication CPU", { try scenarios.mesh() }),
+            ("idle wakeups", { try scenarios.idleWakeups() }),
         ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
             results += try run()
@@ -69,7 +75,7 @@ struct PeerdBench {
         FileHandle.standardError.write(
             Data(
                 ("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO] [--mesh-rate R]"
-                    + " [--mesh-sizes N,N,…]\n").utf8
+                    + " [--mesh-sizes N,N,…] [--idle-seconds S]\n").utf8
             )
         )
         exit(64)

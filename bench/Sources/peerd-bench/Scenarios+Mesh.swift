@@ -192,19 +192,27 @@ struct MeshRun {
 }
 
 /// `size` daemons on loopback, each started with `--peer` for every one started before it, so each
-/// pair shares one session; a control connection to each stays open.
+/// pair shares one session; a control connection to each stays open. `arguments` go to each daemon,
+/// and `watchdog` is systemd's watchdog timeout as the unit sets it (none unless given).
 final class Mesh {
-    private let daemons: [TestDaemon]
+    let daemons: [TestDaemon]
     private let clients: [ControlClient]
     private let scratch: ScratchDirectory
 
-    init(size: Int) throws {
+    init(size: Int, arguments: [String] = ["--no-web"], watchdog: Duration? = nil) throws {
         let scratch = try ScratchDirectory("bench-mesh-\(size)")
         var daemons: [TestDaemon] = []
         for index in 0..<size {
             let name = String(format: "mesh%02d", index)
             daemons.append(
-                try TestDaemon(name, in: scratch, peers: daemons, arguments: ["--no-web"], logLevel: "warning")
+                try TestDaemon(
+                    name,
+                    in: scratch,
+                    peers: daemons,
+                    arguments: arguments,
+                    logLevel: "warning",
+                    watchdog: watchdog
+                )
             )
         }
         self.daemons = daemons

@@ -20,6 +20,8 @@ struct Scenarios {
     var meshSizes = [10, 20, 30]
     var meshAdds = 1_000
     var meshRate = 40.0
+    /// Seconds over which wakeups at rest are counted (Scenarios+Idle.swift).
+    var idleSeconds = 60.0
 
     /// p50/p99 from an add on alice (acknowledged, so fsynced) until bob's follow stream shows it.
     func addToVisible() throws -> [Measurement] {

@@ -250,6 +250,15 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         withSession { $0.tick(now: now) }
     }
 
+    /// When ``tick(now:)`` next has something to do: the session's timers (``PeerSession/nextDeadline(now:)``).
+    /// Nil before the session starts (admission has its own deadline, in the transport) and once closed.
+    package func nextDeadline(now: Instant) -> Instant? {
+        isClosed ? nil : session?.nextDeadline(now: now)
+    }
+
+    /// The session owes the peer a `have` (``PeerSession/owesHave``).
+    package var owesHave: Bool { session?.owesHave ?? false }
+
     /// The directory or `peerctl forget` closes this connection.
     package mutating func closeRequested(_ error: WireError) -> [Session.Action] {
         guard session != nil else {

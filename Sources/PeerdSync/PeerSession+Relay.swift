@@ -49,6 +49,13 @@ extension PeerSession {
         return actions
     }
 
+    /// A lazy origin holds more here than the other side knows: a `have` is owed, and goes out at
+    /// ``nextDeadline(now:)``. Until then the transport need not pass on commits of lazy origins.
+    package var owesHave: Bool {
+        guard let relay, case .established(_, let peerHas) = state else { return false }
+        return relay.hasNews(held: localVector, peerHas: peerHas)
+    }
+
     /// A `have` of everything held here, when one is due on this session.
     mutating func announcement(peerHas: VersionVector, now: Instant) -> [Action] {
         guard var relay else { return [] }

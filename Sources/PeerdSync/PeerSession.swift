@@ -168,7 +168,8 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         return pushMissing(now: now)
     }
 
-    /// Timers: the handshake deadline, keepalive pings and the silence timeout.
+    /// Timers: the handshake deadline, keepalive pings, the silence timeout and the relay tree's.
+    /// Before ``nextDeadline(now:)`` there is nothing to do, so a transport need only tick then.
     package mutating func tick(now: Instant) -> [Action] {
         switch state {
         case .closed:
@@ -177,17 +178,45 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
             guard now >= deadline else { return [] }
             return close(WireError(.timeout, "no hello within \(configuration.handshakeTimeout)"))
         case .established:
-            let silence = configuration.keepaliveInterval * configuration.missedKeepalives
-            if lastReceived.duration(to: now) >= silence {
+            if now >= silenceDeadline {
+                let silence = configuration.keepaliveInterval * configuration.missedKeepalives
                 return close(WireError(.timeout, "nothing received for \(silence)"))
             }
             let relaying = relayTick(now: now)
-            guard relaying.isEmpty, lastSent.duration(to: now) >= configuration.keepaliveInterval else {
-                return relaying
-            }
+            guard relaying.isEmpty, now >= pingDue else { return relaying }
             lastSent = now
             return [.send(.ping)]
         }
+    }
+
+    /// When ``tick(now:)`` next has something to do, at `now` or later: the handshake deadline, a
+    /// keepalive ping, the silence timeout, or the relay tree's `have` or graft. Nil once closed.
+    /// Every other input comes with its own event, so a transport sets one timer for this, not a
+    /// tick every second.
+    package func nextDeadline(now: Instant) -> Instant? {
+        switch state {
+        case .closed:
+            return nil
+        case .awaitingHello(let deadline):
+            return deadline
+        case .established(_, let peerHas):
+            let relaying = relay?.nextDeadline(held: localVector, peerHas: peerHas, now: now)
+            return min(silenceDeadline, pingDue, relaying ?? pingDue)
+        }
+    }
+
+    /// The session closes for silence when nothing at all has come for this many keepalive intervals.
+    var silenceDeadline: Instant {
+        lastReceived.advanced(by: configuration.keepaliveInterval * configuration.missedKeepalives)
+    }
+
+    /// Our `ping` falls due a keepalive interval after we last sent anything. The accepting side
+    /// waits a tenth of an interval more, so that on a quiet session the dialer's ping arrives
+    /// first and the acceptor's `pong` starts its wait again: one ping and one pong an interval,
+    /// not two of each (proto/PEER.md, "Keepalive and liveness").
+    var pingDue: Instant {
+        let grace = role == .acceptor ? configuration.keepaliveInterval / 10 : .zero
+        return lastSent.advanced(by: configuration.keepaliveInterval + grace)
     }
 
     /// The transport or the replica found the peer's input unacceptable.

@@ -71,15 +71,30 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
         heldAlready.filter { $0 != remote && $0 != local }.sorted()
     }
 
-    /// A `have` is due when a lazy origin holds more here than the other side is known to hold
-    /// and than the last `have` said, and the last one is `haveInterval` old.
+    /// A lazy origin holds more here than the other side is known to hold and than the last `have` said.
+    package func hasNews(held: VersionVector, peerHas: VersionVector) -> Bool {
+        lazy.contains { origin in held[origin] > max(peerHas[origin], announced[origin]) }
+    }
+
+    /// A `have` is due when there is news (``hasNews(held:peerHas:)``) and the last one is
+    /// `haveInterval` old.
     package mutating func haveDue(held: VersionVector, peerHas: VersionVector, now: Instant) -> Bool {
-        let news = lazy.contains { origin in held[origin] > max(peerHas[origin], announced[origin]) }
-        guard news else { return false }
+        guard hasNews(held: held, peerHas: peerHas) else { return false }
         if let lastHave, lastHave.duration(to: now) < timing.haveInterval { return false }
         announced = held
         lastHave = now
         return true
+    }
+
+    /// When ``haveDue(held:peerHas:now:)`` or ``graftsDue(held:now:)`` next says yes, if nothing else
+    /// changes: a `have` owed (at `now` if none was sent yet, else `haveInterval` after the last),
+    /// or the first graft of an origin still missing here.
+    package func nextDeadline(held: VersionVector, peerHas: VersionVector, now: Instant) -> Instant? {
+        let have =
+            hasNews(held: held, peerHas: peerHas) ? lastHave.map { $0.advanced(by: timing.haveInterval) } ?? now : nil
+        let graft = missed.filter { $0.value.seq > held[$0.key] }.values.map(\.since).min()
+            .map { $0.advanced(by: timing.graftDelay) }
+        return [have, graft].compactMap { $0 }.min()
     }
 
     /// The origins to graft: those a `have` showed missing here for `graftDelay`, and still missing.

@@ -40,11 +40,14 @@ struct PeerConnectionDriverTests {
             logger: Logger(label: "test")
         )
         let channel = NIOAsyncTestingChannel()
-        let wrapped = try await channel.eventLoop.submit {
-            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        let (wrapped, mailbox) = try await channel.eventLoop.submit {
+            let mailbox = try ConnectionMailbox.install(on: channel)
+            return (try PeerChannel.Connection(wrappingChannelSynchronously: channel), mailbox)
         }.get()
         let connection = PeerConnection(
             connection: wrapped,
+            mailbox: mailbox,
+            executor: nil,
             role: .acceptor,
             address: "192.0.2.9:50000",
             source: .inbound,

@@ -6,11 +6,13 @@ import Synchronization
 /// A peer connection's channel: TLS, then frames (the first two limited to admission records),
 /// with a deadline for TLS and admission together.
 struct PeerChannel: Sendable {
-    typealias Connection = NIOAsyncChannel<ByteBuffer, ByteBuffer>
+    typealias Connection = NIOAsyncChannel<PeerConnection.Event, ByteBuffer>
 
     let connection: Connection
+    /// Where others post to the connection's loop, beside the frames.
+    let mailbox: ConnectionMailbox
     let pending: PendingAdmission
-    /// The bytes that arrived so far, TLS records and all: the session's sign of life.
+    /// When bytes, TLS records and all, last arrived: the session's sign of life.
     let arriving: ArrivingBytes
 
     /// Time from the TCP connection to a completed admission (proto/SECURITY.md).
@@ -33,8 +35,9 @@ struct PeerChannel: Sendable {
             )
         )
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+        let mailbox = try ConnectionMailbox.install(on: channel)
         let connection = try Connection(wrappingChannelSynchronously: channel)
-        return PeerChannel(connection: connection, pending: pending, arriving: arriving)
+        return PeerChannel(connection: connection, mailbox: mailbox, pending: pending, arriving: arriving)
     }
 }
 

@@ -30,6 +30,8 @@ struct PeerSessionFactory: Sendable {
         let tree: Bool? = configuration.relayTree ? true : nil
         return PeerConnection(
             connection: channel.connection,
+            mailbox: channel.mailbox,
+            executor: EventLoopTaskExecutor(channel.connection.channel.eventLoop),
             role: role,
             address: address,
             source: source,

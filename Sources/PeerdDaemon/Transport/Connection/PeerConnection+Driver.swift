@@ -7,25 +7,19 @@ import PeerdWire
 
 extension PeerConnection {
     /// The connection's one loop: each event goes to the machine, and what it returns is carried
-    /// out here, with the writer, the actors and the log.
+    /// out here, with the writer, the actors and the log. After each, the timer is set at the
+    /// machine's next deadline.
     struct Driver {
         let connection: PeerConnection
         var machine: Machine
         let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-        let sink: AsyncStream<Event>.Continuation
-        /// Given back for each frame once handled, or once the replica took its operations.
-        let credit: ReadCredit
         /// Which commits wake this connection: kept in step with the session's lazy origins.
         let interest: VectorInterest
         var lazyOrigins: Set<PeerID> = []
-        /// A frame is being handled; it handed its operations to the replica, which then gives its
-        /// credit back.
-        var handlingFrame = false
-        var delivering = false
         /// The directory was told the peer has been silent (and must hear when it isn't).
         var reportedSilent = false
-        /// How many bytes had arrived at the last tick.
-        var arrivedBytes = 0
+        /// What the timer is set for now (nil: not set).
+        var timer: ContinuousClock.Instant?
         let connectionID: Int
         var logger: Logger
         let clock = ContinuousClock()
@@ -34,28 +28,30 @@ extension PeerConnection {
             connection: PeerConnection,
             machine: Machine,
             outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>,
-            sink: AsyncStream<Event>.Continuation,
-            credit: ReadCredit,
             interest: VectorInterest,
             connectionID: Int
         ) {
             self.connection = connection
             self.machine = machine
             self.outbound = outbound
-            self.sink = sink
-            self.credit = credit
             self.interest = interest
             self.connectionID = connectionID
             logger = connection.logger
             logger[metadataKey: "address"] = "\(connection.address)"
         }
 
-        mutating func drive(_ events: AsyncStream<Event>) async {
+        /// Reads the channel's inbound sequence until the session closes or the sequence ends.
+        mutating func drive(_ inbound: NIOAsyncChannelInboundStream<Event>) async {
             await write(machine.offer)
-            var events = events.makeAsyncIterator()
-            while !machine.isClosed, let event = await events.next() {
-                await handle(event)
-                noteLazyOrigins()
+            var events = inbound.makeAsyncIterator()
+            do {
+                while !machine.isClosed, let event = try await events.next() {
+                    await handle(event)
+                    await afterEvent()
+                }
+                if !machine.isClosed { await inboundEnded(nil) }
+            } catch {
+                await inboundEnded(error)
             }
         }
 
@@ -67,18 +63,13 @@ extension PeerConnection {
                 let action = machine.received(frame, now: now)
                 // The trace holds the JSON frames of the peer protocol, not the admission records.
                 if case .session = action { connection.trace?.record(sent: false, frame.readableBytesView) }
-                (handlingFrame, delivering) = (true, false)
                 await perform(action)
-                handlingFrame = false
-                if !delivering { credit.done() }
-            case .inboundEnded(let error):
-                let end = Self.end(error)
-                if !machine.isClosed { log(end) }
-                await perform(machine.inboundEnded(end, now: now))
+                if reportedSilent { await noteSilence(now) }
             case .advanced(let vector): await perform(machine.localAdvanced(to: vector, now: now))
             case .delivered(let result): await perform(machine.delivered(result, now: now))
             case .tick:
-                noteArrivals(now)
+                timer = nil
+                noteArrivals()
                 if interest.takeMissed() {
                     await perform(machine.localAdvanced(to: await connection.replica.vector, now: now))
                 }
@@ -89,6 +80,24 @@ extension PeerConnection {
             }
         }
 
+        /// The stream of frames ended (nil: cleanly), or failed.
+        private mutating func inboundEnded(_ error: (any Error)?) async {
+            let end = Self.end(error)
+            if !machine.isClosed { log(end) }
+            await perform(machine.inboundEnded(end, now: clock.now))
+        }
+
+        /// What every event may have changed: which commits wake the connection, and its timer.
+        private mutating func afterEvent() async {
+            noteLazyOrigins()
+            if !machine.owesHave, interest.arm() {
+                // Committed while no one was told: a `have` may be owed now.
+                await perform(machine.localAdvanced(to: await connection.replica.vector, now: clock.now))
+                noteLazyOrigins()
+            }
+            setTimer()
+        }
+
         /// The replica wakes this connection only for commits of origins the session pushes at once.
         private mutating func noteLazyOrigins() {
             let lazy = machine.lazyOrigins
@@ -97,24 +106,37 @@ extension PeerConnection {
             interest.setLazy(lazy)
         }
 
-        /// Bytes that arrived since the last tick count as hearing from the peer, though they
-        /// don't make a frame yet (proto/PEER.md, "Keepalive and liveness").
-        private mutating func noteArrivals(_ now: ContinuousClock.Instant) {
-            let count = connection.arriving.count
-            guard count != arrivedBytes else { return }
-            arrivedBytes = count
-            machine.heard(now: now)
+        /// Sets the timer at the machine's next deadline, or when a silent peer is to be reported.
+        private mutating func setTimer() {
+            var next = machine.nextDeadline(now: clock.now)
+            if !reportedSilent, let heard = machine.lastReceived {
+                let report = heard + connection.configuration.keepaliveInterval + Self.silenceReportMargin
+                next = min(next ?? report, report)
+            }
+            guard next != timer, !machine.isClosed else { return }
+            timer = next
+            connection.mailbox.setTimer(at: next, now: clock.now)
         }
+
+        /// Bytes that arrived since the last frame count as hearing from the peer, though they
+        /// don't make a frame yet (proto/PEER.md, "Keepalive and liveness").
+        private mutating func noteArrivals() {
+            guard let arrival = connection.arriving.lastArrival else { return }
+            machine.heard(now: arrival)
+        }
+
+        /// A peer silent for longer than a keepalive interval and this is told to the directory.
+        static let silenceReportMargin = Duration.seconds(5)
 
         /// A peer silent for longer than a keepalive interval (and some) is told to the directory,
         /// for `peerctl doctor`: its packets may have stopped arriving. Quiet peers cost nothing.
         private mutating func noteSilence(_ now: ContinuousClock.Instant) async {
             guard let heard = machine.lastReceived else { return }
             let silence = heard.duration(to: now)
-            let silent = silence > connection.configuration.keepaliveInterval + .seconds(5)
+            let silent = silence >= connection.configuration.keepaliveInterval + Self.silenceReportMargin
             guard silent || reportedSilent else { return }
             reportedSilent = silent
-            await connection.directory.silent(connectionID, for: silent ? silence : nil)
+            await connection.directory.silent(connectionID, since: silent ? heard : nil)
         }
 
         /// How the frames ended, as the machine tells endings apart.

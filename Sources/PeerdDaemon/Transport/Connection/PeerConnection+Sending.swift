@@ -30,11 +30,9 @@ extension PeerConnection.Driver {
             if let remote = machine.remote?.peer { await connection.trust.introduced(members, by: remote) }
         case .deliver(let operations):
             await connection.directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
-            let (sink, credit) = (self.sink, handlingFrame ? self.credit : nil)
-            delivering = handlingFrame
+            let mailbox = connection.mailbox
             await connection.replica.enqueue(operations) { result in
-                credit?.done()
-                sink.yield(.delivered(result.mapError(\.wireError)))
+                mailbox.post(.delivered(result.mapError(\.wireError)))
             }
         case .close(let error?):
             log("closing peer session", error)

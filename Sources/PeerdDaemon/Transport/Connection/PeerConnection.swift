@@ -6,8 +6,11 @@ import PeerdSync
 import PeerdWire
 
 /// Drives one connection with a peer over TLS: feeds a ``PeerConnectionStateMachine`` the frames,
-/// replica updates, trust changes and clock ticks, and carries out what it returns. Every decision
+/// replica updates, trust changes and its timer, and carries out what it returns. Every decision
 /// is the machine's; this type only reads, writes and calls the actors.
+///
+/// Everything the connection waits for arrives in one sequence, the channel's inbound iterator
+/// (``ConnectionEvents``): the frames, and the events others post to its ``ConnectionMailbox``.
 struct PeerConnection {
     typealias Machine = PeerConnectionStateMachine<ContinuousClock.Instant>
     typealias Session = Machine.Session
@@ -17,6 +20,10 @@ struct PeerConnection {
     typealias RemoteIdentity = (peer: PeerID, certificate: [UInt8])
 
     let connection: PeerChannel.Connection
+    let mailbox: ConnectionMailbox
+    /// Where the connection's loop runs: its channel's event loop (``EventLoopTaskExecutor``), or
+    /// Swift's global executor when nil (a test's channel, whose loop runs only when told to).
+    let executor: (any TaskExecutor)?
     let role: Role
     let address: String
     let source: PeerSource
@@ -37,13 +44,13 @@ struct PeerConnection {
     let trace: FrameTrace?
     let logger: Logger
 
-    /// What the connection's tasks report to its one loop.
+    /// What the connection's loop reads: the peer's frames, and what others post beside them.
     enum Event: Sendable {
         case frame(ByteBuffer)
-        case inboundEnded((any Error)?)
         case advanced(VersionVector)
         /// The replica took a frame's operations: the origins all held already, or why not.
         case delivered(Result<Set<PeerID>, WireError>)
+        /// The timer set at the machine's next deadline.
         case tick
         case closeRequested(WireError)
         case membersChanged
@@ -52,17 +59,21 @@ struct PeerConnection {
     /// How long the closing `error` frame may wait for a peer that doesn't read.
     static let finalWriteLimit = Duration.seconds(1)
 
+    /// Serves the connection until it closes, on `executor`.
     func run() async -> ConnectionOutcome {
-        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        await withTaskExecutorPreference(executor) { await serve() }
+    }
+
+    private func serve() async -> ConnectionOutcome {
+        let mailbox = self.mailbox
         let connectionID = await directory.opened(address: address, source: source, role: role) { error in
-            sink.yield(.closeRequested(error))
+            mailbox.post(.closeRequested(error))
         }
         let interest = VectorInterest()
         let (subscription, updates) = await replica.vectorUpdates(interest: interest)
         let (trustSubscription, trustUpdates) = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
-        let credit = ReadCredit()
         let outcome: ConnectionOutcome
         do {
             outcome = try await connection.executeThenClose { inbound, outbound in
@@ -70,29 +81,13 @@ struct PeerConnection {
                     connection: self,
                     machine: machine,
                     outbound: outbound,
-                    sink: sink,
-                    credit: credit,
                     interest: interest,
                     connectionID: connectionID
                 )
                 await withDiscardingTaskGroup { group in
-                    group.addTask {
-                        do {
-                            for try await frame in inbound {
-                                sink.yield(.frame(frame))
-                                await credit.handedOver()
-                            }
-                            sink.yield(.inboundEnded(nil))
-                        } catch {
-                            sink.yield(.inboundEnded(error))
-                        }
-                    }
-                    group.addTask { for await vector in updates { sink.yield(.advanced(vector)) } }
-                    group.addTask { for await _ in trustUpdates { sink.yield(.membersChanged) } }
-                    group.addTask {
-                        while (try? await ContinuousClock().sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
-                    }
-                    await driver.drive(events)
+                    group.addTask { for await vector in updates { mailbox.post(.advanced(vector)) } }
+                    group.addTask { for await _ in trustUpdates { mailbox.post(.membersChanged) } }
+                    await driver.drive(inbound)
                     group.cancelAll()
                     // The session is over: `peers` stops showing it now, not when TLS's close is done.
                     await directory.closed(connectionID)
@@ -102,7 +97,6 @@ struct PeerConnection {
         } catch {
             outcome = ConnectionOutcome(error: "connection failed: \(error)")
         }
-        sink.finish()
         await replica.unsubscribe(subscription)
         await trust.unsubscribe(trustSubscription)
         return outcome

@@ -47,7 +47,7 @@ extension PeerDirectory {
                 direction: c.role == .dialer ? .outbound : .inbound,
                 since: c.connectedSince ?? 0,
                 skewMs: c.skewMs,
-                silentMs: c.silence.map { Int64($0.components.seconds * 1000) }
+                silentMs: c.silentSince.map { Int64($0.duration(to: .now).components.seconds * 1000) }
             )
         }
         return (dialLog.dials, dialLog.refusals, dialLog.inbound, sessions)

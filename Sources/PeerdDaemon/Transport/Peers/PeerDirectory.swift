@@ -21,8 +21,8 @@ package actor PeerDirectory {
         var skewMs: Int64?
         /// The port it listens on, from its hello.
         var listenPort: Int?
-        /// How long nothing has come from it, when longer than a keepalive interval.
-        var silence: Duration?
+        /// Since when nothing has come from it, once that is longer than a keepalive interval.
+        var silentSince: ContinuousClock.Instant?
         var close: @Sendable (WireError) -> Void
     }
 
@@ -114,9 +114,9 @@ package actor PeerDirectory {
         connections[id]?.opsReceived += received
     }
 
-    /// Nothing has come from connection `id`'s peer for `silence` (nil: it has spoken again).
-    func silent(_ id: Int, for silence: Duration?) {
-        connections[id]?.silence = silence
+    /// Nothing has come from connection `id`'s peer since `heard` (nil: it has spoken again).
+    func silent(_ id: Int, since heard: ContinuousClock.Instant?) {
+        connections[id]?.silentSince = heard
     }
 
     func closed(_ id: Int) {

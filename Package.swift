@@ -209,7 +209,7 @@ let package = Package(
             name: "PeerdDaemonTests",
             dependencies: [
                 "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", "PeerdSync",
-                "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
+                "PeerdTestKit", nioCore, nioPosix, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

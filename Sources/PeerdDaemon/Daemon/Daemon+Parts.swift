@@ -246,7 +246,18 @@ extension Daemon {
             guard let notifier = SystemdNotifier(environment: configuration.environment) else { return [] }
             let (directory, replica) = (peers.directory, peers.replica)
             return [
-                SystemdService(notifier: notifier, logger: logger) {
+                SystemdService(
+                    notifier: notifier,
+                    eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
+                    logger: logger
+                ) { ring in
+                    let commits = await replica.vectorUpdates().updates
+                    let sessions = await directory.sessionChanges()
+                    await withDiscardingTaskGroup { group in
+                        group.addTask { for await _ in commits { ring.yield() } }
+                        group.addTask { for await _ in sessions { ring.yield() } }
+                    }
+                } counts: {
                     .init(peers: await directory.connectedCount, movies: await replica.movieCount)
                 }
             ]

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// Keeps the service manager informed while peerd runs: `READY=1` when it starts, `STATUS=` when the
@@ -24,49 +25,87 @@ final class SystemdService: Service {
 
     private let notifier: SystemdNotifier
     private let statusInterval: Duration
+    private let eventLoop: any EventLoop
+    private let watch: @Sendable (AsyncStream<Void>.Continuation) async -> Void
     private let counts: @Sendable () async -> Counts
     private let logger: Logger
 
-    /// `counts` is asked every `statusInterval` and before each watchdog ping, so a stuck replica or
-    /// directory actor stops the pings and lets systemd restart peerd.
+    /// `watch` runs as long as the service and rings its doorbell whenever the counts may have
+    /// changed (a commit, a session up or down). `counts` is asked then, at most every
+    /// `statusInterval`, and before each watchdog ping, so a stuck replica or directory actor stops
+    /// the pings and lets systemd restart peerd. Nothing else wakes it: at rest it sleeps until the
+    /// next ping, on `eventLoop`'s timer.
     init(
         notifier: SystemdNotifier,
         statusInterval: Duration = .seconds(2),
+        eventLoop: any EventLoop,
         logger: Logger,
+        watch: @escaping @Sendable (_ ring: AsyncStream<Void>.Continuation) async -> Void,
         counts: @escaping @Sendable () async -> Counts
     ) {
         self.notifier = notifier
         self.statusInterval = statusInterval
+        self.eventLoop = eventLoop
+        self.watch = watch
         self.counts = counts
         self.logger = logger
     }
 
+    /// Runs on `eventLoop` (``EventLoopTaskExecutor``): a watchdog ping then wakes that one thread,
+    /// not a worker of Swift's global pool and libdispatch's timer thread besides.
     func run() async throws {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) { await serve() }
+    }
+
+    private func serve() async {
         var shown = await counts()
         var reachable = send(["READY=1", "STATUS=\(shown.status)"])
-        let clock = ContinuousClock()
         let pingInterval = notifier.watchdogTimeout.map { $0 / 2 }
-        var nextStatus = clock.now + statusInterval
-        var nextPing = pingInterval.map { clock.now + $0 }
-        while true {
-            let wake = min(nextStatus, nextPing ?? nextStatus)
-            // Ends the loop on graceful shutdown (or cancellation) without waiting for the next tick.
-            guard (try? await cancelWhenGracefulShutdown({ try await Task.sleep(until: wake, clock: clock) })) != nil
-            else { break }
-            let now = clock.now
-            // Asked before every ping too: if the replica or the directory stops answering, the pings
-            // stop and systemd restarts peerd.
-            let current = await counts()
-            var message = current == shown ? [] : ["STATUS=\(current.status)"]
-            shown = current
-            if now >= nextStatus { nextStatus = now + statusInterval }
-            if let interval = pingInterval, let due = nextPing, now >= due {
-                message.append("WATCHDOG=1")
-                nextPing = now + interval
+        var nextPing = pingInterval.map { ContinuousClock.now + $0 }
+        let (rings, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.watch(ring) }
+            // Graceful shutdown ends the doorbell, and the loop with it, without waiting for a ring.
+            await withGracefulShutdownHandler {
+                var doorbell = rings.makeAsyncIterator()
+                while await wait(for: &doorbell, until: nextPing, ring: ring) {
+                    let now = ContinuousClock.now
+                    // Asked before every ping too: if the replica or the directory stops answering,
+                    // the pings stop and systemd restarts peerd.
+                    let current = await counts()
+                    var message = current == shown ? [] : ["STATUS=\(current.status)"]
+                    shown = current
+                    if let interval = pingInterval, let due = nextPing, now >= due {
+                        message.append("WATCHDOG=1")
+                        nextPing = now + interval
+                    }
+                    if !message.isEmpty { reachable = send(message, warn: reachable) }
+                    // A busy list (a catch-up) changes all the time: its counts are shown this often.
+                    if message.contains(where: { $0.hasPrefix("STATUS=") }) {
+                        _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.statusInterval) }
+                    }
+                }
+            } onGracefulShutdown: {
+                ring.finish()
             }
-            if !message.isEmpty { reachable = send(message, warn: reachable) }
+            group.cancelAll()
         }
         send(["STOPPING=1", "STATUS=stopping"], warn: reachable)
+    }
+
+    /// Returns at the next ring or at `deadline` (true), or once the doorbell has ended (false).
+    private func wait(
+        for doorbell: inout AsyncStream<Void>.AsyncIterator,
+        until deadline: ContinuousClock.Instant?,
+        ring: AsyncStream<Void>.Continuation
+    ) async -> Bool {
+        let timer = deadline.map { deadline in
+            eventLoop.scheduleTask(in: TimeAmount(max(.zero, ContinuousClock.now.duration(to: deadline)))) {
+                ring.yield()
+            }
+        }
+        defer { timer?.cancel() }
+        return await doorbell.next() != nil
     }
 
     /// Whether the message went out; a failure is logged once until a send works again.

@@ -45,6 +45,8 @@ package actor PeerDirectory {
     /// Each dial loop's doorbell: rung when something may change what its target should do.
     private var wakers: [DialTarget.Key: AsyncStream<Void>.Continuation] = [:]
     private var nextConnectionID = 0
+    /// Rung when a session comes up or ends (the count systemd's `STATUS=` shows may change).
+    private let sessionBell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
 
     package init(localID: PeerID) {
         self.localID = localID
@@ -104,6 +106,7 @@ package actor PeerDirectory {
         connection.skewMs = hello.time.map { $0 - now }
         connection.listenPort = hello.port
         connections[id] = connection
+        sessionBell.continuation.yield()
         noteEstablished(connection, peer: hello.peer)
         return true
     }
@@ -121,6 +124,7 @@ package actor PeerDirectory {
 
     func closed(_ id: Int) {
         guard let connection = connections.removeValue(forKey: id), let peer = connection.peer else { return }
+        if connection.established { sessionBell.continuation.yield() }
         // A target waiting while its peer was connected some other way may dial again.
         for (key, target) in targets where target.peer == peer { wakers[key]?.yield() }
     }
@@ -203,6 +207,9 @@ package actor PeerDirectory {
         targets[key] = nil
         wakers.removeValue(forKey: key)?.finish()
     }
+
+    /// A ring each time a session comes up or ends; for one reader (systemd's `STATUS=`).
+    func sessionChanges() -> AsyncStream<Void> { sessionBell.stream }
 
     var connectedCount: Int { Set(connections.values.filter(\.established).compactMap(\.peer)).count }
 

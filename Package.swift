@@ -23,6 +23,7 @@ let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "s
 let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 
 let package = Package(
@@ -110,8 +111,8 @@ let package = Package(
         .target(
             name: "PeerdWeb",
             dependencies: [
-                "PeerdModel", "PeerdWire", "PeerdStore", hummingbird, httpTypes, nioCore, nioPosix, logging,
-                serviceLifecycle, systemPackage,
+                "PeerdModel", "PeerdWire", "PeerdStore", hummingbird, hummingbirdCore, httpTypes, nioCore, nioPosix,
+                logging, serviceLifecycle, systemPackage,
             ],
             resources: [.embedInCode("Page")],
             swiftSettings: strict

@@ -1,8 +1,9 @@
 import Hummingbird
+import HummingbirdCore
 package import Logging
 package import NIOCore
 import NIOPosix
-package import ServiceLifecycle
+import ServiceLifecycle
 
 #if canImport(Glibc)
 import Glibc
@@ -81,22 +82,18 @@ package final class WebService<Backend: WebBackend>: Service {
         port: Int,
         token: WebToken,
         report: AsyncStream<Result<Int, any Error>>.Continuation?
-    ) -> some ApplicationProtocol {
+    ) -> some Service {
         let gate = BoundGate(WebGate(token: token, port: port, addresses: settings.addresses))
-        return Application(
-            router: WebRoutes.router(gate: gate, backend: backend),
-            configuration: ApplicationConfiguration(
-                address: .hostname(address, port: port),
-                serverName: nil,
-                reuseAddress: true
-            ),
+        return PageServer(
+            responder: WebRoutes.router(gate: gate, backend: backend).buildResponder(),
+            configuration: ServerConfiguration(address: .hostname(address, port: port), reuseAddress: true),
+            eventLoopGroup: eventLoopGroup,
+            logger: logger,
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 gate.listening(on: bound)
                 report?.yield(.success(bound))
-            },
-            eventLoopGroupProvider: .shared(eventLoopGroup),
-            logger: logger
+            }
         )
     }
 }

@@ -16,6 +16,7 @@ extension ReplicaService {
         while !pending.isEmpty {
             let batch = pending
             pending.removeAll()
+            makeRoom()
             var operations: [Operation] = []
             var waiters: [Waiter] = []
             for work in batch {

@@ -49,6 +49,9 @@ package actor ReplicaService: Service {
     let store: any OperationStore
     let logger: Logger
     var pending: [Work] = []
+    /// Operations from peers in `pending`, and the connections waiting for room for theirs.
+    var queuedFromPeers = 0
+    var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     var recent = RecentOperations()
     private var accepting = true
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -71,6 +74,7 @@ package actor ReplicaService: Service {
         }
         // Shutting down: whatever is already queued is still made durable before the store closes.
         accepting = false
+        makeRoom()
         await flush()
         for (continuation, _) in vectorSubscribers.values { continuation.finish() }
         for continuation in changeSubscribers.values { continuation.finish() }
@@ -136,16 +140,36 @@ package actor ReplicaService: Service {
         }
     }
 
+    /// How many operations from peers may wait for the next commit. A connection with more waits
+    /// until the commit under way takes them, and meanwhile reads no more frames, so TCP holds back
+    /// a peer that sends faster than this one commits, not this daemon's memory: without it, a
+    /// fresh peer catching up 100,000 movies queued decoded operations as fast as it read them,
+    /// and its RSS ended some MB higher (bench/README.md). About four full catch-up frames.
+    static let peerQueueLimit = 2_000
+
     /// Queues operations from a peer, in arrival order; once they are durable and applied,
     /// `completion` gets the origins whose operations among them were all held already (the relay
-    /// tree prunes those), or why they were refused.
+    /// tree prunes those), or why they were refused. Returns once they are queued: at once, or when
+    /// the commit under way has made room (``peerQueueLimit``).
     package func enqueue(
         _ operations: [Operation],
         completion: @escaping @Sendable (Result<Set<PeerID>, Failure>) -> Void
-    ) {
+    ) async {
+        while accepting, queuedFromPeers >= Self.peerQueueLimit {
+            await withCheckedContinuation { waitingForRoom.append($0) }
+        }
         guard accepting else { return completion(.failure(.shuttingDown)) }
         pending.append(.remote(operations, completion: completion))
+        queuedFromPeers += operations.count
         wakeups.continuation.yield()
+    }
+
+    /// The queue was taken (or the replica stops): the connections waiting for room try again.
+    func makeRoom() {
+        queuedFromPeers = 0
+        let waiting = waitingForRoom
+        waitingForRoom.removeAll()
+        for continuation in waiting { continuation.resume() }
     }
 
     // MARK: Subscriptions

@@ -125,7 +125,7 @@ extension PeerConnection {
             machine.heard(now: arrival)
         }
 
-        /// A peer silent for longer than a keepalive interval and this is told to the directory.
+        /// How much longer than a keepalive interval a peer is silent before the directory hears of it.
         static let silenceReportMargin = Duration.seconds(5)
 
         /// A peer silent for longer than a keepalive interval (and some) is told to the directory,

@@ -142,8 +142,7 @@ let package = Package(
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", "PeerdStore", "PeerdSecurity",
-                "PeerdCatalog", argumentParser, logging, systemPackage,
+                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", argumentParser, logging,
             ],
             swiftSettings: strict
         ),

@@ -116,10 +116,10 @@ let package = Package(
             resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
-        // For tests of the pure parts: a seeded random generator, operations of a later version.
+        // For tests: a seeded random generator, operations of a later version, a log to await.
         .target(
             name: "PeerdTestKit",
-            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity"],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging],
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.

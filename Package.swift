@@ -207,8 +207,8 @@ let package = Package(
         .testTarget(
             name: "PeerdDaemonTests",
             dependencies: [
-                "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", "PeerdSync",
-                "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
+                "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
+                "PeerdSync", "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

@@ -1,6 +1,5 @@
 import Logging
 import PeerControl
-import PeerdCatalog
 import PeerdModel
 package import PeerdStore
 import PeerdSync
@@ -65,8 +64,8 @@ extension DaemonConfiguration {
         if let keepalive = flags.keepaliveInterval { session.keepaliveInterval = keepalive }
         session.relayTree = !flags.flood
         tmdb.tokenFile = flags.tmdbTokenFile ?? file.tmdbTokenFile
-        tmdb.url = flags.tmdbURL ?? file.tmdbURL ?? CatalogSettings.defaultBaseURL
-        tmdb.language = flags.tmdbLanguage ?? file.tmdbLanguage ?? CatalogSettings.defaultLanguage
+        tmdb.url = flags.tmdbURL ?? file.tmdbURL ?? tmdb.url
+        tmdb.language = flags.tmdbLanguage ?? file.tmdbLanguage ?? tmdb.language
         tmdb.disabled = flags.noTmdb
         web.enabled = flags.web ?? file.web ?? true
         web.addresses = flags.webAddresses ?? file.webAddresses ?? web.addresses

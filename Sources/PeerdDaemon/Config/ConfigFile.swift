@@ -1,17 +1,12 @@
 package import Logging
 package import PeerdModel
 import PeerdWire
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 import Foundation
-#endif
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
 #endif
 
 /// peerd's optional config file: one JSON object whose keys mirror the flags, all optional.
@@ -70,10 +65,11 @@ package struct ConfigFile: Equatable, Sendable {
 
     /// Reads and checks the file at `path`; nil when there is none.
     package static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        do throws(Errno) {
+            _ = try FilePath(path).stat()
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .notDirectory { return nil }
+            throw .unreadable(path: path, reason: error.description)
         }
         let bytes: Data
         do {

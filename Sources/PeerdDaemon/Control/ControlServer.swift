@@ -136,13 +136,8 @@ final class ControlServer: Service {
         frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
-        let (id, changes) = await responder.replica.changes()
-        do {
-            try await outbound.write(Self.encode(.following))
-        } catch {
-            await responder.replica.unsubscribe(id)
-            throw error
-        }
+        let changes = await responder.replica.changes()
+        try await outbound.write(Self.encode(.following))
         let clientSent = await withTaskGroup { group in
             group.addTask {
                 for await batch in changes {
@@ -157,7 +152,6 @@ final class ControlServer: Service {
             group.cancelAll()
             return frame != nil
         }
-        await responder.replica.unsubscribe(id)
         guard clientSent else { return }
         let error = WireError(.unexpectedMessage, "a follow stream takes no requests; send them on another connection")
         try await outbound.write(Self.encode(.error(error)))

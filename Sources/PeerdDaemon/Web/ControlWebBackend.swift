@@ -10,8 +10,6 @@ struct ControlWebBackend: WebBackend {
     }
 
     func follow() async -> WebChangeFeed {
-        let replica = responder.replica
-        let (id, changes) = await replica.changes()
-        return WebChangeFeed(changes: changes, stop: { await replica.unsubscribe(id) })
+        WebChangeFeed(changes: await responder.replica.changes(), stop: {})
     }
 }

@@ -58,8 +58,8 @@ struct PeerConnection {
             sink.yield(.closeRequested(error))
         }
         let interest = VectorInterest()
-        let (subscription, updates) = await replica.vectorUpdates(interest: interest)
-        let (trustSubscription, trustUpdates) = await trust.updates()
+        let updates = await replica.vectorUpdates(interest: interest)
+        let trustUpdates = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
         let credit = ReadCredit()
@@ -87,7 +87,7 @@ struct PeerConnection {
                             sink.yield(.inboundEnded(error))
                         }
                     }
-                    group.addTask { for await vector in updates { sink.yield(.advanced(vector)) } }
+                    group.addTask { for await advance in updates { sink.yield(.advanced(advance.vector)) } }
                     group.addTask { for await _ in trustUpdates { sink.yield(.membersChanged) } }
                     group.addTask {
                         while (try? await ContinuousClock().sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
@@ -103,8 +103,6 @@ struct PeerConnection {
             outcome = ConnectionOutcome(error: "connection failed: \(error)")
         }
         sink.finish()
-        await replica.unsubscribe(subscription)
-        await trust.unsubscribe(trustSubscription)
         return outcome
     }
 }

@@ -96,8 +96,7 @@ final class PeerDialer: Service {
     private func dialLoop(_ key: Key) async {
         var logger = self.logger
         logger[metadataKey: "target"] = "\(key)"
-        let (rings, ring) = await directory.wakeups(for: key)
-        var doorbell = rings.makeAsyncIterator()
+        var doorbell = await directory.wakeups(for: key).makeAsyncIterator()
         while !Task.isCancelled {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
             case .dial(let addresses, let connectTimeout):
@@ -114,7 +113,7 @@ final class PeerDialer: Service {
                 await withTaskGroup { group in
                     group.addTask {
                         guard (try? await Task.sleep(until: deadline)) != nil else { return }
-                        ring.yield()
+                        self.directory.ring(key)
                     }
                     _ = await doorbell.next()
                     group.cancelAll()

@@ -136,17 +136,12 @@ final class ControlServer: Service {
         frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
         outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
     ) async throws {
-        let changes = await responder.replica.changes()
+        let follow = ChangeFollow(await responder.replica.changes())
         try await outbound.write(Self.encode(.following))
         let clientSent = await withTaskGroup { group in
             group.addTask {
-                for await batch in changes {
-                    for change in batch {
-                        // A client that went away ends the stream; `frames` sees its end as well.
-                        guard (try? await outbound.write(Self.encode(.change(ChangeRecord(change))))) != nil
-                        else { return }
-                    }
-                }
+                // A client that went away ends the stream; `frames` sees its end as well.
+                await follow.forward { try await outbound.write(Self.encode(.change($0))) }
             }
             let frame = try? await frames.next()
             group.cancelAll()

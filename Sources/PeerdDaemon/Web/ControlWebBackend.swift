@@ -9,7 +9,7 @@ struct ControlWebBackend: WebBackend {
         await responder.respond(to: request)
     }
 
-    func follow() async -> WebChangeFeed {
-        WebChangeFeed(changes: await responder.replica.changes(), stop: {})
+    func follow() async -> ChangeFollow {
+        ChangeFollow(await responder.replica.changes())
     }
 }

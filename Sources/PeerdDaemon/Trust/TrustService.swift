@@ -4,6 +4,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdStore
 import PeerdWire
+import ServiceLifecycle
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -40,10 +41,17 @@ actor TrustService {
     static let defaultInviteLifetime = 600
     static let maxInviteLifetime = 86_400
     /// How long `peerctl join` waits for the inviter.
-    static let joinWait: Duration = .seconds(20)
+    let joinWait: Duration
 
-    init(local: PeerID, path: FilePath, groupKey: SymmetricKey?, logger: Logger) throws(StoreError) {
+    init(
+        local: PeerID,
+        path: FilePath,
+        groupKey: SymmetricKey?,
+        joinWait: Duration = .seconds(20),
+        logger: Logger
+    ) throws(StoreError) {
         self.local = local
+        self.joinWait = joinWait
         self.path = path
         self.groupKey = groupKey
         self.logger = logger
@@ -160,7 +168,8 @@ actor TrustService {
     }
 
     /// Registers the code; returns once the inviter has been admitted and said hello, or false after
-    /// `joinWait`. The wait is registered before anything can answer it, and ends with the request.
+    /// `joinWait` or when peerd stops. The wait is registered before anything can answer it, and
+    /// ends with the request.
     func join(_ code: InviteCode) async -> Bool {
         let inviter = code.inviter
         if list.isMember(inviter) && joins[inviter] == nil { return true }
@@ -168,10 +177,15 @@ actor TrustService {
             code.key
         dialChanges.yield(())
         let hello = pairing(with: inviter).subscribe()
+        let joinWait = self.joinWait
         return await withTaskGroup { group in
             group.addTask { await hello.first { _ in true } != nil }
             group.addTask {
-                try? await Task.sleep(for: Self.joinWait)
+                try? await Task.sleep(for: joinWait)
+                return false
+            }
+            group.addTask {
+                try? await gracefulShutdown()
                 return false
             }
             let first = await group.next() ?? false

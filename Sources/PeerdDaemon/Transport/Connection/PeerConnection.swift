@@ -4,6 +4,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdSync
 import PeerdWire
+import ServiceLifecycle
 
 /// Drives one connection with a peer over TLS: feeds a ``PeerConnectionStateMachine`` the frames,
 /// replica updates, trust changes and clock ticks, and carries out what it returns. Every decision
@@ -91,6 +92,12 @@ struct PeerConnection {
                     group.addTask { for await _ in trustUpdates { sink.yield(.membersChanged) } }
                     group.addTask {
                         while (try? await ContinuousClock().sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
+                    }
+                    // Stopping closes the session with `shutting-down`. The task is not cancelled for
+                    // it: a write from a cancelled task never reaches the wire.
+                    group.addTask {
+                        guard (try? await gracefulShutdown()) != nil else { return }
+                        sink.yield(.closeRequested(.shuttingDown))
                     }
                     await driver.drive(events)
                     group.cancelAll()

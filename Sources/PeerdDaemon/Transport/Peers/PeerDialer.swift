@@ -79,7 +79,7 @@ final class PeerDialer: Service {
         await withDiscardingTaskGroup { tasks in
             // Who may be dialed changed: every target looks again (one announced but untrusted may now be).
             tasks.addTask {
-                for await _ in dialUpdates { await self.directory.wakeAll() }
+                for await _ in dialUpdates.cancelOnGracefulShutdown() { await self.directory.wakeAll() }
             }
             for await key in newTargets.stream.cancelOnGracefulShutdown() {
                 if case .address(let address) = key {
@@ -87,17 +87,18 @@ final class PeerDialer: Service {
                 }
                 tasks.addTask { await self.dialLoop(key) }
             }
-            tasks.cancelAll()
+            // Each dial loop ends by itself at graceful shutdown, once its session (if any) has said
+            // `shutting-down`: cancelling it would cut that frame off.
         }
     }
 
-    /// Carries out what `key`'s target says to do, until it says stop: dial, or wait for its
-    /// deadline or for something to change (its doorbell), never polling.
+    /// Carries out what `key`'s target says to do, until it says stop or peerd stops: dial, or wait
+    /// for its deadline or for something to change (its doorbell), never polling.
     private func dialLoop(_ key: Key) async {
         var logger = self.logger
         logger[metadataKey: "target"] = "\(key)"
-        var doorbell = await directory.wakeups(for: key).makeAsyncIterator()
-        while !Task.isCancelled {
+        var doorbell = await directory.wakeups(for: key).cancelOnGracefulShutdown().makeAsyncIterator()
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
             case .dial(let addresses, let connectTimeout):
                 guard let target = await directory.target(key) else { return }

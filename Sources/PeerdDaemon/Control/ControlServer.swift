@@ -26,6 +26,9 @@ final class ControlServer: Service {
     {
         try socket.prepare()
         server = try await ServerBootstrap(group: group)
+            // A client that shuts down its sending side after its requests (`nc -N`) still reads
+            // their responses: its stream's end is where the requests stop, not a hang-up.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: socket.path, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
             }

@@ -6,86 +6,84 @@ import Testing
 
 /// proto/PEER.md ("Errors and closing") and ERRORS.md: a daemon that stops on SIGTERM sends
 /// `shutting-down` on every peer session and control connection, `follow` streams included, then
-/// closes.
+/// closes. One daemon and one stop for all of them: each spawned daemon costs the whole suite time.
 @Suite("A stopping daemon says so")
 struct ShutdownTests {
-    @Test func aPeerSessionHearsShuttingDownBeforeTheClose() async throws {
-        let scratch = try ScratchDirectory("shutdown-peer")
+    @Test func everySessionAndControlConnectionHearsShuttingDownBeforeTheClose() async throws {
+        let scratch = try ScratchDirectory("shutdown")
         let alice = try TestDaemon("alice", in: scratch)
-        async let exchange = InsiderConnection.exchange(
-            port: alice.port,
-            groupSecret: TestDaemon.testGroupSecret,
-            timeout: .seconds(30)
-        ) { me in
-            let hello = PeerMessage.Hello(peer: PeerID(me)!, name: "insider", port: 0, vector: VersionVector())
-            return [RawConnection.frame(WireCoding.encode(PeerMessage.hello(hello)))]
-        }
+        async let session = Self.insiderSession(with: alice)
+        let follower = try RawConnection(unixPath: alice.socket)
+        follower.sendFrame(#"{"type":"follow","version":1}"#)
+        #expect(follower.readOneFrame()?["type"] as? String == "following")
+        let idle = try RawConnection(unixPath: alice.socket)
+        idle.sendFrame(#"{"type":"status","version":1}"#)
+        #expect(idle.readOneFrame()?["type"] as? String == "status")
+        let peerctl = try await FollowingPeerctl(alice)
         // Generous: on a loaded machine TLS and admission may take several tries (InsiderConnection).
         let connected = try await eventually(timeout: .seconds(120)) {
             try OrdinaryCloseTests.peers(of: alice).contains { $0.state == .connected }
         }
         try #require(connected, "the insider's session is up")
+
         alice.stop()
-        let ended = try await exchange
-        #expect(ended.admitted)
-        #expect(ended.closed, "alice closed the session")
+
+        let ended = try await session
+        #expect(ended.closed, "alice closed the peer session")
         #expect(BadInputTests.errorCodes(ended.frames) == ["shutting-down"], "\(ended.frames)")
         #expect(ended.frames.last?["type"] as? String == "error", "the error is the session's last frame")
-    }
-
-    @Test func aFollowStreamHearsShuttingDownBeforeTheClose() throws {
-        let scratch = try ScratchDirectory("shutdown-follow")
-        let alice = try TestDaemon("alice", in: scratch)
-        let follower = try RawConnection(unixPath: alice.socket)
-        follower.sendFrame(#"{"type":"follow","version":1}"#)
-        #expect(follower.readOneFrame()?["type"] as? String == "following")
-        alice.stop()
-        let (frames, closed) = follower.readFramesUntilClosed()
-        #expect(closed)
-        #expect(frames.map { $0["code"] as? String } == ["shutting-down"], "\(frames)")
-    }
-
-    @Test func anIdleControlConnectionHearsShuttingDownBeforeTheClose() throws {
-        let scratch = try ScratchDirectory("shutdown-control")
-        let alice = try TestDaemon("alice", in: scratch)
-        let client = try RawConnection(unixPath: alice.socket)
-        client.sendFrame(#"{"type":"status","version":1}"#)
-        #expect(client.readOneFrame()?["type"] as? String == "status")
-        alice.stop()
-        let (frames, closed) = client.readFramesUntilClosed()
-        #expect(closed)
-        #expect(frames.map { $0["code"] as? String } == ["shutting-down"], "\(frames)")
-    }
-
-    @Test func peerctlListFollowSaysThePeerdStoppedAndExits69() async throws {
-        let scratch = try ScratchDirectory("shutdown-peerctl")
-        let alice = try TestDaemon("alice", in: scratch)
-        let process = Process()
-        process.executableURL = Binaries.peerctl
-        process.arguments = ["--socket", alice.socket, "list", "--follow", "--json"]
-        let (out, err) = (Pipe(), Pipe())
-        let (printed, said) = (LockedLines(), LockedLines())
-        out.fileHandleForReading.readabilityHandler = { handle in printed.append(handle.availableData) }
-        err.fileHandleForReading.readabilityHandler = { handle in said.append(handle.availableData) }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        defer {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for (name, connection) in [("follow", follower), ("idle", idle)] {
+            let (frames, closed) = connection.readFramesUntilClosed()
+            #expect(closed, "\(name)")
+            #expect(BadInputTests.errorCodes(frames) == ["shutting-down"], "\(name): \(frames)")
+            #expect(frames.last?["type"] as? String == "error", "\(name): the error comes last")
         }
-        // The follower may subscribe after a first add; keep adding until one reaches it.
-        var probe = 1
-        #expect(
-            try await eventually(every: .milliseconds(200)) {
+        try await peerctl.expectSaysShuttingDownAndExits69()
+    }
+
+    /// An admitted peer that says hello, then reads until alice closes.
+    static func insiderSession(with alice: TestDaemon) async throws -> InsiderConnection.Exchange {
+        try await InsiderConnection.exchange(
+            port: alice.port,
+            groupSecret: TestDaemon.testGroupSecret,
+            timeout: .seconds(150)
+        ) { me in
+            let hello = PeerMessage.Hello(peer: PeerID(me)!, name: "insider", port: 0, vector: VersionVector())
+            return [RawConnection.frame(WireCoding.encode(PeerMessage.hello(hello)))]
+        }
+    }
+
+    /// `peerctl list --follow --json`, running until the daemon stops.
+    struct FollowingPeerctl {
+        let process = Process()
+        let printed = LockedLines()
+        let said = LockedLines()
+
+        /// Started, and following: an add made since has reached it.
+        init(_ daemon: TestDaemon) async throws {
+            let (out, err) = (Pipe(), Pipe())
+            out.fileHandleForReading.readabilityHandler = { [printed] in printed.append($0.availableData) }
+            err.fileHandleForReading.readabilityHandler = { [said] in said.append($0.availableData) }
+            process.executableURL = Binaries.peerctl
+            process.arguments = ["--socket", daemon.socket, "list", "--follow", "--json"]
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // The follower may subscribe after a first add; keep adding until one reaches it.
+            var probe = 1
+            let following = try await eventually(every: .milliseconds(200)) {
                 probe += 1
-                _ = try alice.peerctl("add", String(probe))
+                _ = try daemon.peerctl("add", String(probe))
                 return !printed.all.isEmpty
             }
-        )
-        alice.stop()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 69)
-        #expect(try await eventually { said.all.contains { $0.contains("shutting down") } }, "\(said.all)")
-        #expect(printed.all.allSatisfy { $0.hasPrefix("{\"at\":") }, "only change records on stdout")
+            #expect(following, "peerctl follows")
+        }
+
+        func expectSaysShuttingDownAndExits69() async throws {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 69)
+            #expect(try await eventually { said.all.contains { $0.contains("shutting down") } }, "\(said.all)")
+            #expect(printed.all.allSatisfy { $0.hasPrefix("{\"at\":") }, "only change records on stdout")
+        }
     }
 }

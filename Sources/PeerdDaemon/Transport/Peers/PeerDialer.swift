@@ -73,7 +73,7 @@ final class PeerDialer: Service {
         await withDiscardingTaskGroup { tasks in
             // Who may be dialed changed: every target looks again (one announced but untrusted may now be).
             tasks.addTask {
-                for await _ in dialUpdates { await self.directory.wakeAll() }
+                for await _ in dialUpdates.cancelOnGracefulShutdown() { await self.directory.wakeAll() }
             }
             for await key in newTargets.stream.cancelOnGracefulShutdown() {
                 if case .address(let address) = key {
@@ -81,18 +81,18 @@ final class PeerDialer: Service {
                 }
                 tasks.addTask { await self.dialLoop(key) }
             }
-            tasks.cancelAll()
+            // Each dial loop ends by itself at graceful shutdown, once its session (if any) has said
+            // `shutting-down`: cancelling it would cut that frame off.
         }
     }
 
-    /// Carries out what `key`'s target says to do, until it says stop: dial, or wait for its
-    /// deadline or for something to change (its doorbell), never polling.
+    /// Carries out what `key`'s target says to do, until it says stop or peerd stops: dial, or wait
+    /// for its deadline or for something to change (its doorbell), never polling.
     private func dialLoop(_ key: Key) async {
         var logger = self.logger
         logger[metadataKey: "target"] = "\(key)"
-        let (rings, ring) = await directory.wakeups(for: key)
-        var doorbell = rings.makeAsyncIterator()
-        while !Task.isCancelled {
+        var doorbell = await directory.wakeups(for: key).cancelOnGracefulShutdown().makeAsyncIterator()
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
             case .dial(let addresses, let connectTimeout):
                 guard let target = await directory.target(key) else { return }
@@ -108,7 +108,7 @@ final class PeerDialer: Service {
                 await withTaskGroup { group in
                     group.addTask {
                         guard (try? await Task.sleep(until: deadline)) != nil else { return }
-                        ring.yield()
+                        self.directory.ring(key)
                     }
                     _ = await doorbell.next()
                     group.cancelAll()

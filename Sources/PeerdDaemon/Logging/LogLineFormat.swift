@@ -6,12 +6,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-// Once a module of this target has loaded Foundation, `struct stat`'s fields count as
-// CoreFoundation's (its clang module covers <sys/stat.h> too), and member import visibility asks
-// for it by name.
-#if canImport(CoreFoundation)
-import CoreFoundation
-#endif
 
 /// How one log event becomes one line: the message, then `key=value` metadata in key order.
 ///

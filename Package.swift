@@ -96,12 +96,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // catalog: TMDB. Pure response parsing and fetch schedule; the HTTP client, the details cache, the service.
+        // catalog: TMDB. Pure response parsing (a search page into the control record) and fetch schedule; the HTTP
+        // client, the details cache, the service.
         .target(
             name: "PeerdCatalog",
             dependencies: [
-                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle,
-                systemPackage,
+                "PeerdModel", "PeerdStore", "PeerdWire", asyncHTTPClient, nioCore, nioHTTP1, logging,
+                serviceLifecycle, systemPackage,
             ],
             swiftSettings: strict
         ),
@@ -226,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "PeerdCatalogTests",
             dependencies: [
-                "PeerdCatalog", "PeerdModel", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle, systemPackage,
+                "PeerdCatalog", "PeerdModel", "PeerdWire", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle,
+                systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["Fixtures"],

@@ -1,4 +1,5 @@
 package import PeerdModel
+package import PeerdWire
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -44,13 +45,14 @@ package enum TMDBResponses {
         return details
     }
 
-    /// `/3/search/movie`: one page. Results without an id or a title are left out.
-    package static func searchPage(_ body: [UInt8]) throws(CatalogError) -> SearchPage {
+    /// `/3/search/movie`: one page of the results for `query`, as `search` answers it. Results without an
+    /// id or a title are left out.
+    package static func searchPage(_ body: [UInt8], query: String) throws(CatalogError) -> SearchResultsRecord {
         let page = try decode(TMDBShapes.SearchPage.self, from: body)
-        let results = page.results.compactMap { result -> SearchResult? in
+        let results = page.results.compactMap { result -> SearchResultRecord? in
             guard let movie = MovieID(result.id), let title = result.title, !title.isEmpty else { return nil }
-            return SearchResult(
-                movie: movie,
+            return SearchResultRecord(
+                movieId: movie.rawValue,
                 title: title,
                 originalTitle: result.originalTitle.flatMap(nonEmpty),
                 year: result.releaseDate.flatMap(date).flatMap { Int($0.prefix(4)) }.flatMap {
@@ -61,7 +63,8 @@ package enum TMDBResponses {
                 voteAverage: hundredths(result.voteAverage, votes: result.voteCount)
             )
         }
-        return SearchPage(
+        return SearchResultsRecord(
+            query: query,
             page: page.page,
             totalPages: page.totalPages,
             totalResults: page.totalResults,

@@ -1,6 +1,7 @@
 package import PeerdModel
 
-/// A `searchResults` response (proto/CONTROL.md, "search"): one of TMDB's pages.
+/// A `searchResults` response (proto/CONTROL.md, "search"): one of TMDB's pages (up to 20 results;
+/// `page` is 1-based), as the catalog reads it from TMDB.
 package struct SearchResultsRecord: Hashable, Sendable, Codable {
     package var query: String
     package var page: Int
@@ -23,6 +24,7 @@ package struct SearchResultRecord: Hashable, Sendable, Codable {
     package var title: String
     package var originalTitle: String?
     package var year: Int?
+    /// Cut to 1,000 characters like a describe's (``MovieDetails/capped(overview:)``).
     package var overview: String?
     package var posterPath: String?
     /// Hundredths of a point: 822 is 8.22 of 10.

@@ -50,7 +50,8 @@ let package = Package(
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
         .target(name: "PeerdModel", swiftSettings: strict),
-        // codec: the JSON of operations (fast hand-written reader and writer, canonical form). Pure.
+        // codec: the JSON of operations (fast hand-written reader and writer, canonical form; a describe's details
+        // through their one Codable form). Pure.
         .target(name: "PeerdCodec", dependencies: ["PeerdModel"], swiftSettings: strict),
         // wire: frame codec and message types for both sockets. Pure.
         .target(name: "PeerdWire", dependencies: ["PeerdModel", "PeerdCodec", nioCore], swiftSettings: strict),
@@ -227,8 +228,8 @@ let package = Package(
         .testTarget(
             name: "PeerdCatalogTests",
             dependencies: [
-                "PeerdCatalog", "PeerdModel", "PeerdWire", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle,
-                systemPackage,
+                "PeerdCatalog", "PeerdModel", "PeerdWire", "PeerdCodec", nioCore, nioPosix, nioHTTP1, logging,
+                serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["Fixtures"],

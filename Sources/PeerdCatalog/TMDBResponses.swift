@@ -27,17 +27,19 @@ package enum TMDBResponses {
             throw .unexpectedResponse("movie \(movie.id) has no title")
         }
         let details = MovieDetails(
-            title: title,
-            originalTitle: movie.originalTitle.flatMap(nonEmpty),
-            releaseDate: movie.releaseDate.flatMap(date),
-            runtime: movie.runtime.flatMap { $0 > 0 ? $0 : nil },
-            genres: genres(movie.genres ?? []),
-            overview: movie.overview.flatMap(nonEmpty).map(MovieDetails.capped(overview:)),
-            posterPath: movie.posterPath.flatMap(path),
-            voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
-            imdbID: movie.imdbId.flatMap(nonEmpty),
-            language: language,
-            fetchedAt: fetchedAt
+            .init(
+                title: title,
+                originalTitle: movie.originalTitle.flatMap(nonEmpty),
+                releaseDate: movie.releaseDate.flatMap(date),
+                runtime: movie.runtime.flatMap { $0 > 0 ? $0 : nil },
+                genres: genres(movie.genres ?? []),
+                overview: movie.overview.flatMap(nonEmpty).map(MovieDetails.capped(overview:)),
+                posterPath: movie.posterPath.flatMap(path),
+                voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
+                imdbID: movie.imdbId.flatMap(nonEmpty),
+                language: language,
+                fetchedAt: fetchedAt
+            )
         )
         if let reason = details.invalidReason {
             throw .unexpectedResponse("movie \(movie.id) breaks a limit of describes: \(reason)")

@@ -118,10 +118,10 @@ let package = Package(
             resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
-        // For tests of the pure parts: a seeded random generator, operations of a later version.
+        // For tests: a seeded random generator, operations of a later version, a log to await.
         .target(
             name: "PeerdTestKit",
-            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity"],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging],
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
@@ -144,8 +144,7 @@ let package = Package(
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", "PeerdStore", "PeerdSecurity",
-                "PeerdCatalog", argumentParser, logging, systemPackage,
+                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", argumentParser, logging,
             ],
             swiftSettings: strict
         ),
@@ -210,8 +209,8 @@ let package = Package(
         .testTarget(
             name: "PeerdDaemonTests",
             dependencies: [
-                "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", "PeerdSync",
-                "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
+                "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
+                "PeerdSync", "PeerdTestKit", nioCore, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

@@ -12,8 +12,13 @@ package import PeerdModel
 /// operation travels once to each peer instead of once over every session.
 package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     package struct Timing: Sendable, Hashable {
-        /// At most one `have` per session this often; the first goes out at once.
+        /// The first `have` goes out at once, the next after this at the soonest, ...
         package var haveInterval: Duration = .seconds(5)
+        /// ... and the spacing doubles after each `have` up to this, back to `haveInterval` when the
+        /// other side grafts. A `have` is the tree's safety net: on a healthy full mesh each of its
+        /// N × (N − 1) sessions announcing every 5 s was the larger part of the traffic of a
+        /// mesh of 30 under load (bench/README.md, "Mesh").
+        package var haveIntervalLimit: Duration = .seconds(60)
         /// How long a `have`'s news may stay missing here before the origin is grafted.
         package var graftDelay: Duration = .seconds(1)
 
@@ -29,6 +34,8 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
     /// The vector announced in the last `have`, and when.
     private var announced = VersionVector()
     private var lastHave: Instant?
+    /// How long after `lastHave` the next `have` may go.
+    private var haveSpacing: Duration?
     /// Origins the other side holds more of than we do, per its `have`: the seq, and since when.
     private var missed: [PeerID: (seq: UInt64, since: Instant)] = [:]
 
@@ -49,9 +56,11 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
         lazy.formUnion(origins.filter { $0 != local })
     }
 
-    /// It lacks operations of `origins`: push them again.
+    /// It lacks operations of `origins`: push them again, and announce often again (the tree has a
+    /// gap here).
     package mutating func grafted(_ origins: [PeerID]) {
         lazy.subtract(origins)
+        haveSpacing = timing.haveInterval
     }
 
     /// It announced `vector`; what it holds beyond `held` (ours) is noted as missed, from `now`.
@@ -72,11 +81,13 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
     }
 
     /// A `have` is due when a lazy origin holds more here than the other side is known to hold
-    /// and than the last `have` said, and the last one is `haveInterval` old.
+    /// and than the last `have` said, and the spacing since the last one has passed.
     package mutating func haveDue(held: VersionVector, peerHas: VersionVector, now: Instant) -> Bool {
         let news = lazy.contains { origin in held[origin] > max(peerHas[origin], announced[origin]) }
         guard news else { return false }
-        if let lastHave, lastHave.duration(to: now) < timing.haveInterval { return false }
+        let spacing = haveSpacing ?? timing.haveInterval
+        if let lastHave, lastHave.duration(to: now) < spacing { return false }
+        if lastHave != nil { haveSpacing = min(spacing * 2, timing.haveIntervalLimit) }
         announced = held
         lastHave = now
         return true

@@ -12,7 +12,7 @@ struct ReplicaCatalog: CatalogReplica {
     }
 
     func changes() async -> AsyncStream<Void> {
-        await replica.listTicks().ticks
+        await replica.listTicks()
     }
 
     func describe(_ movie: MovieID, _ details: MovieDetails) async throws {

@@ -52,6 +52,22 @@ package struct ConfigFile: Equatable, Sendable {
         return nil
     }
 
+    /// `--config` when given, else ``defaultPath(environment:)``.
+    package static func path(given: String?, environment: [String: String]) -> String? {
+        given ?? defaultPath(environment: environment)
+    }
+
+    /// The file `--config` names, which must exist; without it the default file, read as empty
+    /// when there is none.
+    package static func load(given: String?, environment: [String: String]) throws(ConfigFileError) -> ConfigFile {
+        guard let path = path(given: given, environment: environment) else { return ConfigFile() }
+        guard let file = try load(path: path) else {
+            if given != nil { throw .unreadable(path: path, reason: "no such file") }
+            return ConfigFile()
+        }
+        return file
+    }
+
     /// Reads and checks the file at `path`; nil when there is none.
     package static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
         var info = stat()

@@ -104,8 +104,9 @@ extension Daemon {
             dialer = PeerDialer(
                 initial: targets,
                 state: state.directory,
-                group: group,
-                sessions: sessions,
+                directory: sessions.directory,
+                trust: sessions.trust,
+                dialing: NetworkDialing(group: group, sessions: sessions),
                 logger: logger
             )
             identity = state.identity

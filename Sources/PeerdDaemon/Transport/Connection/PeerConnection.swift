@@ -4,6 +4,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdSync
 import PeerdWire
+import ServiceLifecycle
 
 /// Drives one connection with a peer over TLS: feeds a ``PeerConnectionStateMachine`` the frames,
 /// replica updates, trust changes and clock ticks, and carries out what it returns. Every decision
@@ -58,8 +59,8 @@ struct PeerConnection {
             sink.yield(.closeRequested(error))
         }
         let interest = VectorInterest()
-        let (subscription, updates) = await replica.vectorUpdates(interest: interest)
-        let (trustSubscription, trustUpdates) = await trust.updates()
+        let updates = await replica.vectorUpdates(interest: interest)
+        let trustUpdates = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
         let credit = ReadCredit()
@@ -87,10 +88,16 @@ struct PeerConnection {
                             sink.yield(.inboundEnded(error))
                         }
                     }
-                    group.addTask { for await vector in updates { sink.yield(.advanced(vector)) } }
+                    group.addTask { for await advance in updates { sink.yield(.advanced(advance.vector)) } }
                     group.addTask { for await _ in trustUpdates { sink.yield(.membersChanged) } }
                     group.addTask {
                         while (try? await ContinuousClock().sleep(for: .seconds(1))) != nil { sink.yield(.tick) }
+                    }
+                    // Stopping closes the session with `shutting-down`. The task is not cancelled for
+                    // it: a write from a cancelled task never reaches the wire.
+                    group.addTask {
+                        guard (try? await gracefulShutdown()) != nil else { return }
+                        sink.yield(.closeRequested(.shuttingDown))
                     }
                     await driver.drive(events)
                     group.cancelAll()
@@ -103,8 +110,6 @@ struct PeerConnection {
             outcome = ConnectionOutcome(error: "connection failed: \(error)")
         }
         sink.finish()
-        await replica.unsubscribe(subscription)
-        await trust.unsubscribe(trustSubscription)
         return outcome
     }
 }

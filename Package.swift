@@ -50,7 +50,8 @@ let package = Package(
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
         .target(name: "PeerdModel", swiftSettings: strict),
-        // codec: the JSON of operations (fast hand-written reader and writer, canonical form). Pure.
+        // codec: the JSON of operations (fast hand-written reader and writer, canonical form; a describe's details
+        // through their one Codable form). Pure.
         .target(name: "PeerdCodec", dependencies: ["PeerdModel"], swiftSettings: strict),
         // wire: frame codec and message types for both sockets. Pure.
         .target(name: "PeerdWire", dependencies: ["PeerdModel", "PeerdCodec", nioCore], swiftSettings: strict),
@@ -96,12 +97,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // catalog: TMDB. Pure response parsing and fetch schedule; the HTTP client, the details cache, the service.
+        // catalog: TMDB. Pure response parsing (a search page into the control record) and fetch schedule; the HTTP
+        // client, the details cache, the service.
         .target(
             name: "PeerdCatalog",
             dependencies: [
-                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle,
-                systemPackage,
+                "PeerdModel", "PeerdStore", "PeerdWire", asyncHTTPClient, nioCore, nioHTTP1, logging,
+                serviceLifecycle, systemPackage,
             ],
             swiftSettings: strict
         ),
@@ -225,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "PeerdCatalogTests",
             dependencies: [
-                "PeerdCatalog", "PeerdModel", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle, systemPackage,
+                "PeerdCatalog", "PeerdModel", "PeerdWire", "PeerdCodec", nioCore, nioPosix, nioHTTP1, logging,
+                serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["Fixtures"],

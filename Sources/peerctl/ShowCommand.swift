@@ -35,9 +35,9 @@ struct ShowCommand: ParsableCommand {
             }
             if let date = details.releaseDate { facts.append(("released", date)) }
             if let runtime = details.runtime { facts.append(("runtime", "\(runtime) min")) }
-            if let genres = details.genres { facts.append(("genres", genres.joined(separator: ", "))) }
+            if !details.genres.isEmpty { facts.append(("genres", details.genres.joined(separator: ", "))) }
             if let vote = details.voteAverage { facts.append(("rating", "\(vote / 100).\(vote % 100 / 10)/10")) }
-            if let imdb = details.imdbId { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
+            if let imdb = details.imdbID { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
             if let poster = details.posterURL { facts.append(("poster", poster)) }
         }
         if let movie = shown.movie {

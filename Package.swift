@@ -227,7 +227,8 @@ let package = Package(
         .testTarget(
             name: "PeerdCatalogTests",
             dependencies: [
-                "PeerdCatalog", "PeerdModel", "PeerdWire", "PeerdCodec", nioCore, nioPosix, nioHTTP1, logging,
+                "PeerdCatalog", "PeerdModel", "PeerdTestKit", "PeerdWire", "PeerdCodec", nioCore, nioPosix, nioHTTP1,
+                logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

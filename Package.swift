@@ -51,7 +51,8 @@ let package = Package(
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
         .target(name: "PeerdModel", swiftSettings: strict),
-        // codec: the JSON of operations (fast hand-written reader and writer, canonical form). Pure.
+        // codec: the JSON of operations (fast hand-written reader and writer, canonical form; a describe's details
+        // through their one Codable form). Pure.
         .target(name: "PeerdCodec", dependencies: ["PeerdModel"], swiftSettings: strict),
         // wire: frame codec and message types for both sockets. Pure.
         .target(name: "PeerdWire", dependencies: ["PeerdModel", "PeerdCodec", nioCore], swiftSettings: strict),
@@ -97,12 +98,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // catalog: TMDB. Pure response parsing and fetch schedule; the HTTP client, the details cache, the service.
+        // catalog: TMDB. Pure response parsing (a search page into the control record) and fetch schedule; the HTTP
+        // client, the details cache, the service.
         .target(
             name: "PeerdCatalog",
             dependencies: [
-                "PeerdModel", "PeerdStore", asyncHTTPClient, nioCore, nioHTTP1, logging, serviceLifecycle,
-                systemPackage,
+                "PeerdModel", "PeerdStore", "PeerdWire", asyncHTTPClient, nioCore, nioHTTP1, logging,
+                serviceLifecycle, systemPackage,
             ],
             swiftSettings: strict
         ),
@@ -117,10 +119,10 @@ let package = Package(
             resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
-        // For tests of the pure parts: a seeded random generator, operations of a later version.
+        // For tests: a seeded random generator, operations of a later version, a log to await.
         .target(
             name: "PeerdTestKit",
-            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity"],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging],
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
@@ -143,8 +145,7 @@ let package = Package(
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", "PeerdStore", "PeerdSecurity",
-                "PeerdCatalog", argumentParser, logging, systemPackage,
+                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", argumentParser, logging,
             ],
             swiftSettings: strict
         ),
@@ -209,8 +210,9 @@ let package = Package(
         .testTarget(
             name: "PeerdDaemonTests",
             dependencies: [
-                "PeerdDaemon", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore", "PeerdSync",
-                "PeerdTestKit", nioCore, nioPosix, .product(name: "NIOEmbedded", package: "swift-nio"), logging,
+                "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
+                "PeerdSync", "PeerdTestKit", nioCore, nioPosix, .product(name: "NIOEmbedded", package: "swift-nio"),
+                logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
@@ -227,7 +229,9 @@ let package = Package(
         .testTarget(
             name: "PeerdCatalogTests",
             dependencies: [
-                "PeerdCatalog", "PeerdModel", nioCore, nioPosix, nioHTTP1, logging, serviceLifecycle, systemPackage,
+                "PeerdCatalog", "PeerdModel", "PeerdTestKit", "PeerdWire", "PeerdCodec", nioCore, nioPosix, nioHTTP1,
+                logging,
+                serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],
             exclude: ["Fixtures"],

@@ -1,10 +1,11 @@
 """What the integration suites share: where the binaries are, the failure types, bounded waits,
 starting and stopping processes, talking to a peerd through peerctl, and the frames of proto/README.md.
 
-A suite puts this folder on sys.path and imports it:
+A suite puts this folder on sys.path and imports it, and runs its checks with suite.py beside it:
 
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
     import harness
+    from suite import Suite
 """
 
 import base64

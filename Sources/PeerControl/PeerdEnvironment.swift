@@ -27,7 +27,16 @@ package struct PeerdEnvironment: Sendable {
 
     /// `$PEERD_SOCKET`, else `$XDG_RUNTIME_DIR/peerd/control.sock`, else `/tmp/peerd-<uid>/control.sock`.
     package var defaultSocketPath: String {
-        if let socket = variables["PEERD_SOCKET"], !socket.isEmpty { return socket }
+        socketVariable ?? runtimeSocketPath
+    }
+
+    /// `$PEERD_SOCKET`, when set and not empty.
+    package var socketVariable: String? {
+        variables["PEERD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// `$XDG_RUNTIME_DIR/peerd/control.sock`, else `/tmp/peerd-<uid>/control.sock`.
+    package var runtimeSocketPath: String {
         if let runtime = variables["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/peerd/control.sock" }
         return "/tmp/peerd-\(getuid())/control.sock"
     }

@@ -1,5 +1,6 @@
 package import Logging
 package import PeerdModel
+package import PeerdWire
 import ServiceLifecycle
 
 /// The background loop, a Service: watches the replica, follows ``FetchSchedule``, fetches, appends
@@ -49,7 +50,9 @@ package actor CatalogService: Service {
     }
 
     /// One page of TMDB's search results.
-    package nonisolated func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchPage {
+    package nonisolated func search(_ query: String, year: Int?, page: Int) async throws(CatalogError)
+        -> SearchResultsRecord
+    {
         try await client.search(query, year: year, page: page)
     }
 

@@ -38,7 +38,7 @@ package struct DetailsCache: Sendable {
             let entry = read(CachedDetails.self, at: path),
             entry.version == CachedDetails.currentVersion, entry.movie == movie
         else { return nil }
-        let details = entry.details.details
+        let details = entry.details
         guard details.language == language, details.invalidReason == nil else { return nil }
         return details
     }
@@ -48,7 +48,7 @@ package struct DetailsCache: Sendable {
         guard let path = path(of: movie, language: details.language) else {
             throw .cacheUnwritable(directory, reason: "the language \(details.language) is not a language tag")
         }
-        try write(CachedDetails(movie: movie, details: .init(details)), to: path)
+        try write(CachedDetails(movie: movie, details: details), to: path)
     }
 
     /// The poster base URL from `/3/configuration`, once fetched.

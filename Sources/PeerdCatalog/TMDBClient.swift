@@ -2,6 +2,7 @@ import AsyncHTTPClient
 package import Logging
 package import NIOCore
 package import PeerdModel
+package import PeerdWire
 import Synchronization
 
 #if canImport(FoundationEssentials)
@@ -53,10 +54,10 @@ package final class TMDBClient: Sendable {
     }
 
     /// One page (1-based) of `/3/search/movie`, optionally limited to a release year.
-    package func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchPage {
+    package func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchResultsRecord {
         let request = TMDBRequest.search(query: query, year: year, page: page)
         let body = try await fetch(request)
-        return try Self.parsing(request) { () throws(CatalogError) in try TMDBResponses.searchPage(body) }
+        return try Self.parsing(request) { () throws(CatalogError) in try TMDBResponses.searchPage(body, query: query) }
     }
 
     /// Asks `/3/configuration` where posters are, uses the answer from now on and returns it.

@@ -1,4 +1,5 @@
 package import PeerdModel
+package import PeerdWire
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -26,17 +27,19 @@ package enum TMDBResponses {
             throw .unexpectedResponse("movie \(movie.id) has no title")
         }
         let details = MovieDetails(
-            title: title,
-            originalTitle: movie.originalTitle.flatMap(nonEmpty),
-            releaseDate: movie.releaseDate.flatMap(date),
-            runtime: movie.runtime.flatMap { $0 > 0 ? $0 : nil },
-            genres: genres(movie.genres ?? []),
-            overview: movie.overview.flatMap(nonEmpty).map(MovieDetails.capped(overview:)),
-            posterPath: movie.posterPath.flatMap(path),
-            voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
-            imdbID: movie.imdbId.flatMap(nonEmpty),
-            language: language,
-            fetchedAt: fetchedAt
+            .init(
+                title: title,
+                originalTitle: movie.originalTitle.flatMap(nonEmpty),
+                releaseDate: movie.releaseDate.flatMap(date),
+                runtime: movie.runtime.flatMap { $0 > 0 ? $0 : nil },
+                genres: genres(movie.genres ?? []),
+                overview: movie.overview.flatMap(nonEmpty).map(MovieDetails.capped(overview:)),
+                posterPath: movie.posterPath.flatMap(path),
+                voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
+                imdbID: movie.imdbId.flatMap(nonEmpty),
+                language: language,
+                fetchedAt: fetchedAt
+            )
         )
         if let reason = details.invalidReason {
             throw .unexpectedResponse("movie \(movie.id) breaks a limit of describes: \(reason)")
@@ -44,13 +47,14 @@ package enum TMDBResponses {
         return details
     }
 
-    /// `/3/search/movie`: one page. Results without an id or a title are left out.
-    package static func searchPage(_ body: [UInt8]) throws(CatalogError) -> SearchPage {
+    /// `/3/search/movie`: one page of the results for `query`, as `search` answers it. Results without an
+    /// id or a title are left out.
+    package static func searchPage(_ body: [UInt8], query: String) throws(CatalogError) -> SearchResultsRecord {
         let page = try decode(TMDBShapes.SearchPage.self, from: body)
-        let results = page.results.compactMap { result -> SearchResult? in
+        let results = page.results.compactMap { result -> SearchResultRecord? in
             guard let movie = MovieID(result.id), let title = result.title, !title.isEmpty else { return nil }
-            return SearchResult(
-                movie: movie,
+            return SearchResultRecord(
+                movieId: movie.rawValue,
                 title: title,
                 originalTitle: result.originalTitle.flatMap(nonEmpty),
                 year: result.releaseDate.flatMap(date).flatMap { Int($0.prefix(4)) }.flatMap {
@@ -61,7 +65,8 @@ package enum TMDBResponses {
                 voteAverage: hundredths(result.voteAverage, votes: result.voteCount)
             )
         }
-        return SearchPage(
+        return SearchResultsRecord(
+            query: query,
             page: page.page,
             totalPages: page.totalPages,
             totalResults: page.totalResults,

@@ -29,7 +29,7 @@ extension Operation: Codable {
             kind: Kind(name: try c.decode(String.self, forKey: .kind)),
             movie: try c.decode(Movie.self, forKey: .movie),
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
-            details: try c.decodeIfPresent(MovieDetailsJSON.self, forKey: .details)?.details,
+            details: try c.decodeIfPresent(MovieDetails.self, forKey: .details),
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
@@ -65,7 +65,7 @@ extension Operation: Codable {
         try c.encode(at, forKey: .at)
         try c.encode(by, forKey: .by)
         try c.encode(kind == .add ? "add" : kind == .remove ? "remove" : "describe", forKey: .kind)
-        try c.encodeIfPresent(details.map(MovieDetailsJSON.init), forKey: .details)
+        try c.encodeIfPresent(details, forKey: .details)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

@@ -12,8 +12,8 @@ package import PeerdModel
 /// (0.3–0.5 µs) per operation (callgrind and wall clock on the benchmark machine).
 ///
 /// The canonical form: keys sorted (`at, by, details, key, lamport, movie, op, origin, prev, removes,
-/// seq, sig`; `id, title, year`; `origin, seq`; in `details` `fetchedAt, genres, imdbId, language,
-/// originalTitle, overview, posterPath, releaseDate, runtime, title, voteAverage`), no whitespace, `title` and `year` omitted when nil,
+/// seq, sig`; `id, title, year`; `origin, seq`; `details` as ``MovieDetails`` writes itself, sorted
+/// likewise), no whitespace, `title` and `year` omitted when nil,
 /// `removes` written for a removal and wherever it is not empty (an add with one is invalid, and
 /// must reach `Replica` as it came to be refused), `key`, `prev` and `sig` only when present (as strict
 /// padded base64, ``Base64``), integers in plain decimal, strings as UTF-8 with `"` `\` and the
@@ -76,40 +76,10 @@ package enum OperationJSON {
         buffer.append(UInt8(ascii: "}"))
     }
 
-    /// `,"details":{…}` with the keys in canonical order, absent ones (and no genres) omitted.
+    /// `,"details":{…}`: the details' canonical JSON, from their one `Codable` form (``MovieDetails``).
     private static func appendDetails(_ details: MovieDetails, to buffer: inout [UInt8]) {
-        CanonicalJSON.append(#","details":{"fetchedAt":"#, to: &buffer)
-        CanonicalJSON.appendInteger(details.fetchedAt, to: &buffer)
-        if !details.genres.isEmpty {
-            CanonicalJSON.append(#","genres":["#, to: &buffer)
-            for (index, genre) in details.genres.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                CanonicalJSON.appendString(genre, to: &buffer)
-            }
-            buffer.append(UInt8(ascii: "]"))
-        }
-        appendString(#","imdbId":"#, details.imdbID, to: &buffer)
-        appendString(#","language":"#, details.language, to: &buffer)
-        appendString(#","originalTitle":"#, details.originalTitle, to: &buffer)
-        appendString(#","overview":"#, details.overview, to: &buffer)
-        appendString(#","posterPath":"#, details.posterPath, to: &buffer)
-        appendString(#","releaseDate":"#, details.releaseDate, to: &buffer)
-        if let runtime = details.runtime {
-            CanonicalJSON.append(#","runtime":"#, to: &buffer)
-            CanonicalJSON.appendInteger(runtime, to: &buffer)
-        }
-        appendString(#","title":"#, details.title, to: &buffer)
-        if let voteAverage = details.voteAverage {
-            CanonicalJSON.append(#","voteAverage":"#, to: &buffer)
-            CanonicalJSON.appendInteger(voteAverage, to: &buffer)
-        }
-        buffer.append(UInt8(ascii: "}"))
-    }
-
-    private static func appendString(_ key: StaticString, _ value: String?, to buffer: inout [UInt8]) {
-        guard let value else { return }
-        CanonicalJSON.append(key, to: &buffer)
-        CanonicalJSON.appendString(value, to: &buffer)
+        CanonicalJSON.append(#","details":"#, to: &buffer)
+        details.json.appendCanonical(to: &buffer)
     }
 
     private static func appendRemoves(_ removes: [OperationID], to buffer: inout [UInt8]) {

@@ -5,8 +5,7 @@ extension OperationJSONParser {
     /// about 6,100 now (callgrind).
     enum Key {
         case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove, sig, prev, key
-        case details, describe, fetchedAt, genres, imdbId, language, originalTitle, overview, posterPath
-        case releaseDate, runtime, voteAverage
+        case details, describe
 
         /// Nil for anything that is not exactly one of the known names.
         init?(_ bytes: Slice<UnsafeRawBufferPointer>) {
@@ -29,7 +28,7 @@ extension OperationJSONParser {
             case (5, UInt8(ascii: "m")): .movie
             case (2, UInt8(ascii: "o")): .op
             case (6, UInt8(ascii: "o")): .origin
-            case (7, UInt8(ascii: "r")): second == UInt8(ascii: "e") ? .removes : .runtime
+            case (7, UInt8(ascii: "r")): .removes
             case (3, UInt8(ascii: "s")): second == UInt8(ascii: "e") ? .seq : .sig
             case (2, UInt8(ascii: "i")): .id
             case (5, UInt8(ascii: "t")): .title
@@ -40,15 +39,6 @@ extension OperationJSONParser {
             case (3, UInt8(ascii: "k")): .key
             case (7, UInt8(ascii: "d")): .details
             case (8, UInt8(ascii: "d")): .describe
-            case (9, UInt8(ascii: "f")): .fetchedAt
-            case (6, UInt8(ascii: "g")): .genres
-            case (6, UInt8(ascii: "i")): .imdbId
-            case (8, UInt8(ascii: "l")): .language
-            case (13, UInt8(ascii: "o")): .originalTitle
-            case (8, UInt8(ascii: "o")): .overview
-            case (10, UInt8(ascii: "p")): .posterPath
-            case (11, UInt8(ascii: "r")): .releaseDate
-            case (11, UInt8(ascii: "v")): .voteAverage
             default: nil
             }
         }
@@ -73,16 +63,6 @@ extension OperationJSONParser {
             case .key: "key"
             case .details: "details"
             case .describe: "describe"
-            case .fetchedAt: "fetchedAt"
-            case .genres: "genres"
-            case .imdbId: "imdbId"
-            case .language: "language"
-            case .originalTitle: "originalTitle"
-            case .overview: "overview"
-            case .posterPath: "posterPath"
-            case .releaseDate: "releaseDate"
-            case .runtime: "runtime"
-            case .voteAverage: "voteAverage"
             }
         }
     }

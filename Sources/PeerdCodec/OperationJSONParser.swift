@@ -7,15 +7,16 @@ import PeerdModel
 ///
 /// It accepts only the plain shape `JSONEncoder` writes: one object whose keys are exactly those of
 /// `Operation` (and `Movie`, `OperationID`), integers without fraction or exponent, strings with
-/// standard escapes and valid UTF-8. For anything else — an unknown or repeated key, a `null`, a
+/// standard escapes and valid UTF-8; a describe's `details` are read through `MovieDetails`' own
+/// `Decodable` conformance (`details()`). For anything else — an unknown or repeated key, a `null`, a
 /// float — it returns nil and the caller falls back to `JSONDecoder`, so it never accepts what the
 /// model's `Decodable` conformance would refuse. Values are checked by the model's own
 /// initializers (`PeerID`, `MovieID`, `Operation.Kind`). If `Operation` gains a field, this parser
 /// returns nil for records holding it until it learns the field: slower, never wrong.
 ///
 /// Everything it accepts is valid UTF-8 (strings are validated, everything else must be ASCII
-/// punctuation, digits or known keys), nests at most 4 levels deep inside what it parses, and keeps
-/// to its `Limits`.
+/// punctuation, digits, literals or known keys), nests at most 7 levels deep inside what it parses
+/// (``detailsLevels``), and keeps to its `Limits`.
 struct OperationJSONParser {
     /// Strings longer than `maxStringBytes` (between the quotes, as written) and arrays of more than
     /// `maxArrayElements` elements are not plain: the parser returns nil for them.
@@ -141,40 +142,17 @@ struct OperationJSONParser {
         return Movie(id: id, title: title, year: year.flatMap { Int(exactly: $0) })
     }
 
-    /// A describe's `details`, its keys exactly those `MovieDetailsJSON` knows.
+    /// A describe's `details`. Their fields are spelled out once, in `MovieDetails.Fields`, so they are
+    /// read through its `Decodable` conformance rather than a second list of keys here: the value is
+    /// scanned as any JSON (valid UTF-8, integers only, the limits, no repeated key), decoded from
+    /// that, and taken only when encoding the details again gives the same value. A key this version
+    /// does not know, a `null` or an empty `genres` would be lost on the way, so such an operation goes
+    /// to the general path, which keeps it verbatim.
     private mutating func details() -> MovieDetails? {
-        var fields = DetailsFields()
-        let complete = object { parser, key in
-            switch key {
-            case .fetchedAt: return set(&fields.fetchedAt, parser.signed())
-            case .genres: return set(&fields.genres, parser.strings())
-            case .imdbId: return set(&fields.imdbID, parser.string())
-            case .language: return set(&fields.language, parser.string())
-            case .originalTitle: return set(&fields.originalTitle, parser.string())
-            case .overview: return set(&fields.overview, parser.string())
-            case .posterPath: return set(&fields.posterPath, parser.string())
-            case .releaseDate: return set(&fields.releaseDate, parser.string())
-            case .runtime: return set(&fields.runtime, parser.signed().flatMap { Int(exactly: $0) })
-            case .title: return set(&fields.title, parser.string())
-            case .voteAverage: return set(&fields.voteAverage, parser.signed().flatMap { Int(exactly: $0) })
-            default: return false
-            }
-        }
-        // An empty `genres` is not written back (canonical JSON omits it): the general path's.
-        guard complete, fields.genres?.isEmpty != true else { return nil }
-        return fields.details
-    }
-
-    /// `["…", …]`
-    private mutating func strings() -> [String]? {
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var strings: [String] = []
-        if take(UInt8(ascii: "]")) { return strings }
-        repeat {
-            guard strings.count < limits.maxArrayElements, let next = string() else { return nil }
-            strings.append(next)
-        } while take(UInt8(ascii: ","))
-        return take(UInt8(ascii: "]")) ? strings : nil
+        guard let value = value(levels: Self.detailsLevels), let details = MovieDetails.decoding(value),
+            details.json.isSameValue(as: value)
+        else { return nil }
+        return details
     }
 
     private mutating func operationIDs() -> [OperationID]? {
@@ -269,37 +247,4 @@ private func set<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
     guard field == nil, let value else { return false }
     field = value
     return true
-}
-
-/// The fields of a describe's `details` as the parser meets them, in any order.
-private struct DetailsFields {
-    var fetchedAt: Int64?
-    var genres: [String]?
-    var imdbID: String?
-    var language: String?
-    var originalTitle: String?
-    var overview: String?
-    var posterPath: String?
-    var releaseDate: String?
-    var runtime: Int?
-    var title: String?
-    var voteAverage: Int?
-
-    /// Nil unless the required ones (`fetchedAt`, `language`, `title`) are there.
-    var details: MovieDetails? {
-        guard let fetchedAt, let language, let title else { return nil }
-        return MovieDetails(
-            title: title,
-            originalTitle: originalTitle,
-            releaseDate: releaseDate,
-            runtime: runtime,
-            genres: genres ?? [],
-            overview: overview,
-            posterPath: posterPath,
-            voteAverage: voteAverage,
-            imdbID: imdbID,
-            language: language,
-            fetchedAt: fetchedAt
-        )
-    }
 }

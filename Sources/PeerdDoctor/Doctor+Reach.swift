@@ -131,27 +131,30 @@ extension Doctor {
         }
     }
 
+    /// Admission failed on a dial: the peer is named with the address it was dialed at, so the user
+    /// knows which machine it is.
     private func admissionFailure(_ dial: DialRecord, who: String, local: PeerID) -> DoctorCheck {
         let theirs = dial.by == .peer
+        let at = who == dial.address ? who : "\(who) at \(dial.address)"
         switch dial.outcome {
         case .notMember:
             return .fail(
                 .peerReach,
-                theirs ? "\(who) refuses us: not a member of its group" : "we refuse \(who): not a member of our group",
+                theirs ? "\(at) refuses us: not a member of its group" : "we refuse \(at): not a member of our group",
                 cause: "the two never paired, or they hold different group secrets",
                 fix: Self.pairingFix
             )
         case .revoked where theirs:
             return .fail(
                 .peerReach,
-                "\(who) refuses us: it revoked this peerd",
+                "\(at) refuses us: it revoked this peerd",
                 cause: "revoked with peerctl forget on \(who)",
                 fix: "if that wasn't intended, run on \(who): peerctl trust \(local)"
             )
         case .revoked:
             return .fail(
                 .peerReach,
-                "we refuse \(who): it was revoked here",
+                "we refuse \(at): it was revoked here",
                 cause: "revoked with peerctl forget here",
                 fix: "if that wasn't intended: peerctl trust \(dial.peer?.rawValue ?? "ID")"
             )

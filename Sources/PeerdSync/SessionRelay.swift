@@ -12,8 +12,13 @@ package import PeerdModel
 /// operation travels once to each peer instead of once over every session.
 package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     package struct Timing: Sendable, Hashable {
-        /// At most one `have` per session this often; the first goes out at once.
+        /// The first `have` goes out at once, the next after this at the soonest, ...
         package var haveInterval: Duration = .seconds(5)
+        /// ... and the spacing doubles after each `have` up to this, back to `haveInterval` when the
+        /// other side grafts. A `have` is the tree's safety net: on a healthy full mesh each of its
+        /// N × (N − 1) sessions announcing every 5 s was the larger part of the traffic of a
+        /// mesh of 30 under load (bench/README.md, "Mesh").
+        package var haveIntervalLimit: Duration = .seconds(60)
         /// How long a `have`'s news may stay missing here before the origin is grafted.
         package var graftDelay: Duration = .seconds(1)
 
@@ -29,6 +34,8 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
     /// The vector announced in the last `have`, and when.
     private var announced = VersionVector()
     private var lastHave: Instant?
+    /// How long after `lastHave` the next `have` may go.
+    private var haveSpacing: Duration?
     /// Origins the other side holds more of than we do, per its `have`: the seq, and since when.
     private var missed: [PeerID: (seq: UInt64, since: Instant)] = [:]
 
@@ -49,9 +56,11 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
         lazy.formUnion(origins.filter { $0 != local })
     }
 
-    /// It lacks operations of `origins`: push them again.
+    /// It lacks operations of `origins`: push them again, and announce often again (the tree has a
+    /// gap here).
     package mutating func grafted(_ origins: [PeerID]) {
         lazy.subtract(origins)
+        haveSpacing = timing.haveInterval
     }
 
     /// It announced `vector`; what it holds beyond `held` (ours) is noted as missed, from `now`.
@@ -76,22 +85,24 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
         lazy.contains { origin in held[origin] > max(peerHas[origin], announced[origin]) }
     }
 
-    /// A `have` is due when there is news (``hasNews(held:peerHas:)``) and the last one is
-    /// `haveInterval` old.
+    /// A `have` is due when there is news (``hasNews(held:peerHas:)``) and the spacing since the
+    /// last one has passed.
     package mutating func haveDue(held: VersionVector, peerHas: VersionVector, now: Instant) -> Bool {
         guard hasNews(held: held, peerHas: peerHas) else { return false }
-        if let lastHave, lastHave.duration(to: now) < timing.haveInterval { return false }
+        let spacing = haveSpacing ?? timing.haveInterval
+        if let lastHave, lastHave.duration(to: now) < spacing { return false }
+        if lastHave != nil { haveSpacing = min(spacing * 2, timing.haveIntervalLimit) }
         announced = held
         lastHave = now
         return true
     }
 
     /// When ``haveDue(held:peerHas:now:)`` or ``graftsDue(held:now:)`` next says yes, if nothing else
-    /// changes: a `have` owed (at `now` if none was sent yet, else `haveInterval` after the last),
-    /// or the first graft of an origin still missing here.
+    /// changes: a `have` owed (at `now` if none was sent yet, else the spacing after the last), or
+    /// the first graft of an origin still missing here.
     package func nextDeadline(held: VersionVector, peerHas: VersionVector, now: Instant) -> Instant? {
-        let have =
-            hasNews(held: held, peerHas: peerHas) ? lastHave.map { $0.advanced(by: timing.haveInterval) } ?? now : nil
+        let spacing = haveSpacing ?? timing.haveInterval
+        let have = hasNews(held: held, peerHas: peerHas) ? lastHave.map { $0.advanced(by: spacing) } ?? now : nil
         let graft = missed.filter { $0.value.seq > held[$0.key] }.values.map(\.since).min()
             .map { $0.advanced(by: timing.graftDelay) }
         return [have, graft].compactMap { $0 }.min()

@@ -53,6 +53,11 @@ package final class RawConnection {
         }
     }
 
+    /// Shuts down the sending side (`shutdown(SHUT_WR)`): the other end reads the end of the stream.
+    package func finishSending() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// Sends `json` as one frame.
     package func sendFrame(_ json: String) {
         send(Self.frame(Array(json.utf8)))

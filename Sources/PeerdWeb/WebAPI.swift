@@ -38,14 +38,12 @@ struct WebAPI<Backend: WebBackend> {
     func events() async -> Response {
         // Listening starts before the answer's head is sent: a page that lists once the stream is
         // open misses no change (proto/WEB.md).
-        let feed = await backend.follow()
+        let follow = await backend.follow()
         let body = ResponseBody { writer in
             let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await batch in feed.changes {
-                        for change in batch { sink.yield(Self.event(ChangeRecord(change))) }
-                    }
+                    await follow.forward { sink.yield(Self.event($0)) }
                     sink.finish()
                 }
                 group.addTask {
@@ -56,9 +54,9 @@ struct WebAPI<Backend: WebBackend> {
                 for await frame in frames.cancelOnGracefulShutdown() {
                     guard (try? await writer.write(frame)) != nil else { break }
                 }
+                // The follow's task ends here, and its subscription with it.
                 group.cancelAll()
             }
-            await feed.stop()
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: body)

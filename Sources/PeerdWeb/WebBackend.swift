@@ -1,23 +1,11 @@
-package import PeerdModel
 package import PeerdWire
 
 /// What the page's API asks of the daemon: the control socket's answers and its change stream,
 /// so the page and `peerctl` share one protocol and one place that answers (proto/WEB.md).
 package protocol WebBackend: Sendable {
     func respond(to request: ControlRequest) async -> ControlResponse
-    /// The list's changes from now on, as `follow` streams them. ``WebChangeFeed/stop`` ends the
-    /// stream; a stream dropped without it is let go of at the next change.
-    func follow() async -> WebChangeFeed
-}
-
-package struct WebChangeFeed: Sendable {
-    package var changes: AsyncStream<[WatchListChange]>
-    package var stop: @Sendable () async -> Void
-
-    package init(changes: AsyncStream<[WatchListChange]>, stop: @escaping @Sendable () async -> Void) {
-        self.changes = changes
-        self.stop = stop
-    }
+    /// The list's changes from now on, as `follow` streams them.
+    func follow() async -> ChangeFollow
 }
 
 /// The control requests the page may send. The rest (follow, connect, invite, join, forget,

@@ -1,6 +1,7 @@
 package import PeerdModel
 
-/// A `searchResults` response (proto/CONTROL.md, "search"): one of TMDB's pages.
+/// A `searchResults` response (proto/CONTROL.md, "search"): one of TMDB's pages (up to 20 results;
+/// `page` is 1-based), as the catalog reads it from TMDB.
 package struct SearchResultsRecord: Hashable, Sendable, Codable {
     package var query: String
     package var page: Int
@@ -23,6 +24,7 @@ package struct SearchResultRecord: Hashable, Sendable, Codable {
     package var title: String
     package var originalTitle: String?
     package var year: Int?
+    /// Cut to 1,000 characters like a describe's (``MovieDetails/capped(overview:)``).
     package var overview: String?
     package var posterPath: String?
     /// Hundredths of a point: 822 is 8.22 of 10.
@@ -47,34 +49,36 @@ package struct SearchResultRecord: Hashable, Sendable, Codable {
     }
 }
 
-/// A describe's details as `show` answers them, with the poster's full URL.
+/// A describe's details as `show` answers them: the details' own JSON (``MovieDetails``, the form a
+/// describe carries) with the poster's full URL beside their fields.
+@dynamicMemberLookup
 package struct DetailsRecord: Hashable, Sendable, Codable {
-    package var title: String
-    package var originalTitle: String?
-    package var releaseDate: String?
-    package var runtime: Int?
-    package var genres: [String]?
-    package var overview: String?
-    package var posterPath: String?
+    package var details: MovieDetails
     package var posterURL: String?
-    package var voteAverage: Int?
-    package var imdbId: String?
-    package var language: String
-    package var fetchedAt: Int64
 
     package init(_ details: MovieDetails, posterURL: String?) {
-        title = details.title
-        originalTitle = details.originalTitle
-        releaseDate = details.releaseDate
-        runtime = details.runtime
-        genres = details.genres.isEmpty ? nil : details.genres
-        overview = details.overview
-        posterPath = details.posterPath
+        self.details = details
         self.posterURL = posterURL
-        voteAverage = details.voteAverage
-        imdbId = details.imdbID
-        language = details.language
-        fetchedAt = details.fetchedAt
+    }
+
+    package subscript<Value>(dynamicMember field: KeyPath<MovieDetails.Fields, Value>) -> Value {
+        details.fields[keyPath: field]
+    }
+
+    /// The key beside the details' own.
+    private enum CodingKeys: String, CodingKey {
+        case posterURL
+    }
+
+    package init(from decoder: any Decoder) throws {
+        details = try MovieDetails(from: decoder)
+        posterURL = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .posterURL)
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        try details.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(posterURL, forKey: .posterURL)
     }
 }
 

@@ -78,3 +78,8 @@ package struct WireError: Error, Hashable, Sendable, Codable, CustomStringConver
 
     package var description: String { "\(code.rawValue): \(message)" }
 }
+
+extension WireError {
+    /// The last frame of every peer session and control connection while peerd stops (ERRORS.md).
+    package static let shuttingDown = WireError(.shuttingDown, "peerd is shutting down")
+}

@@ -101,7 +101,7 @@ package enum WireCoding {
     }
 
     /// `{"ops":[…],"type":"ops"}` with every operation in the fast parser's plain shape, or nil.
-    /// Whatever the parser accepts is valid UTF-8, nests 5 levels at most and keeps to the string and
+    /// Whatever the parser accepts is valid UTF-8, nests 8 levels at most and keeps to the string and
     /// array limits, so the checks the general path makes first hold too; what breaks a limit is left
     /// to the general path, which refuses it with the same error.
     static func fastOps(_ body: UnsafeRawBufferPointer) -> PeerMessage? {

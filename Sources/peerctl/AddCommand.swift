@@ -28,17 +28,23 @@ struct AddCommand: ParsableCommand {
 
     private var text: String { movie.joined(separator: " ") }
 
-    func validate() throws {
-        guard MovieReference.parse(text) != nil || TitleQuery(text) != nil else {
+    /// The words on the command line as a movie, parsed once: `run()` takes it from here.
+    private func wanted() throws -> WantedMovie {
+        guard let wanted = WantedMovie(text) else {
             throw ValidationError("can't understand '\(text)' as a movie; give \(MovieReference.accepted), or a title")
         }
+        return wanted
+    }
+
+    func validate() throws {
+        _ = try wanted()
         if let reason = Movie(id: MovieID(1)!, title: title, year: year).invalidReason {
             throw ValidationError(reason)
         }
     }
 
     func run() throws {
-        let movie = try resolve()
+        let movie = try resolve(try wanted())
         guard case .added(let record, let operation) = try options.request(.add(movie)) else {
             throw Output.unexpected()
         }
@@ -67,11 +73,12 @@ struct AddCommand: ParsableCommand {
 
     /// The movie `text` names: by id (with a provisional title from a URL's slug), or by title
     /// through the daemon's TMDB search.
-    private func resolve() throws -> Movie {
-        if let id = MovieReference.parse(text) {
-            return Movie(id: id, title: title ?? MovieReference.slugTitle(text), year: year)
+    private func resolve(_ wanted: WantedMovie) throws -> Movie {
+        let query: TitleQuery
+        switch wanted {
+        case .movie(let movie): return Movie(id: movie.id, title: title ?? movie.slugTitle, year: year)
+        case .title(let title): query = title
         }
-        let query = TitleQuery(text)!
         guard
             case .searchResults(let page) = try options.request(
                 .search(query: query.title, year: year ?? query.year, page: 1)

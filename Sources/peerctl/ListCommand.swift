@@ -74,7 +74,15 @@ struct ListCommand: ParsableCommand {
             guard case .following = try client.receive() else { throw Output.unexpected() }
             if !options.json { Output.note("following changes to the list; Ctrl-C to stop") }
             while true {
-                guard case .change(let change) = try client.receive() else { throw Output.unexpected() }
+                let change: ChangeRecord
+                switch try client.receive() {
+                case .change(let record): change = record
+                case .error(let error):
+                    // peerd stopping (`shutting-down`) ends the stream, as peerd going away does.
+                    Output.error(error.message)
+                    throw ExitCode(69)
+                default: throw Output.unexpected()
+                }
                 if options.json {
                     Output.jsonLine(change)
                 } else {

@@ -13,20 +13,13 @@ struct RemoveCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The movie to remove.", valueName: "movie"))
-    var movie: String
+    @Argument(help: MovieArgument.help("The movie to remove"))
+    var movie: MovieArgument
 
     @OptionGroup var options: ControlOptions
 
-    func validate() throws {
-        guard MovieReference.parse(movie) != nil else {
-            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
-        }
-    }
-
     func run() throws {
-        let id = MovieReference.parse(movie)!
-        let response = try options.request(.remove(id))
+        let response = try options.request(.remove(movie.id))
         guard case .removed(let movie, _) = response else { throw Output.unexpected() }
         if options.json {
             Output.json(response)

@@ -10,22 +10,16 @@ struct ShowCommand: ParsableCommand {
         discussion: "MOVIE is \(MovieReference.accepted)."
     )
 
-    @Argument(help: ArgumentHelp("The movie to show.", valueName: "movie"))
-    var movie: String
+    @Argument(help: MovieArgument.help("The movie to show"))
+    var movie: MovieArgument
 
     @OptionGroup var options: ControlOptions
 
-    func validate() throws {
-        guard MovieReference.parse(movie) != nil else {
-            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
-        }
-    }
-
     func run() throws {
-        let response = try options.request(.show(MovieReference.parse(movie)!))
+        let response = try options.request(.show(movie.id))
         guard case .shown(let shown) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        let id = MovieReference.parse(movie)!.rawValue
+        let id = movie.id.rawValue
         print(Output.describe(id: id, title: shown.details?.title ?? shown.movie?.title, year: shown.movie?.year))
         let facts = Self.facts(shown)
         let width = facts.map(\.0.count).max() ?? 0
@@ -41,9 +35,9 @@ struct ShowCommand: ParsableCommand {
             }
             if let date = details.releaseDate { facts.append(("released", date)) }
             if let runtime = details.runtime { facts.append(("runtime", "\(runtime) min")) }
-            if let genres = details.genres { facts.append(("genres", genres.joined(separator: ", "))) }
+            if !details.genres.isEmpty { facts.append(("genres", details.genres.joined(separator: ", "))) }
             if let vote = details.voteAverage { facts.append(("rating", "\(vote / 100).\(vote % 100 / 10)/10")) }
-            if let imdb = details.imdbId { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
+            if let imdb = details.imdbID { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
             if let poster = details.posterURL { facts.append(("poster", poster)) }
         }
         if let movie = shown.movie {
@@ -70,19 +64,13 @@ struct RefreshCommand: ParsableCommand {
             "Needs a TMDB token on the daemon. The fetches run in the background; `peerctl show` shows the result."
     )
 
-    @Argument(help: ArgumentHelp("The movie; all listed movies when left out.", valueName: "movie"))
-    var movie: String?
+    @Argument(help: MovieArgument.help("The movie; all listed movies when left out"))
+    var movie: MovieArgument?
 
     @OptionGroup var options: ControlOptions
 
-    func validate() throws {
-        if let movie, MovieReference.parse(movie) == nil {
-            throw ValidationError("can't understand '\(movie)' as a movie; give \(MovieReference.accepted)")
-        }
-    }
-
     func run() throws {
-        let id = movie.flatMap(MovieReference.parse)
+        let id = movie?.id
         let response = try options.request(.refresh(id))
         guard case .refreshing(let count) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }

@@ -1,14 +1,9 @@
 public import ArgumentParser
 public import Logging
 import PeerControl
-import PeerdCatalog
 import PeerdDaemon
 import PeerdModel
-import PeerdSecurity
-import PeerdStore
-import PeerdSync
 import PeerdWire
-import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +28,8 @@ struct PeerdCommand: AsyncParsableCommand {
             The optional config file ($XDG_CONFIG_HOME/peerd/config.json, or --config) is a JSON object \
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
             (a list), logLevel, tmdbTokenFile, tmdbUrl, tmdbLanguage, web (true or false), webAddress (one \
-            or a list) and webPort. Options given on the command line win over it; its peers add to --peer.
+            or a list) and webPort. Options given on the command line win over it, and it wins over the \
+            defaults; its peers add to --peer.
 
             The page: `peerctl open` prints its address with the token that lets you in, and opens it.
             """,
@@ -61,7 +57,9 @@ struct PeerdCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "The control socket `peerctl` talks to.",
-            discussion: "Default: $PEERD_SOCKET, else $XDG_RUNTIME_DIR/peerd/control.sock.",
+            discussion: """
+                Default: $PEERD_SOCKET, else the config file's socket, else $XDG_RUNTIME_DIR/peerd/control.sock.
+                """,
             valueName: "path"
         )
     )
@@ -177,55 +175,12 @@ struct PeerdCommand: AsyncParsableCommand {
         LoggingSystem.bootstrap { _ in LineLogHandler(level: logLevel ?? .info, override: levels, format: format) }
         let logger = Logger(label: "peerd")
 
-        let configPath = config ?? ConfigFile.defaultPath(environment: environment.variables)
-        let file: ConfigFile
+        let configuration: DaemonConfiguration
         do {
-            let loaded = try configPath.flatMap { path throws(ConfigFileError) in try ConfigFile.load(path: path) }
-            if let config, loaded == nil { throw ConfigFileError.unreadable(path: config, reason: "no such file") }
-            file = loaded ?? ConfigFile()
+            configuration = try DaemonConfiguration.load(flags, environment: environment, levels: levels)
         } catch {
             logger.critical("peerd cannot start: \(error)")
             throw ExitCode(78)  // EX_CONFIG: the unit's RestartPreventExitStatus, no restart loop
-        }
-        if logLevel == nil { levels.level = file.logLevel }
-
-        let socketFromEnvironment = environment.variables["PEERD_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        let socketPath = socket ?? socketFromEnvironment ?? file.socket ?? environment.defaultSocketPath
-        var configuration = DaemonConfiguration(
-            name: name ?? file.name ?? environment.hostName,
-            port: port ?? file.port ?? PeerAddress.defaultPort,
-            listenAddress: listenAddress ?? file.listenAddress ?? "::",
-            stateDirectory: try stateDir ?? file.stateDir
-                ?? StateDirectory.defaultPath(environment: environment.variables).string,
-            socketPath: socketPath,
-            socketIsDefault: socket == nil && socketFromEnvironment == nil && file.socket == nil,
-            mdns: !noMdns && (file.mdns ?? true),
-            staticPeers: peers.compactMap { PeerAddress($0) } + file.peers
-        )
-        configuration.session.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))
-        configuration.session.relayTree = !flood
-        configuration.configPath = configPath
-        configuration.config = file
-        configuration.logLevels = logLevel == nil ? levels : nil
-        configuration.environment = environment.variables
-        configuration.tmdb.tokenFile = tmdbTokenFile ?? file.tmdbTokenFile
-        configuration.tmdb.url = tmdbURL ?? file.tmdbURL ?? TMDBOptions.defaultURL
-        configuration.tmdb.language = tmdbLanguage ?? file.tmdbLanguage ?? TMDBOptions.defaultLanguage
-        configuration.tmdb.disabled = noTmdb
-        configuration.web = webOptions(file)
-        do {
-            configuration.tmdb.settings = try catalogSettings(configuration, environment: environment.variables)
-        } catch {
-            logger.critical("peerd cannot start: \(error)")
-            throw ExitCode(78)
-        }
-        if let groupSecretFile {
-            do {
-                configuration.groupKey = try GroupSecret.load(FilePath(groupSecretFile))
-            } catch {
-                logger.critical("peerd cannot start: \(error)")
-                throw ExitCode(78)
-            }
         }
         do {
             try await Daemon.run(configuration, logger: logger)
@@ -234,36 +189,30 @@ struct PeerdCommand: AsyncParsableCommand {
             throw ExitCode(70)
         }
     }
-}
 
-extension PeerdCommand {
-    /// Flags win over the config file's `web`, `webAddress` and `webPort`.
-    func webOptions(_ file: ConfigFile) -> WebOptions {
-        var options = WebOptions()
-        options.enabled = !noWeb && (file.web ?? true)
-        if let addresses = webAddresses.isEmpty ? file.webAddresses : webAddresses { options.addresses = addresses }
-        options.port = webPort ?? file.webPort ?? options.port
-        return options
-    }
-
-    /// TMDB's settings when a token is found and TMDB is not turned off; a token file others can
-    /// read, a bad URL or language stops the start with what to fix.
-    func catalogSettings(
-        _ configuration: DaemonConfiguration,
-        environment: [String: String]
-    ) throws(CatalogError) -> CatalogSettings? {
-        guard !noTmdb,
-            let credential = try TMDBCredential.load(
-                file: configuration.tmdb.tokenFile.map { FilePath($0) },
-                environment: environment
-            )
-        else { return nil }
-        return try CatalogSettings(
-            credential: credential,
-            cacheDirectory: FilePath(configuration.stateDirectory).appending("tmdb"),
-            baseURL: configuration.tmdb.url,
-            language: configuration.tmdb.language
-        )
+    /// The flags as given, for ``DaemonConfiguration`` to resolve with the config file and defaults.
+    var flags: DaemonFlags {
+        var flags = DaemonFlags()
+        flags.name = name
+        flags.port = port
+        flags.listenAddress = listenAddress
+        flags.stateDir = stateDir
+        flags.socket = socket
+        flags.mdns = noMdns ? false : nil
+        flags.peers = peers.compactMap { PeerAddress($0) }  // each checked in validate()
+        flags.groupSecretFile = groupSecretFile
+        flags.tmdbTokenFile = tmdbTokenFile
+        flags.tmdbURL = tmdbURL
+        flags.tmdbLanguage = tmdbLanguage
+        flags.noTmdb = noTmdb
+        flags.webAddresses = webAddresses.isEmpty ? nil : webAddresses
+        flags.webPort = webPort
+        flags.web = noWeb ? false : nil
+        flags.logLevel = logLevel
+        flags.config = config
+        flags.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))
+        flags.flood = flood
+        return flags
     }
 }
 

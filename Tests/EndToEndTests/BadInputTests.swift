@@ -214,6 +214,14 @@ struct BadInputTests {
         #expect(run.stderr.contains("themoviedb.org/movie/603"))
     }
 
+    @Test(arguments: [["remove", "?!"], ["show", "tmdb:x"], ["refresh", "https://example.com/movie/603"]])
+    func peerctlRefusesAMovieArgumentItCannotParseBeforeAskingTheDaemon(arguments: [String]) throws {
+        let run = try PeerctlRun.run(["--socket", "/nonexistent/peerd.sock"] + arguments)
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("The value '\(arguments[1])' is invalid for '<movie>'"))
+        #expect(run.stderr.contains("TMDB movie id (603), tmdb:603, or a TMDB movie URL"))
+    }
+
     @Test func peerctlNamesTheSocketAndHowToStartTheDaemonWhenNoneAnswers() throws {
         let run = try PeerctlRun.run(["--socket", "/tmp/peerd-e2e-nobody-here.sock", "list"])
         #expect(run.status == 69)

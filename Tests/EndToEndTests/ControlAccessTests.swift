@@ -62,4 +62,16 @@ struct ControlAccessTests {
         // Root may use anyone's daemon: it could read the state directory anyway.
         #expect(try bob.movieIDs() == [603])
     }
+
+    @Test func aClientThatShutsDownItsSendingSideStillGetsEveryAnswer() throws {
+        let alice = try TestDaemon("alice", in: try ScratchDirectory("half-close"))
+        let client = try RawConnection(unixPath: alice.socket)
+        client.sendFrame(#"{"type":"add","version":1,"movie":{"id":603}}"#)
+        client.sendFrame(#"{"type":"status","version":1}"#)
+        client.finishSending()
+        let (frames, closed) = client.readFramesUntilClosed()
+        #expect(frames.map { $0["type"] as? String } == ["added", "status"])
+        #expect(closed, "the daemon closes once it has answered")
+        #expect(try alice.movieIDs() == [603])
+    }
 }

@@ -11,6 +11,13 @@ struct OrdinaryCloseTests {
         try daemon.peerctl("peers", "--json").json([PeerRecord].self)
     }
 
+    /// The log notes a peer closing a session because it stops (PEER.md, "Errors and closing").
+    static func heardShuttingDown(_ log: String) -> Bool {
+        log.split(separator: "\n").contains { line in
+            line.contains("peer closed the session") && line.contains("code=shutting-down")
+        }
+    }
+
     @Test func aPeerThatStopsIsLoggedAsAClosePlainly() async throws {
         let scratch = try ScratchDirectory("ordinary-close")
         let alice = try TestDaemon("alice", in: scratch)
@@ -30,12 +37,13 @@ struct OrdinaryCloseTests {
         #expect(afterClose?.lastError == nil, "a stop is not an error: \(String(describing: afterClose))")
         let bobLog = bob.log
         #expect(!bobLog.contains("code=internal"), "\(bobLog)")
-        #expect(bobLog.contains("peer closed the session"))
+        #expect(Self.heardShuttingDown(bobLog), "alice, stopping, said so on her session with bob: \(bobLog)")
 
         try alice.start()
         #expect(try await eventually { try Self.peers(of: bob).first?.state == .connected })
         bob.stop()
         #expect(try await eventually { try Self.peers(of: alice).isEmpty })
+        #expect(Self.heardShuttingDown(alice.log), "bob, stopping, said so on the session he dialed: \(alice.log)")
         #expect(!alice.log.contains("code=internal"), "\(alice.log)")
     }
 }

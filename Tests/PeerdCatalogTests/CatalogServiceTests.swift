@@ -3,6 +3,7 @@ import NIOHTTP1
 import NIOPosix
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import SystemPackage

@@ -1,6 +1,7 @@
 import NIOHTTP1
 import PeerdCatalog
 import PeerdModel
+import PeerdWire
 import Testing
 
 @Suite struct TMDBClientTests {
@@ -28,6 +29,7 @@ import Testing
     @Test func aSearchAsksForItsQueryPageAndYearAndReadsThePage() async throws {
         let server = try await FakeTMDB.serving(["/3/search/movie": try Fixtures.bytes("search-matrix-page1.json")])
         let page = try await withClient(server) { try await $0.search("the matrix & co", year: 1999, page: 2) }
+        #expect(page.query == "the matrix & co")
         #expect(page.results.first?.title == "The Matrix")
         let request = try #require(server.requests.first)
         #expect(request.uri.contains("query=the%20matrix%20%26%20co"))

@@ -1,5 +1,6 @@
 import PeerdCatalog
 import PeerdModel
+import PeerdWire
 import Testing
 
 @Suite struct TMDBResponsesTests {
@@ -61,11 +62,12 @@ import Testing
     }
 
     @Test func aSearchPageKeepsTMDBsPagingAndWhatEachResultHas() throws {
-        let page = try TMDBResponses.searchPage(Fixtures.bytes("search-matrix-page1.json"))
+        let page = try TMDBResponses.searchPage(Fixtures.bytes("search-matrix-page1.json"), query: "matrix")
+        #expect(page.query == "matrix")
         #expect(page.page == 1)
         #expect(page.totalPages == 3)
         #expect(page.totalResults == 47)
-        #expect(page.results.map(\.movie.rawValue) == [603, 604, 684_431, 1_338_561])
+        #expect(page.results.map(\.movieId) == [603, 604, 684_431, 1_338_561])
         let matrix = page.results[0]
         #expect(matrix.title == "The Matrix")
         #expect(matrix.year == 1999)
@@ -113,14 +115,15 @@ import Testing
     func malformedJSONAndWrongShapesAreErrorsNeverCrashes(body: String) {
         let bytes = Array(body.utf8)
         #expect(throws: CatalogError.self) { try TMDBResponses.details(bytes, language: "en-US", fetchedAt: 1) }
-        #expect(throws: CatalogError.self) { try TMDBResponses.searchPage(bytes) }
+        #expect(throws: CatalogError.self) { try TMDBResponses.searchPage(bytes, query: "x") }
         #expect(throws: CatalogError.self) { try TMDBResponses.imageBase(bytes) }
     }
 
     @Test func aWrongShapeSaysWhichField() {
         let error = #expect(throws: CatalogError.self) {
             try TMDBResponses.searchPage(
-                Array(#"{"page":1,"results":[{"id":"x"}],"total_pages":1,"total_results":1}"#.utf8)
+                Array(#"{"page":1,"results":[{"id":"x"}],"total_pages":1,"total_results":1}"#.utf8),
+                query: "x"
             )
         }
         print("wrong shape:", error.map(String.init(describing:)) ?? "none")

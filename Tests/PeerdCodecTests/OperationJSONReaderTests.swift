@@ -75,6 +75,7 @@ struct OperationJSONReaderTests {
         #"{ "at" : 5 , "by" : "b\u00e9\/\ud83c\udfac" , "lamport" : 2 , "movie" : { "id" : 603 } , "op" : "add" , "origin" : "0123456789abcdef" , "seq" : 1 }"#,
         #"{"seq":9,"origin":"0123456789abcdef","op":"remove","movie":{"year":1999,"id":1},"lamport":3,"by":"x","at":-7,"removes":[]}"#,
         #"{"at":1,"by":"x","lamport":18446744073709551615,"movie":{"id":1},"op":"add","origin":"0123456789abcdef","seq":1,"removes":[{"seq":1,"origin":"0123456789abcdef"}]}"#,
+        #"{"at":1,"by":"x","details":{ "title" : "T\/2" , "genres" : [ "a" ], "language":"en","fetchedAt":-3 },"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
     ])
     func itAgreesWithJSONDecoderOnHandWrittenJSON(json: String) throws {
         let decoded = try #require(decode(json))
@@ -95,6 +96,13 @@ struct OperationJSONReaderTests {
         #"{"at":1,"by":"x","lamport":1,"movie":{"id":1},"op":"add","origin":"0123456789abcdef"}"#,
         #"{"at":1,"by":"x","lamport":1,"movie":{"id":1},"op":"add","origin":"0123456789abcdef","seq":1} {}"#,
         #"{"at":1,"by":"x","lamport":1,"movie":{"id":1},"op":"add","origin":"0123456789abcdef","seq":18446744073709551616}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"language":"en","title":"T","where":[1]},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"genres":[],"language":"en","title":"T"},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"language":"en","runtime":null,"title":"T"},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"language":"en","runtime":90.0,"title":"T"},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"language":"en","title":"T","title":"U"},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":{"fetchedAt":1,"language":"en"},"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
+        #"{"at":1,"by":"x","details":[],"lamport":1,"movie":{"id":1},"op":"describe","origin":"0123456789abcdef","seq":1}"#,
     ])
     func itLeavesAnythingUnusualToJSONDecoder(json: String) throws {
         #expect(parse(json) == nil)

@@ -47,6 +47,17 @@ struct OperationsCanGrowTests {
         #expect(Self.written(operation) == json)
     }
 
+    @Test func anUnknownFieldInsideADescribesDetailsIsKeptToo() throws {
+        let json =
+            #"{"at":1,"by":"a","details":{"fetchedAt":5,"language":"en-US","title":"T","#
+            + #""watch":{"US":["Netflix"]}},"lamport":2,"movie":{"id":603},"op":"describe","#
+            + #""origin":"\#(Self.origin)","seq":1}"#
+        let operation = try Self.decode(json)
+        #expect(operation.details == MovieDetails(.init(title: "T", language: "en-US", fetchedAt: 5)))
+        #expect(operation.verbatim?.bytes == Array(json.utf8))
+        #expect(Self.written(operation) == json)
+    }
+
     @Test func anUnknownKindIsKeptAndNamesItsMovie() throws {
         let json =
             #"{"at":1,"by":"a","lamport":2,"movie":{"id":603},"op":"rate","origin":"\#(Self.origin)","#

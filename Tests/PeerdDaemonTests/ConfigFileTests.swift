@@ -130,3 +130,15 @@ struct ConfigFileTests {
         #expect(ConfigChange.appliedOnReload.contains(key) == [.logLevel, .peers].contains(key))
     }
 }
+
+extension ConfigFileTests {
+    @Test func aFileNamedByConfigMustExistButTheDefaultOneMayNot() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-config-\(UUID())")
+        let missing = directory.appendingPathComponent("config.json").path
+        #expect(throws: ConfigFileError.unreadable(path: missing, reason: "no such file")) {
+            try ConfigFile.load(given: missing, environment: [:])
+        }
+        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.path]) == ConfigFile())
+        #expect(try ConfigFile.load(given: nil, environment: [:]) == ConfigFile())
+    }
+}

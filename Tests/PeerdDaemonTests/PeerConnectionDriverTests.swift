@@ -124,10 +124,9 @@ struct PeerConnectionDriverTests {
                     movie: Movie(id: MovieID(550)!)
                 )
             )
-            let (subscription, changes) = await replica.changes()
+            let changes = await replica.changes()
             try await channel.writeInbound(WireCoding.encodeBuffer(PeerMessage.ops([add])))
             let merged = await changes.first { _ in true }
-            await replica.unsubscribe(subscription)
             guard case .added(let row, let by)? = merged?.first else { throw DriverTestError.notMerged }
             #expect(row.movie.id == MovieID(550)! && by.id == add.id)
             try await channel.close()

@@ -113,6 +113,14 @@ struct DoctorTests {
         #expect(((reach.cause ?? "") + " " + (reach.fix ?? "")).contains(word), "\(reach)")
     }
 
+    @Test(arguments: [DialRecord.Refuser.peer, .us], [DialRecord.Outcome.notMember, .revoked])
+    func aRefusalNamesThePeerWithTheAddressItWasDialedAt(by: DialRecord.Refuser, outcome: DialRecord.Outcome) throws {
+        var scene = Scene()
+        scene.bobUnreachable(Scene.dial(.admission, outcome, by: by))
+        let reach = try #require(scene.only(.peerReach))
+        #expect(reach.summary.contains("bob (b0b00000) at 10.0.0.2:7601"), "\(reach.summary)")
+    }
+
     @Test func aRevokedPeerSaysWhoRevokedWhomAndHowToUndoIt() throws {
         var scene = Scene()
         scene.bobUnreachable(Scene.dial(.admission, .revoked, by: .peer))

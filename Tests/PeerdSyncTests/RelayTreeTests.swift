@@ -51,6 +51,27 @@ struct RelayTreeTests {
         #expect(pushes(grafted) == [.init(origin: third, seqs: 1...4)])
     }
 
+    @Test func theHavesSpreadOutUntilAGraftShowsTheyAreNeeded() {
+        var session = session()
+        _ = session.received(.prune([third]), now: start)
+        /// The seconds at which a `have` went out, with news of the lazy origin every second (and
+        /// the other side's pongs, so that the session lives).
+        func haves(_ seconds: ClosedRange<Int>) -> [Int] {
+            seconds.filter { second in
+                let now = start.advanced(by: .seconds(second))
+                _ = session.received(.pong, now: now)
+                let advanced = session.localAdvanced(to: VersionVector([third: UInt64(second + 1)]), now: now)
+                return sends(advanced + session.tick(now: now)).contains { $0.type == "have" }
+            }
+        }
+        // At once, then 5, 10 and 20 s apart.
+        #expect(haves(0...40) == [0, 5, 15, 35])
+        // The other side needed something: from 5 s again (not 40 s after the last), then 10.
+        _ = session.received(.graft([third]), now: start.advanced(by: .seconds(41)))
+        _ = session.received(.prune([third]), now: start.advanced(by: .seconds(41)))
+        #expect(haves(42...55) == [42, 52])
+    }
+
     @Test func ourOwnOriginIsNeverLazy() {
         var session = session()
         _ = session.received(.prune([me]), now: start)

@@ -88,6 +88,24 @@ struct SessionDeadlineTests {
         #expect(session.nextDeadline(now: start.advanced(by: .seconds(5))) == start.advanced(by: .seconds(15)))
     }
 
+    @Test func theDeadlineFollowsTheHavesSpacingAsItDoubles() throws {
+        var session = session(.dialer)
+        _ = session.received(.prune([third]), now: start)
+        _ = session.localAdvanced(to: VersionVector([third: 1]), now: start)
+        _ = session.localAdvanced(to: VersionVector([third: 2]), now: start.advanced(by: .seconds(1)))
+        #expect(session.nextDeadline(now: start.advanced(by: .seconds(1))) == start.advanced(by: .seconds(5)))
+        #expect(
+            try tickAtDeadline(&session, after: start.advanced(by: .seconds(1))).contains(
+                .send(.have(VersionVector([third: 2])))
+            )
+        )
+        // An operation of our own goes out at once (the next ping is 10 s after it); the lazy
+        // origin's news waits twice the first spacing.
+        let later = start.advanced(by: .seconds(6))
+        _ = session.localAdvanced(to: VersionVector([third: 3, me: 1]), now: later)
+        #expect(session.nextDeadline(now: later) == start.advanced(by: .seconds(15)))
+    }
+
     @Test func aGraftFallsDueOneSecondAfterTheHaveThatShowedWhatWeLack() throws {
         var session = session(.dialer)
         _ = session.received(.have(VersionVector([third: 5])), now: start.advanced(by: .seconds(3)))

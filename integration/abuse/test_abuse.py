@@ -19,28 +19,25 @@ import atexit
 import json
 import os
 import pathlib
-import shutil
-import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import traceback
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
-from harness import CheckFailed, HarnessError, expect_eventually, indent  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
+from suite import Suite, exit_on_signals, selected  # noqa: E402
 
 try:
     import cryptography  # noqa: F401
 except ImportError:
-    print("abuse: the Python package 'cryptography' is missing (make test-deps installs it, or "
-          "python3 -m pip install cryptography)", flush=True)
-    print("abuse: 0 passed, 1 failed", flush=True)
-    sys.exit(1)
+    missing = Suite("abuse")
+    missing.fail("the Python package 'cryptography' is missing (make test-deps installs it, or "
+                 "python3 -m pip install cryptography)")
+    sys.exit(missing.finish())
 import attacker  # noqa: E402
 
 BOUND = 6.0  # seconds the daemon has to close an attack connection (SECURITY.md: 5 s deadline)
@@ -115,6 +112,12 @@ class World:
             self.legit_movies.add(self.next_movie)
             self.legit_ops += 1
         return self.next_movie
+
+    def member_died(self):
+        """Why the run can't go on: alice or bob died (both logs' tails)."""
+        if self.a.alive() and self.b.alive():
+            return None
+        return f"a member died\nalice log:\n{self.a.tail()}\nbob log:\n{self.b.tail()}"
 
     def sync_b_to_a(self):
         """An add on B shows up on A; returns the seconds it took."""
@@ -216,21 +219,37 @@ def check_readable_secret_refused(w):
     return f"exit {d.proc.returncode}: {said[-1] if said else '(nothing logged)'}"
 
 
+def refused_since(member, outsider, since_ms):
+    """Whether `member` refused a dial of `outsider` at `since_ms` (ms since 1970) or later: its
+    peers row for a refused peer has the last refusal's time in `lastSeen`."""
+    return any(p.get("peer") == outsider.id and "refused" in str(p.get("lastError"))
+               and (p.get("lastSeen") or 0) >= since_ms for p in member.peers())
+
+
+def wait_refused_since(w, since_ms, what):
+    expect_eventually(lambda: all(refused_since(m, w.c, since_ms) for m in (w.a, w.b)), 20,
+                      f"alice and bob refusing a dial carol made {what}")
+
+
 def check_outsider(w):
-    """Outsider daemon C (another secret) dials A and B: after it ran a while and added movies of
-    its own, nothing crossed either way, and A's peers show C as not trusted."""
+    """Outsider daemon C (another secret) dials A and B: after it was refused, retried and added
+    movies of its own, nothing crossed either way, and A's peers show C as not trusted."""
     c = w.c
     c.start()
+    since = int(time.time() * 1000)
     for title in ("Outsider One", "Outsider Two"):
         w.add(c, title)
-    time.sleep(2)  # let C dial, be refused, and retry a few times
+    wait_refused_since(w, since, "after her first adds")
+    since = int(time.time() * 1000)
     w.add(c, "Outsider Three")
+    # Her operations could cross only on an admitted session, and each member has now refused a dial
+    # she made with all of them, the last included: no later moment would show more.
+    wait_refused_since(w, since, "after her last add (a retry)")
 
     def c_refused():
         return all(any(p.get("peer") == m.id and p.get("lastError") for p in c.peers()) for m in (w.a, w.b))
 
     expect_eventually(c_refused, 20, "carol's peers showing that alice and bob refused her")
-    time.sleep(3)
     w.nothing_foreign()
     c_ids = c.movie_ids()
     if c_ids & w.legit_movies:
@@ -408,9 +427,12 @@ CHECKS = [
 ]
 
 
-# Gaps this version is known to have, with why. Such a check failing prints GAP and is counted
-# apart; passing, it fails the run as a reminder to remove it from here. None today.
-KNOWN_GAPS = {}
+def start_members(w):
+    """alice and bob up and answering (carol starts in check_outsider, or here when it is left out)."""
+    w.a.start(wait=False)
+    w.b.start()
+    w.a.wait_answering()
+    print(f"abuse: alice {w.a.id[:8]} :{w.a.port}, bob {w.b.id[:8]} :{w.b.port}; work dir {w.work}", flush=True)
 
 
 def main():
@@ -419,62 +441,25 @@ def main():
     parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
     parser.add_argument("--report", help="write per-attack measurements as JSON here")
     args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(130))
-    if not (harness.BIN_DIR / "peerd").exists():
-        print(f"abuse: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
-        print("abuse: 0 passed, 1 failed", flush=True)
-        return 1
-    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-abuse-"))
-    passed = failed = gaps = 0
-    w = None
-    try:
+    exit_on_signals()
+    suite = Suite("abuse")
+    if not suite.need_peerd():
+        return suite.finish()
+    checks = selected(CHECKS, args.only)
+    with suite.work_dir(args.keep) as work:
         w = World(work)
-        w.a.start(wait=False)
-        w.b.start()
-        w.a.wait_answering()
-        print(f"abuse: alice {w.a.id[:8]} :{w.a.port}, bob {w.b.id[:8]} :{w.b.port}; work dir {work}", flush=True)
-        checks = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
-        needs_c = any(c[1] is check_outsider for c in checks)  # it starts carol itself
-        if not needs_c:
-            w.c.start()
-        for title, check in checks:
-            started = time.monotonic()
-            try:
-                detail = check(w)
-                if title in KNOWN_GAPS:
-                    failed += 1
-                    print(f"FAIL  {title}: passes now; remove it from KNOWN_GAPS\n        {detail}", flush=True)
-                    continue
-                passed += 1
-                print(f"PASS  {title} ({time.monotonic() - started:.1f} s)\n        {detail}", flush=True)
-            except CheckFailed as failure:
-                if title in KNOWN_GAPS:
-                    gaps += 1
-                    print(f"GAP   {title}: {KNOWN_GAPS[title]}\n{indent(failure)}", flush=True)
-                    continue
-                failed += 1
-                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n{indent(failure)}", flush=True)
-            except Exception:  # a bug in the check or the attacker: a failure, keep going
-                failed += 1
-                print(f"FAIL  {title}: unexpected error\n{traceback.format_exc()}", flush=True)
-            if not w.a.alive() or not w.b.alive():
-                print(f"abuse: a member died; alice log:\n{w.a.tail()}\nbob log:\n{w.b.tail()}", flush=True)
-                failed += 1
-                break
-    except (HarnessError, CheckFailed) as error:
-        failed += 1
-        print(f"FAIL  starting the daemons: {error}", flush=True)
-    finally:
-        stop_all()
-        if w is not None and args.report:
-            pathlib.Path(args.report).write_text(json.dumps(w.reports, indent=1))
-        if failed or args.keep:
-            print(f"abuse: logs kept in {work}", flush=True)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"abuse: {passed} passed, {failed} failed, {gaps} known gaps", flush=True)
-    return 0 if failed == 0 and passed > 0 else 1
+        try:
+            start_members(w)
+            if not any(check is check_outsider for _, check in checks):
+                w.c.start()
+            suite.run(checks, w, stop=w.member_died)
+        except (HarnessError, CheckFailed) as error:
+            suite.fail("starting the daemons", error)
+        finally:
+            stop_all()
+            if args.report:
+                pathlib.Path(args.report).write_text(json.dumps(w.reports, indent=1))
+    return suite.finish()
 
 
 if __name__ == "__main__":

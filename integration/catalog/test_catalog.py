@@ -17,20 +17,17 @@ on failure. A peerd that never asks TMDB for details fails the checks that wait 
 import argparse
 import base64
 import http.client
+import itertools
 import json
 import os
 import pathlib
 import secrets
-import shutil
-import signal
 import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import traceback
 import urllib.error
 import urllib.request
 
@@ -38,14 +35,18 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
-from harness import CheckFailed, HarnessError, indent  # noqa: E402
+from harness import CheckFailed, HarnessError  # noqa: E402
 from fake_tmdb import DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
+from suite import Suite, exit_on_signals, selected  # noqa: E402
 
 QUICK = 3.0  # s: a peerctl add answers within this whatever TMDB does (the stall is 10 s)
 DETAILS_WAIT = 20.0  # s: details reach every peer (alice waits up to 5 s for a movie she did not add)
 AFTER_FAULT_WAIT = 60.0  # s: after a fault clears (a backoff, a Retry-After or a 10 s stall may be under way)
 NO_FETCH_GRACE = 8.0  # s: waits give up after this while alice has asked TMDB for no movie at all
-HOLD = 4.0  # s: how long a fault stays on after the adds
+SETTLE_WAIT = 20.0  # s: a marker's round trip (wait_settled); a Retry-After may hold it 2 s
+# How long a fault stays on after alice first met it. Not a wait for anything: the fault's length,
+# so that alice meets it again on a retry (backoff 1-2 s, Retry-After 2 s) and not only once.
+HOLD = 4.0
 MAX_ATTEMPTS = 10  # /3/movie/{id} requests per movie over a fault check
 RSS_LIMIT = 10 << 20
 FIELDS = ("adult backdrop_path belongs_to_collection budget genres homepage id imdb_id origin_country "
@@ -232,6 +233,60 @@ class World:
         if movie not in self.alice.movie_ids():
             self.alice.peerctl("add", movie)
         return self.details_everywhere(movie)
+
+    def settle(self):
+        """Returns once every request and describe alice would still make is seen (wait_settled);
+        returns the seconds that took."""
+        return wait_settled(self.fake, {self.alice: None}, self.all())
+
+    def dead(self):
+        """Why the run can't go on: one of alice, bob and carol died (the tail of its log)."""
+        dead = [d for d in (self.all() if self.alice else []) if not d.alive()]
+        if dead:
+            return f"{', '.join(d.name for d in dead)} died; log:\n{harness.tail(dead[0].log)}"
+        return None
+
+
+# Movie ids TMDB doesn't know (the fake answers 404, which a peer never retries), one per marker.
+MARKERS = itertools.count(8_000_001)
+
+
+def wait_settled(fake, holders, peers):
+    """Returns once whatever each token holder would still ask TMDB for, or describe, has been seen:
+    in the fake's log, and in every peer's list and frame trace. `holders`: daemon -> the index of
+    its token in the fake's list (None: any token).
+
+    Each holder adds a marker, a movie TMDB doesn't know, and the check waits until the holder asks
+    the fake for it; then the holder removes it, and the check waits until every peer has the
+    removal. Why that is enough, from how a peer fetches (FetchSchedule, CatalogService): it
+    fetches one movie at a time, the earliest due first, and before each it drops every movie that
+    has been described since (the marker's add makes it look again). A movie it added is due at
+    once, the marker too. So once it has asked for the marker, every fetch that was due before has
+    been asked, and none is left for a described movie: nothing needless can come later. A describe
+    it made comes before the removal in its operations, which every peer receives in order: when
+    the removal is everywhere, so is the describe, and in the frame traces. A peer without a token
+    has no fetch loop at all (the catalog is wired only with a token); a regression that gave it
+    one would ask at once for the movies it added itself, long before this returns. Returns the
+    seconds it took."""
+    started = time.monotonic()
+    markers = {holder: next(MARKERS) for holder in holders}
+    for holder, marker in markers.items():
+        result = holder.peerctl("add", marker, "--title", "Marker")
+        if result.returncode != 0:
+            raise HarnessError(f"peerctl add {marker} on {holder.name}: {result.stderr.strip()}")
+
+    def asked(holder):
+        token = holders[holder]
+        return any(token is None or r["token"] == token for r in fake.requests(f"/3/movie/{markers[holder]}"))
+    harness.expect_eventually(lambda: all(asked(h) for h in holders), SETTLE_WAIT,
+                              f"{', '.join(h.name for h in holders)} asking the fake TMDB for their markers")
+    ids = set(markers.values())
+    harness.expect_eventually(lambda: all(ids <= p.movie_ids() for p in peers), SETTLE_WAIT, "the markers everywhere")
+    for holder, marker in markers.items():
+        holder.peerctl("remove", marker)
+    harness.expect_eventually(lambda: not any(ids & p.movie_ids() for p in peers), SETTLE_WAIT,
+                              "the markers' removals everywhere")
+    return time.monotonic() - started
 
 
 def unwired(text):
@@ -427,7 +482,7 @@ def check_healthy(w):
     started = time.monotonic()
     shown = {m: w.details_everywhere(m) for m in (550, 769)}
     arrived = time.monotonic() - started
-    time.sleep(3)  # room for a second, needless fetch
+    settled = w.settle()  # a second, needless fetch would have been asked by now
     problems = []
     for movie, s in shown.items():
         problems += compare_details(movie, s)
@@ -442,7 +497,8 @@ def check_healthy(w):
     if problems:
         raise CheckFailed("; ".join(problems))
     return (f"adds {t1:.2f} s (alice), {t2:.2f} s (bob); details on all three {arrived:.1f} s later; "
-            f"/3/movie requests: 550 ×1, 769 ×1; /3/configuration ×{w.fake.count('/3/configuration')}")
+            f"/3/movie requests: 550 ×1, 769 ×1; /3/configuration ×{w.fake.count('/3/configuration')}; "
+            f"settled {settled:.1f} s later")
 
 
 def compare_details(movie, shown):
@@ -522,7 +578,7 @@ def fault_check(mode):
                 except CheckFailed as failure:
                     problems.append(str(failure))
             arrived = time.monotonic() - cleared
-            time.sleep(2)
+            settled = w.settle()  # a needless request or describe would be seen by now
         tries = {m: w.attempts(m) for m in (alice_movie, bob_movie)}
         describes = {m: len(w.describes(m)) for m in tries}
         for movie, asked in tries.items():
@@ -539,8 +595,8 @@ def fault_check(mode):
             problems.append(f"alice's RSS peaked {peak / 2**20:.1f} MB above its level before the faults (limit 10)")
         summary = (f"adds {ta:.2f}/{tb:.2f} s; pending {first!r}, after {HOLD:g} s {later!r}; requests "
                    f"{ {m: [r['status'] for r in t] for m, t in tries.items()} } gaps {gaps}; details everywhere "
-                   f"{arrived:.1f} s after clearing; describes {describes}; RSS {growth / 2**20:+.1f} MB "
-                   f"(peak {peak / 2**20:+.1f})")
+                   f"{arrived:.1f} s after clearing, settled {settled:.1f} s later; describes {describes}; "
+                   f"RSS {growth / 2**20:+.1f} MB (peak {peak / 2**20:+.1f})")
         if problems:
             raise CheckFailed("; ".join(problems) + f"\n{summary}")
         return summary
@@ -619,11 +675,11 @@ def check_refresh(w):
     fresh = lambda: all(d.show(550).get("describedBy", {}).get("operation") not in (None, before["operation"])  # noqa
                         for d in w.all())
     w.wait_for(fresh, DETAILS_WAIT, "a new describe of 550 on all three")
-    time.sleep(2)
+    settled = w.settle()  # a second request of the refresh would have been asked by now
     if len(w.attempts(550)) != count + 1:
         raise CheckFailed(f"{len(w.attempts(550)) - count} requests for 550 after the refresh, not 1")
-    return f"one more request (now {count + 1}); describe {before['operation']} → " \
-           f"{w.alice.show(550)['describedBy']['operation']} on all three"
+    return f"one more request (now {count + 1}, settled {settled:.1f} s after the describe); describe " \
+           f"{before['operation']} → {w.alice.show(550)['describedBy']['operation']} on all three"
 
 
 def check_restart(w):
@@ -635,12 +691,12 @@ def check_restart(w):
     w.connected()
     ops = w.bob.status()["operations"]
     harness.expect_eventually(lambda: w.alice.status()["operations"] >= ops, 20, "alice caught up with bob")
-    time.sleep(7)  # past the 1-5 s delay with which a peer fetches what it did not add
+    settled = w.settle()  # a fetch of a movie described before the restart would have been asked by now
     again = {p: w.fake.count(p) - n for p, n in asked.items() if w.fake.count(p) != n}
     if again:
         raise CheckFailed(f"movies described before the restart asked for again after it: {again}")
-    return f"{sum(asked.values())} requests for the {len(asked)} described movies before and after; /3/configuration " \
-           f"×{w.fake.count('/3/configuration')}"
+    return f"{sum(asked.values())} requests for the {len(asked)} described movies before and after (settled " \
+           f"{settled:.1f} s after the catch-up); /3/configuration ×{w.fake.count('/3/configuration')}"
 
 
 def check_v3_key(w):
@@ -743,7 +799,9 @@ def ten_peers(crowd):
     def described_everywhere():
         return all("details" in d.show(m) for d in daemons for m in adders)
     harness.expect_eventually(described_everywhere, 30, "details of all five movies on all ten")
-    time.sleep(6)  # past every holder's turn: room for needless requests
+    # Every holder has the describes, so a needless request of a holder whose turn came later would
+    # have been asked by now.
+    settled = wait_settled(crowd.fake, {crowd.daemons[name]: index for name, index in Crowd.HOLDERS.items()}, daemons)
     holders = {index: name for name, index in Crowd.HOLDERS.items()}
     asked = {m: [holders.get(r["token"]) for r in crowd.fake.requests(f"/3/movie/{m}")] for m in adders}
     problems = [f"{m}: {len(a)} requests ({a})" for m, a in asked.items() if len(a) != 1]
@@ -754,7 +812,8 @@ def ten_peers(crowd):
         problems.append(f"requests without a token (a peer without one called TMDB?): {anonymous}")
     if problems:
         raise CheckFailed("; ".join(problems))
-    return "one request per movie, by " + ", ".join(f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items())
+    return "one request per movie, by " + ", ".join(f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items()) \
+        + f"; settled {settled:.1f} s after the details were everywhere"
 
 
 CHECKS = [
@@ -788,44 +847,18 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
     parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
     args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(130))
-    selected = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
-    if any(not t.startswith("fake:") for t, _ in selected) and not (harness.BIN_DIR / "peerd").exists():
-        print(f"catalog: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
-        print("catalog: 0 passed, 1 failed", flush=True)
-        return 1
-    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-catalog-"))
-    passed = failed = 0
-    w = None
-    try:
+    exit_on_signals()
+    suite = Suite("catalog")
+    checks = selected(CHECKS, args.only)
+    if any(not title.startswith("fake:") for title, _ in checks) and not suite.need_peerd():
+        return suite.finish()
+    with suite.work_dir(args.keep) as work:
         w = World(work)
-        for title, check in selected:
-            started = time.monotonic()
-            try:
-                detail = check(w)
-                passed += 1
-                print(f"PASS  {title} ({time.monotonic() - started:.1f} s)\n        {detail}", flush=True)
-            except (CheckFailed, HarnessError) as failure:
-                failed += 1
-                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n{indent(failure)}", flush=True)
-            except Exception:  # a bug in the check: a failure, keep going
-                failed += 1
-                print(f"FAIL  {title}: unexpected error\n{indent(traceback.format_exc())}", flush=True)
-            dead = [d.name for d in (w.all() if w.alice else []) if not d.alive()]
-            if dead:
-                failed += 1
-                print(f"catalog: {', '.join(dead)} died; log:\n{indent(harness.tail(work / f'{dead[0]}.log'))}")
-                break
-    finally:
-        if w is not None:
+        try:
+            suite.run(checks, w, stop=w.dead)
+        finally:
             w.stop()
-        if failed or args.keep:
-            print(f"catalog: logs kept in {work}", flush=True)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"catalog: {passed} passed, {failed} failed", flush=True)
-    return 0 if failed == 0 and passed > 0 else 1
+    return suite.finish()
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from harness import HarnessError, tail  # noqa: E402
+from harness import HarnessError, eventually, tail  # noqa: E402
 from lab import Lab, LabSkip  # noqa: E402
 
 TARGET_P50 = 1.2
@@ -100,7 +100,9 @@ def main():
                 if args.cold_avahi:
                     newcomer.kill_avahi()
                     newcomer.start_avahi()
-                time.sleep(0.5)  # let h1 see the old newcomer go before the clock starts again
+                # h1 has seen the old newcomer go (its session ended) before the clock starts again.
+                eventually(lambda: not any(p.get("name") == "newcomer" and p.get("state") == "connected"
+                                           for p in existing.peers()), 10, "h1's session with the old newcomer ended")
                 elapsed = time_one_run(newcomer, existing_id, labkit.PEERD_PORT + 10 + run, args.timeout)
                 label = "warm-up" if run < args.warmup else f"run {run - args.warmup + 1:2d}"
                 if elapsed is None:

@@ -73,7 +73,7 @@ __all__ = [
     "DEFAULT_WAIT", "HERE", "OBSERVER_INDEX", "PEERD_PORT", "PROTOCOL", "RUN_ROOT", "SERVICE_TYPE", "SKIP_EXIT_CODE",
     "SUBNET", "Host", "Lab", "LabInterrupted", "LabSkip", "Observer", "cleanup_stale", "install_signal_handlers",
     "list_namespaces", "parse_avahi_browse", "parse_txt", "preflight", "remove_namespaces", "run_suite", "sh",
-    "skip_unless_possible", "Tally",
+    "skip_unless_possible",
 ]
 
 
@@ -412,44 +412,28 @@ def cleanup_stale(verbose=True):
 # MARK: a suite's run
 
 
-class Tally:
-    """How one suite's checks went, and its last line, `NAME: N passed, M failed`."""
-
-    def __init__(self, name):
-        self.name = name
-        self.passed = self.failed = self.skipped = 0
-
-    def summary(self):
-        line = f"{self.name}: {self.passed} passed, {self.failed} failed"
-        return line + (f", {self.skipped} skipped" if self.skipped else "")
-
-
-def run_suite(tally, lab_options, banner, run_checks, timed=False):
-    """What every lab suite's main does: builds the lab with `lab_options`, prints `banner(lab)`, runs
-    `run_checks(lab)` and prints the tally. Returns the exit code: 77 when the lab can't be built
-    here, 130 on Ctrl-C, else 0 only when something passed and nothing failed."""
-    started = time.monotonic()
+def run_suite(suite, lab_options, banner, run_checks):
+    """What every lab suite's main does with its `suite` (../suite.py): builds the lab with
+    `lab_options`, prints `banner(lab)`, runs `run_checks(lab)` and finishes the suite. Returns the
+    exit status: 77 when the lab can't be built here, 130 on Ctrl-C, else the suite's. The lab's
+    logs are kept when a check failed."""
     try:
         with Lab(**lab_options) as lab:
             print(banner(lab), flush=True)
             run_checks(lab)
-            if tally.failed:
+            if suite.failed:
+                lab.failed = True
                 print(f"logs kept in {lab.run_dir}", flush=True)
     except LabSkip as skip:
-        print(f"{tally.name} skipped: {skip}", flush=True)
-        return SKIP_EXIT_CODE
+        return suite.skip(skip)
     except KeyboardInterrupt as interrupt:
-        print(f"\n{tally.name}: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
-        tally.failed += 1
-        print(tally.summary(), flush=True)
+        print(f"\n{suite.name}: interrupted ({str(interrupt) or 'Ctrl-C'}); the lab was torn down", flush=True)
+        suite.failed += 1
+        suite.finish()
         return 130
     except HarnessError as error:
-        print(f"FAIL  building the lab: {error}", flush=True)
-        tally.failed += 1
-    if timed:
-        print(f"({time.monotonic() - started:.0f} s in all)", flush=True)
-    print(tally.summary(), flush=True)
-    return 0 if tally.failed == 0 and tally.passed > 0 else 1
+        suite.fail("building the lab", error)
+    return suite.finish()
 
 
 def main():

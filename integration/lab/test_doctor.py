@@ -25,9 +25,9 @@ peers connected again and doctor on the affected host passing again. Two recover
 not required: B's after the port fault, and A's after the outsider C left (doctor keeps reporting
 an inbound refusal of a peer that is gone, see the detail line).
 
-Prints one line per check and ends with exactly `doctor: N passed, M failed` (`, K skipped` may
-follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab (one line,
-`lab skipped: <reason>`).
+Prints one line per check and ends with exactly `doctor: N passed, M failed` (../suite.py runs the
+checks). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab (one line,
+`doctor skipped: <reason>`).
 
     sudo python3 integration/lab/test_doctor.py [--keep-logs]
 
@@ -40,13 +40,13 @@ import shutil
 import signal
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, TimedOut, eventually, indent, tail, write_group_secret  # noqa: E402
 from lab import sh  # noqa: E402
+from suite import Suite  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 DOCTOR_WAIT = float(os.environ.get("PEERD_DOCTOR_WAIT", "30"))
@@ -532,40 +532,20 @@ def recover(ctx):
         print(indent(f"(recovery: {str(error).splitlines()[0]})"), flush=True)
 
 
-def run_checks(lab, tally):
+def run_checks(lab, suite):
     ctx = Context(lab)
     for title, check, involved, needs in CHECKS:
+        title = f"doctor: {title}"
         if ctx.doctor_missing:
-            print(f"SKIP  doctor: {title}: peerctl doctor does not answer", flush=True)
-            tally.skipped += 1
+            suite.skip_check(title, "peerctl doctor does not answer")
             continue
         if needs and not shutil.which(needs):
-            print(f"SKIP  doctor: {title}: `{needs}` is not installed"
-                  + (" (apt-get install nftables)" if needs == "nft" else ""), flush=True)
-            tally.skipped += 1
+            hint = " (apt-get install nftables)" if needs == "nft" else ""
+            suite.skip_check(title, f"`{needs}` is not installed{hint}")
             continue
         ctx.details = []
-        started = time.monotonic()
-        try:
-            check(ctx)
-            print(f"PASS  doctor: {title} ({time.monotonic() - started:.1f} s)", flush=True)
-            for line in ctx.details:
-                print(indent(line), flush=True)
-            tally.passed += 1
-        except (CheckFailed, HarnessError) as error:
-            tally.failed += 1
-            lab.failed = True
-            print(f"FAIL  doctor: {title} ({time.monotonic() - started:.1f} s)", flush=True)
-            for line in ctx.details:
-                print(indent(line))
-            print(indent(error), flush=True)
+        if not suite.check(title, check, ctx, notes=ctx.details):
             print_logs(lab, involved)
-            recover(ctx)
-        except Exception:  # a bug in a check: a failure, and go on
-            tally.failed += 1
-            lab.failed = True
-            print(f"FAIL  doctor: {title}: unexpected error", flush=True)
-            print(indent(traceback.format_exc()), flush=True)
             recover(ctx)
 
 
@@ -573,14 +553,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep-logs", action="store_true", help="keep the run's logs even when all pass")
     args = parser.parse_args()
-    labkit.skip_unless_possible()
-    tally = labkit.Tally("doctor")
+    suite = Suite("doctor")
+    reason = labkit.preflight()
+    if reason:
+        return suite.skip(reason)
 
     def banner(lab):
         return (f"lab {lab.prefix}: h1 (A, alice), h2 (B, bob), h3 (C, carol) with their own D-Bus, avahi-daemon"
                 f" and peerd; logs in {lab.run_dir}")
-    return labkit.run_suite(tally, {"hosts": 3, "keep_logs": args.keep_logs or None}, banner,
-                            lambda lab: run_checks(lab, tally), timed=True)
+    return labkit.run_suite(suite, {"hosts": 3, "keep_logs": args.keep_logs or None}, banner,
+                            lambda lab: run_checks(lab, suite))
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -2,8 +2,8 @@
 """The LAN lab test (`make test`): peerd discovers, converges and survives Avahi restarts on a real
 virtual LAN of hosts in network namespaces, checked against avahi-browse and python-zeroconf.
 
-Prints one line per check and ends with exactly `lab: N passed, M failed` (`, K skipped` may
-follow). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab.
+Prints one line per check and ends with exactly `lab: N passed, M failed` (../suite.py runs the
+checks). Exit status: 0 all passed, 1 something failed, 77 the machine can't host the lab.
 
     sudo python3 integration/lab/test_lab.py [--self-check-only] [--keep-logs] [--cleanup-stale]
 
@@ -16,13 +16,13 @@ import os
 import signal
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually, indent, stop_process, tail  # noqa: E402
 from lab import PROTOCOL, SERVICE_TYPE  # noqa: E402
+from suite import Suite  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
 NAMES = {"h1": "alice", "h2": "bob", "h3": "carol", "h4": "dave", "h5": "mallory"}
@@ -253,7 +253,13 @@ def check_avahi_restart(ctx):
     for host in ctx.trio:
         ensure_peerd(ctx, host)
     h2.kill_avahi(signal.SIGKILL)
-    time.sleep(1.0)
+    # peerd has handled Avahi's going away once it says so (doctor's `avahi` check fails): an exit
+    # on that path would have come by then.
+    try:
+        wait_for(lambda: not h2.peerd_running() or avahi_reported_gone(h2), "peerd on h2 reporting avahi-daemon gone")
+    except CheckFailed:
+        if h2.peerd_running():
+            raise
     if not h2.peerd_running():
         raise CheckFailed(f"peerd on h2 exited ({h2.peerd.returncode}) when avahi-daemon was killed")
     h2.status()
@@ -295,6 +301,13 @@ def check_avahi_restart(ctx):
     add(ctx, h2, 680, "Pulp Fiction")
     wait_converged(ctx, ctx.trio, set(ctx.added), "a new add on h2 reaching h1 and h3")
     ctx.note(f"add on h2 converged: {[m for m, _ in list_key(h1)]}")
+
+
+def avahi_reported_gone(host):
+    """Whether `peerctl doctor` on `host` fails its `avahi` check (peerd lost avahi-daemon)."""
+    result = host.peerctl("doctor", "--json", timeout=60)
+    checks = json.loads(result.stdout).get("checks", []) if result.stdout.strip().startswith("{") else []
+    return any(c.get("id") == "avahi" and c.get("status") == "fail" for c in checks)
 
 
 def check_late_joiner(ctx):
@@ -397,14 +410,18 @@ def check_spoofed_announcement(ctx):
         return all(any(r["txt"].get("id") == i and r["address"] == h5.ip for r in rows) for i in claimed.values())
 
     wait_for(announced, "avahi-browse on h2 listing the spoofed services at h5's address")
-    legit_ips = {h.ip for h in ctx.trio}
+    # The spoofer logs a connection when it ends. A member that admitted it would have gone on with
+    # the peer protocol on that connection (logged as json-received, the spoofer's op sent before);
+    # one that didn't, refused or hung up. So once every member's dial has ended, each one's verdict
+    # is in the log.
+    addresses = {h.name: {h.ip, h.link_local()} for h in ctx.trio}  # a member dials from either
     try:
-        wait_for(lambda: {e["from"] for e in entries()} & legit_ips,
-                 "a member dialing the spoofer's address (the announcement is a hint it follows)", timeout=2 * WAIT)
+        wait_for(lambda: all(addresses[h.name] & {e["from"] for e in entries()} for h in ctx.trio),
+                 "every member dialing the spoofer's address (the announcement is a hint it follows)",
+                 timeout=2 * WAIT)
     except CheckFailed as failure:
         raise CheckFailed(f"{failure}\nspoofer log: {entries() or 'no connection at all'}\n"
                           f"{explain_discovery(ctx, ctx.trio)}") from None
-    time.sleep(5)  # let every member dial it, be refused, and maybe retry
 
     problems = []
     for e in entries():
@@ -479,43 +496,22 @@ def print_logs(lab, involved):
 
 
 
-def run_checks(lab, checks, tally):
+def run_checks(lab, checks, suite):
     ctx = Context(lab)
     try:
         ctx.observer = lab.start_observer()
     except HarnessError as error:
-        print(f"FAIL  starting the python-zeroconf observer: {error}", flush=True)
-        tally.failed += len(checks)
+        suite.fail("starting the python-zeroconf observer", error)
         return
     harness_ok = True
     for title, check, involved in checks:
         if not harness_ok:
-            print(f"SKIP  {title}: the harness self-check failed", flush=True)
-            tally.skipped += 1
+            suite.skip_check(title, "the harness self-check failed")
             continue
         ctx.details = []
-        started = time.monotonic()
-        try:
-            check(ctx)
-            print(f"PASS  {title} ({time.monotonic() - started:.1f} s)", flush=True)
-            for line in ctx.details:
-                print(indent(line), flush=True)
-            tally.passed += 1
-        except (CheckFailed, HarnessError) as error:
-            tally.failed += 1
-            lab.failed = True
-            print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)", flush=True)
-            for line in ctx.details:
-                print(indent(line))
-            print(indent(error), flush=True)
+        if not suite.check(title, check, ctx, notes=ctx.details):
             print_logs(lab, involved)
-            if check is check_self:
-                harness_ok = False
-        except Exception:  # a bug in a check: report it as a failure, keep going
-            tally.failed += 1
-            lab.failed = True
-            print(f"FAIL  {title}: unexpected error", flush=True)
-            print(indent(traceback.format_exc()), flush=True)
+            harness_ok = check is not check_self
 
 
 def main():
@@ -528,15 +524,18 @@ def main():
         labkit.skip_unless_possible()
         labkit.cleanup_stale()
         return 0
-    labkit.skip_unless_possible()
+    suite = Suite("lab")
+    reason = labkit.preflight()
+    if reason:
+        return suite.skip(reason)
     checks = CHECKS[:1] if args.self_check_only else CHECKS
-    tally = labkit.Tally("lab")
 
     def banner(lab):
         return (f"lab {lab.prefix}: h1-h5 with their own D-Bus and avahi-daemon (h5 the spoofer, no peerd),"
                 f" obs with python-zeroconf only; logs in {lab.run_dir}")
     options = {"hosts": 5, "observer": True, "keep_logs": args.keep_logs or None}
-    return labkit.run_suite(tally, options, banner, lambda lab: run_checks(lab, checks, tally))
+    return labkit.run_suite(suite, options, banner, lambda lab: run_checks(lab, checks, suite))
+
 
 if __name__ == "__main__":
     sys.exit(main())

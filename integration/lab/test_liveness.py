@@ -35,12 +35,12 @@ import shutil
 import signal
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually, indent, tail  # noqa: E402
+from suite import Suite  # noqa: E402
 from liveness_support import (  # noqa: E402
     CUT_TABLE, LOSS_TABLE, NAMES, Mesh, Writers, log_offsets, longest_stall, median, silence_closes,
 )
@@ -269,31 +269,13 @@ def recover(ctx):
         print(indent(f"(recovery: {str(error).splitlines()[0]})"), flush=True)
 
 
-def run_check(ctx, tally, title, check):
-    """Runs one check: a PASS or FAIL line with what it measured, then its details; after a
-    failure, the peerd logs' tails and a recovery so the next check starts from a whole mesh."""
+def run_check(ctx, suite, title, check):
+    """Runs one check: its verdict with what it measured and its details; after a failure, the
+    peerd logs' tails and a recovery so the next check starts from a whole mesh."""
     ctx.details = []
-    started = time.monotonic()
-    try:
-        numbers = check(ctx)
-    except (CheckFailed, HarnessError) as error:
-        failure = str(error)
-    except Exception:  # a bug in a check: a failure, and go on
-        failure = "unexpected error\n" + traceback.format_exc()
-    else:
-        print(f"PASS  liveness: {title}: {numbers} ({time.monotonic() - started:.0f} s)", flush=True)
-        for line in ctx.details:
-            print(indent(line), flush=True)
-        tally.passed += 1
-        return
-    first, _, rest = failure.partition("\n")
-    print(f"FAIL  liveness: {title}: {first} ({time.monotonic() - started:.0f} s)", flush=True)
-    for line in ctx.details + ([rest] if rest else []):
-        print(indent(line), flush=True)
-    tally.failed += 1
-    ctx.lab.failed = True
-    print_logs(ctx.lab)
-    recover(ctx)
+    if not suite.check(f"liveness: {title}", check, ctx, notes=ctx.details):
+        print_logs(ctx.lab)
+        recover(ctx)
 
 
 def skip_reason():
@@ -307,21 +289,21 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep-logs", action="store_true", help="keep the run's logs even when all pass")
     args = parser.parse_args()
+    suite = Suite("liveness")
     reason = skip_reason()
     if reason:
-        print(f"liveness skipped: {reason}", flush=True)
-        return labkit.SKIP_EXIT_CODE
-    tally = labkit.Tally("liveness")
+        return suite.skip(reason)
 
     def run_checks(lab):
         ctx = Context(lab)
         for title, check in CHECKS:
-            run_check(ctx, tally, title, check)
+            run_check(ctx, suite, title, check)
 
     def banner(lab):
         return (f"lab {lab.prefix}: h1-h5 ({', '.join(NAMES.values())}) with their own D-Bus, avahi-daemon "
                 f"and peerd, a full mesh over mDNS; logs in {lab.run_dir}")
-    return labkit.run_suite(tally, {"hosts": 5, "keep_logs": args.keep_logs or None}, banner, run_checks, timed=True)
+    return labkit.run_suite(suite, {"hosts": 5, "keep_logs": args.keep_logs or None}, banner, run_checks)
+
 
 if __name__ == "__main__":
     sys.exit(main())

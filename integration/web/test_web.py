@@ -25,20 +25,17 @@ import json
 import pathlib
 import re
 import secrets
-import shutil
-import signal
 import socket
 import stat
 import sys
-import tempfile
 import time
-import traceback
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
-from harness import CheckFailed, HarnessError, indent  # noqa: E402
+from harness import CheckFailed, HarnessError  # noqa: E402
+from suite import Suite, exit_on_signals, selected  # noqa: E402
 import web_support as ws  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
@@ -442,7 +439,8 @@ def check_events(w):
         api.responses.append(ws.Response("GET /api/events", response.status, headers, b""))
         if response.status != 200 or not headers.get("content-type", "").startswith("text/event-stream"):
             raise CheckFailed(f"{response.status} {headers.get('content-type')!r}")
-        time.sleep(0.2)  # the stream is subscribed once its head is out; then a change is heard
+        # No wait: the daemon subscribes before it sends the stream's head (WebAPI.events, "a page that
+        # lists once the stream is open misses no change"), and the head is in.
         movie = w.movie_id()
         _, returned = timed_peerctl(w.alice, "add", movie, "--title", "Heard Over SSE")
         event, data = None, None
@@ -607,10 +605,14 @@ def check_token_in_page(w):
     original = a.driver.current_window_handle
     a.driver.switch_to.new_window("tab")  # a tab of its own has an empty sessionStorage
     try:
+        a.browser.record()
         a.driver.get(a.base)
         harness.expect_eventually(lambda: a.js("return document.readyState") == "complete", APPEAR,
                                   "the page without its token loaded", 0.05)
-        time.sleep(1)  # room for requests it should not be making, and their answers
+        # No window to wait out: the page's deferred script has run by now and decided. With a token,
+        # found anywhere, it would have asked peerd for the list at once (a fetch the recorder saw);
+        # without one it asks nothing, ever, and shows no data.
+        asked = a.js("return window.__web.requests.map(r => r.url)")
         cards, ready = len(a.card_ids()), a.js("return document.body.dataset.ready")
         titles = [t for t in ("Live From Bob", "Paging", "Leak Canary", "Remove Me")
                   if t in a.js("return document.body.textContent")]
@@ -618,11 +620,12 @@ def check_token_in_page(w):
     finally:
         a.driver.close()
         a.driver.switch_to.window(original)
-    if cards or ready == "true" or titles:
-        raise CheckFailed(f"opened without the token: {cards} cards, data-ready {ready!r}, titles shown {titles}")
+    if asked or cards or ready == "true" or titles:
+        raise CheckFailed(f"opened without the token: requests {asked}, {cards} cards, data-ready {ready!r}, "
+                          f"titles shown {titles}")
     # Its 401s are the expected errors of that tab: the console check looks at the other entries.
     a.browser.console = [e for e in a.browser.console if e["page"] != "alice, without the token"]
-    return f"address {href}, the token in sessionStorage only; a tab without it shows no cards and no titles"
+    return f"address {href}, the token in sessionStorage only; a tab without it asks nothing, shows no cards or titles"
 
 
 def check_paging(w):
@@ -887,7 +890,9 @@ def screenshot(w, path):
     harness.expect_eventually(lambda: page.js("return !!document.querySelector(`ul#peers > li.peer`)"), APPEAR,
                               "bob in alice's peers")
     page.js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
-    time.sleep(0.5)  # fonts and layout settle
+    # The fonts loaded, and two frames drawn since: the layout the screenshot takes is the final one.
+    page.driver.execute_async_script("const done = arguments[arguments.length - 1]; document.fonts.ready.then("
+                                     "() => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))")
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not page.driver.save_screenshot(str(path)):
@@ -899,67 +904,50 @@ def screenshot(w, path):
 # MARK: main
 
 
+def dead(w):
+    """Why the run can't go on: alice or bob died (the tail of its log)."""
+    died = [d for d in (w.alice, w.bob) if d is not None and not d.alive()]
+    if died:
+        return f"{', '.join(d.name for d in died)} died; log:\n{harness.tail(died[0].log)}"
+    return None
+
+
+def run(suite, w, checks, screenshot_path):
+    """The checks, or with `screenshot_path` the screenshot alone; an exit status when that is the end."""
+    if screenshot_path or any(check in BROWSER_CHECKS for _, check in checks):
+        try:
+            w.start_browsers()
+        except ws.Skip as skip:
+            return suite.skip(skip)
+        print(f"web: Chromium {w.browsers[0].version}, headless", flush=True)
+    if screenshot_path:
+        try:
+            print(f"web: screenshot {screenshot(w, screenshot_path)}", flush=True)
+            return 0
+        except (CheckFailed, HarnessError) as failure:
+            suite.fail("the screenshot", failure)
+            return 1
+    suite.run(checks, w, stop=lambda: dead(w))
+    return None
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
     parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
     parser.add_argument("--screenshot", metavar="PATH", help="save alice's page with 20 movies as a PNG; no checks")
     args = parser.parse_args()
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, lambda s, f: sys.exit(130))
-    selected = [c for c in CHECKS if not args.only or any(o in c[0] for o in args.only)]
-    if not (harness.BIN_DIR / "peerd").exists():
-        print(f"web: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)", flush=True)
-        print("web: 0 passed, 1 failed", flush=True)
-        return 1
-    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-web-"))
-    passed = failed = 0
-    skipped = False
-    w = World(work)
-    try:
-        if args.screenshot or any(check in BROWSER_CHECKS for _, check in selected):
-            try:
-                w.start_browsers()
-            except ws.Skip as skip:
-                print(f"web skipped: {skip}", flush=True)
-                skipped = True
-                args.keep = args.keep or str(work) in str(skip)  # the log it names stays
-                return ws.SKIP
-            print(f"web: Chromium {w.browsers[0].version}, headless", flush=True)
-        if args.screenshot:
-            try:
-                print(f"web: screenshot {screenshot(w, args.screenshot)}", flush=True)
-                return 0
-            except (CheckFailed, HarnessError) as failure:
-                failed += 1
-                print(f"web: screenshot failed: {failure}", flush=True)
-                return 1
-        for title, check in selected:
-            started = time.monotonic()
-            try:
-                detail = check(w)
-                passed += 1
-                print(f"PASS  {title} ({time.monotonic() - started:.1f} s)\n        {detail}", flush=True)
-            except (CheckFailed, HarnessError) as failure:
-                failed += 1
-                print(f"FAIL  {title} ({time.monotonic() - started:.1f} s)\n{indent(failure)}", flush=True)
-            except Exception:  # a bug in the check, or the browser gone: a failure, keep going
-                failed += 1
-                print(f"FAIL  {title}: unexpected error\n{indent(traceback.format_exc())}", flush=True)
-            dead = [d.name for d in (w.alice, w.bob) if d is not None and not d.alive()]
-            if dead:
-                failed += 1
-                print(f"web: {', '.join(dead)} died; log:\n{indent(harness.tail(work / f'{dead[0]}.log'))}")
-                break
-    finally:
-        w.stop()
-        if failed or args.keep:
-            if not skipped:
-                print(f"web: logs kept in {work}", flush=True)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
-    print(f"web: {passed} passed, {failed} failed", flush=True)
-    return 0 if failed == 0 and passed > 0 else 1
+    exit_on_signals()
+    suite = Suite("web")
+    if not suite.need_peerd():
+        return suite.finish()
+    with suite.work_dir(args.keep) as work:
+        w = World(work)
+        try:
+            status = run(suite, w, selected(CHECKS, args.only), args.screenshot)
+        finally:
+            w.stop()
+    return suite.finish() if status is None else status
 
 
 if __name__ == "__main__":

@@ -49,12 +49,18 @@ CHROMIUM_FLAGS = [
 #     the page (a card re-rendered within one task, removed and put back, counts as staying)
 #   __web.readyAt, __web.readyCards: when body[data-ready] first turned "true", and the cards then
 #   __web.clicks: {at, what} of every click on a button, seen before the page's own handlers
+#   __web.requests: {at, url} of every fetch the page made, when it made it
 #   __web.csp: every securitypolicyviolation; __web.session: set once per document, to tell a reload
 #   __web.wait(kind, id, ms): a promise of __web[kind][id] once it is set (null after ms)
 RECORDER = r"""
 (() => {
-  const w = window.__web = {added: {}, removed: {}, clicks: [], csp: [], readyAt: null, readyCards: null,
-                            session: Math.random().toString(36).slice(2)};
+  const w = window.__web = {added: {}, removed: {}, clicks: [], requests: [], csp: [], readyAt: null,
+                            readyCards: null, session: Math.random().toString(36).slice(2)};
+  const fetch = window.fetch;
+  window.fetch = function (resource, ...rest) {
+    w.requests.push({at: Date.now(), url: String(resource && resource.url || resource)});
+    return fetch.call(this, resource, ...rest);
+  };
   const CARDS = 'li.card[data-movie-id]';
   let present = new Set(), waiters = [];
   document.addEventListener('securitypolicyviolation', e =>
@@ -179,8 +185,12 @@ class Browser:
                        f"(see {self.work / f'chromedriver-{self.name}.log'})") from None
         self._pids.update([service.process.pid, *descendants(service.process.pid)])
         self.driver.set_script_timeout(30)
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+        self.record()
         return self
+
+    def record(self):
+        """The recorder (RECORDER) in every document the current tab loads from now on."""
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
 
     def _launcher(self, chromium):
         setpriv = shutil.which("setpriv")

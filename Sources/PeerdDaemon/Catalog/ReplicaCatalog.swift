@@ -12,7 +12,7 @@ struct ReplicaCatalog: CatalogReplica {
     }
 
     func changes() async -> AsyncStream<Void> {
-        await replica.listTicks().ticks
+        await replica.listTicks()
     }
 
     func describe(_ movie: MovieID, _ details: MovieDetails) async throws {
@@ -25,24 +25,7 @@ struct TMDBCatalog: CatalogAccess {
     let service: CatalogService
 
     func search(_ query: String, year: Int?, page: Int) async throws -> SearchResultsRecord {
-        let found = try await service.search(query, year: year, page: page)
-        return SearchResultsRecord(
-            query: query,
-            page: found.page,
-            totalPages: found.totalPages,
-            totalResults: found.totalResults,
-            results: found.results.map { result in
-                SearchResultRecord(
-                    movieId: result.movie.rawValue,
-                    title: result.title,
-                    originalTitle: result.originalTitle,
-                    year: result.year,
-                    overview: result.overview,
-                    posterPath: result.posterPath,
-                    voteAverage: result.voteAverage
-                )
-            }
-        )
+        try await service.search(query, year: year, page: page)
     }
 
     func refresh(_ movies: [MovieID]) async -> Int { await service.refresh(movies) }

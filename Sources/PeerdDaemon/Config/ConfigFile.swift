@@ -1,17 +1,12 @@
 package import Logging
 package import PeerdModel
 import PeerdWire
+import SystemPackage
 
 #if canImport(FoundationEssentials)
 package import FoundationEssentials
 #else
 import Foundation
-#endif
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
 #endif
 
 /// peerd's optional config file: one JSON object whose keys mirror the flags, all optional.
@@ -52,12 +47,29 @@ package struct ConfigFile: Equatable, Sendable {
         return nil
     }
 
+    /// `--config` when given, else ``defaultPath(environment:)``.
+    package static func path(given: String?, environment: [String: String]) -> String? {
+        given ?? defaultPath(environment: environment)
+    }
+
+    /// The file `--config` names, which must exist; without it the default file, read as empty
+    /// when there is none.
+    package static func load(given: String?, environment: [String: String]) throws(ConfigFileError) -> ConfigFile {
+        guard let path = path(given: given, environment: environment) else { return ConfigFile() }
+        guard let file = try load(path: path) else {
+            if given != nil { throw .unreadable(path: path, reason: "no such file") }
+            return ConfigFile()
+        }
+        return file
+    }
+
     /// Reads and checks the file at `path`; nil when there is none.
     package static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        do throws(Errno) {
+            _ = try FilePath(path).stat()
+        } catch {
+            if error == .noSuchFileOrDirectory || error == .notDirectory { return nil }
+            throw .unreadable(path: path, reason: error.description)
         }
         let bytes: Data
         do {

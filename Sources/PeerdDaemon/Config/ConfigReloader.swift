@@ -1,39 +1,41 @@
 import Logging
 import PeerdModel
-import PeerdWire
 import ServiceLifecycle
 import UnixSignals
 
 /// Re-reads the config file on SIGHUP (`systemctl --user reload peerd`) and applies what can change
-/// while peerd runs: the log level, unless `--log-level` fixed it, and new peers, which the dialer
+/// while peerd runs: the log level, unless `--log-level` fixed it, and new peers, which `dial`
 /// starts dialing. A file that no longer parses is rejected whole and the running settings stay.
-final class ConfigReloader: Service {
+///
+/// The hangups are any sequence and the dialer a closure, so tests feed hangups and see what was
+/// dialed without signals or sockets; peerd itself traps SIGHUP (`init(path:loaded:levels:dialer:logger:)`).
+final class ConfigReloader<Hangups: AsyncSequence & Sendable>: Service where Hangups.Element: Sendable {
     private let path: String?
     private let initial: ConfigFile
-    private let hangups: UnixSignalsSequence
+    private let hangups: Hangups
     private let levels: LogLevelOverride?
-    private let dialer: PeerDialer
+    private let dial: @Sendable (PeerAddress) async -> Void
     private let logger: Logger
 
-    /// Traps SIGHUP now, before peerd reports ready: its default action would end the process.
     init(
         path: String?,
         loaded: ConfigFile,
+        hangups: Hangups,
         levels: LogLevelOverride?,
-        dialer: PeerDialer,
+        dial: @escaping @Sendable (PeerAddress) async -> Void,
         logger: Logger
-    ) async {
+    ) {
         self.path = path
         self.initial = loaded
-        self.hangups = await UnixSignalsSequence(trapping: .sighup)
+        self.hangups = hangups
         self.levels = levels
-        self.dialer = dialer
+        self.dial = dial
         self.logger = logger
     }
 
     func run() async throws {
         var loaded = initial
-        for await _ in hangups.cancelOnGracefulShutdown() {
+        for try await _ in hangups.cancelOnGracefulShutdown() {
             guard let path else {
                 logger.notice("SIGHUP: no config file to reload (no home directory to look in)")
                 continue
@@ -49,9 +51,7 @@ final class ConfigReloader: Service {
     }
 
     private func apply(_ change: ConfigChange, path: String, missing: Bool) async {
-        for peer in change.addedPeers {
-            try? await dialer.add(peer, remember: false)  // throws only when saving, which this skips
-        }
+        for peer in change.addedPeers { await dial(peer) }
         var applied: Logger.Metadata = ["path": "\(path)"]
         if missing { applied["file"] = "missing, read as empty" }
         applied["logLevel"] = levels == nil ? "unchanged: --log-level was given" : "\(change.logLevel)"
@@ -64,5 +64,26 @@ final class ConfigReloader: Service {
         if announceFirst { logger.notice("config reloaded", metadata: applied) }
         levels?.level = change.logLevel
         if !announceFirst { logger.notice("config reloaded", metadata: applied) }
+    }
+}
+
+extension ConfigReloader where Hangups == UnixSignalsSequence {
+    /// Traps SIGHUP now, before peerd reports ready: its default action would end the process.
+    convenience init(
+        path: String?,
+        loaded: ConfigFile,
+        levels: LogLevelOverride?,
+        dialer: PeerDialer,
+        logger: Logger
+    ) async {
+        self.init(
+            path: path,
+            loaded: loaded,
+            hangups: await UnixSignalsSequence(trapping: .sighup),
+            levels: levels,
+            // Throws only when saving, which this skips.
+            dial: { peer in try? await dialer.add(peer, remember: false) },
+            logger: logger
+        )
     }
 }

@@ -1,9 +1,12 @@
 package import Crypto
+package import Logging
 package import PeerdModel
 package import PeerdSync
 import PeerdWire
 
-/// Everything `peerd` is started with, after flags and defaults are resolved.
+/// Everything `peerd` is started with, once flags, the config file, the environment and defaults
+/// are resolved (``init(flags:file:environment:hostName:)``) and the secrets read
+/// (``load(_:environment:levels:)``).
 package struct DaemonConfiguration: Sendable {
     package var name: String
     package var port: Int
@@ -14,39 +17,23 @@ package struct DaemonConfiguration: Sendable {
     package var socketIsDefault: Bool
     package var mdns: Bool
     package var staticPeers: [PeerAddress]
+    /// `--group-secret-file`, read into ``groupKey`` at start.
+    package var groupSecretFile: String?
     /// From `--group-secret-file`: peers proving the same secret are trusted.
     package var groupKey: SymmetricKey?
     package var session = PeerSession<ContinuousClock.Instant>.Configuration()
     /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
     package var configPath: String?
     /// What that file said at start, so a reload applies only what changed.
-    package var config = ConfigFile()
+    package var config: ConfigFile
+    /// The level to log at from the start.
+    package var logLevel: Logger.Level
     /// Where a reloaded `logLevel` goes; nil when `--log-level` was given, which the file never overrides.
     package var logLevels: LogLevelOverride?
     /// The environment `NOTIFY_SOCKET`, `WATCHDOG_USEC` and `TMDB_TOKEN` are read from.
-    package var environment: [String: String] = [:]
+    package var environment: [String: String]
     /// Where details of movies come from, when this daemon holds a TMDB token.
     package var tmdb = TMDBOptions()
     /// Where the page listens, if anywhere.
     package var web = WebOptions()
-
-    package init(
-        name: String,
-        port: Int,
-        listenAddress: String,
-        stateDirectory: String,
-        socketPath: String,
-        socketIsDefault: Bool,
-        mdns: Bool,
-        staticPeers: [PeerAddress]
-    ) {
-        self.name = name
-        self.port = port
-        self.listenAddress = listenAddress
-        self.stateDirectory = stateDirectory
-        self.socketPath = socketPath
-        self.socketIsDefault = socketIsDefault
-        self.mdns = mdns
-        self.staticPeers = staticPeers
-    }
 }

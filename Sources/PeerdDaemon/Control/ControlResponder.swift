@@ -2,6 +2,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdWeb
 import PeerdWire
+import ServiceLifecycle
 
 /// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
 struct ControlResponder: Sendable {
@@ -145,6 +146,7 @@ struct ControlResponder: Sendable {
         async let paired = trust.join(code)
         if let address { try? await dialer.add(address, remember: true) }
         guard await paired else {
+            if Task.isShuttingDownGracefully { return .error(.shuttingDown) }
             let how =
                 address == nil
                 ? "over mDNS; is it on this LAN? Give its address with --address host:port" : "at \(address!)"

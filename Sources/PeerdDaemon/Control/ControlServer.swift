@@ -26,6 +26,9 @@ final class ControlServer: Service {
     {
         try socket.prepare()
         server = try await ServerBootstrap(group: group)
+            // A client that shuts down its sending side after its requests (`nc -N`) still reads
+            // their responses: its stream's end is where the requests stop, not a hang-up.
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: socket.path, cleanupExistingSocketFile: false) { channel in
                 channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
             }
@@ -38,6 +41,13 @@ final class ControlServer: Service {
         try await FramedChannel.serve(server) { connection in await self.serve(connection) }
     }
 
+    /// A connection's frames: they end when the client's stream does, or when peerd stops (a
+    /// request being answered then still is).
+    private typealias Frames = AsyncCancelOnGracefulShutdownSequence<
+        NIOAsyncChannelInboundStream<ByteBuffer>
+    >.AsyncIterator
+    private typealias Outbound = NIOAsyncChannelOutboundWriter<ByteBuffer>
+
     private func serve(_ connection: FramedChannel.Connection) async {
         do {
             try await connection.executeThenClose { inbound, outbound in
@@ -45,37 +55,44 @@ final class ControlServer: Service {
                     try await outbound.write(Self.encode(.error(refusal)))
                     return
                 }
-                var frames = inbound.makeAsyncIterator()
-                while true {
-                    let frame: ByteBuffer
-                    do {
-                        guard let next = try await frames.next() else { return }
-                        frame = next
-                    } catch let error as FrameError {
-                        logger.notice("bad control frame", metadata: ["error": "\(error)"])
-                        try await outbound.write(Self.encode(.error(WireError(error.code, error.description))))
-                        return
-                    }
-                    let request: ControlRequest
-                    do throws(WireError) {
-                        request = try WireCoding.decode(ControlRequest.self, from: frame)
-                    } catch {
-                        logger.notice("bad control request", metadata: ["error": "\(error)"])
-                        try await outbound.write(Self.encode(.error(error)))
-                        // An unknown type leaves the stream intact, so a newer client can probe for a
-                        // request this daemon lacks and go on; any other error closes it (CONTROL.md).
-                        guard error.code == .unknownType else { return }
-                        continue
-                    }
-                    if case .follow = request {
-                        try await follow(frames: &frames, outbound: outbound)
-                        return
-                    }
-                    try await outbound.write(Self.encode(await responder.respond(to: request)))
-                }
+                var frames = inbound.cancelOnGracefulShutdown().makeAsyncIterator()
+                guard try await answer(&frames, outbound: outbound), Task.isShuttingDownGracefully else { return }
+                // Stopping ended the frames: the client hears why before the close (ERRORS.md).
+                try await outbound.write(Self.encode(.error(.shuttingDown)))
             }
         } catch {
             logger.debug("control connection ended", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Answers requests in order; true once the frames end, false when an error closed the stream.
+    private func answer(_ frames: inout Frames, outbound: Outbound) async throws -> Bool {
+        while true {
+            let frame: ByteBuffer
+            do {
+                guard let next = try await frames.next() else { return true }
+                frame = next
+            } catch let error as FrameError {
+                logger.notice("bad control frame", metadata: ["error": "\(error)"])
+                try await outbound.write(Self.encode(.error(WireError(error.code, error.description))))
+                return false
+            }
+            let request: ControlRequest
+            do throws(WireError) {
+                request = try WireCoding.decode(ControlRequest.self, from: frame)
+            } catch {
+                logger.notice("bad control request", metadata: ["error": "\(error)"])
+                try await outbound.write(Self.encode(.error(error)))
+                // An unknown type leaves the stream intact, so a newer client can probe for a
+                // request this daemon lacks and go on; any other error closes it (CONTROL.md).
+                guard error.code == .unknownType else { return false }
+                continue
+            }
+            if case .follow = request { return try await follow(frames: &frames, outbound: outbound) }
+            let response = await responder.respond(to: request)
+            try await outbound.write(Self.encode(response))
+            // A request peerd is too far into stopping to carry out closes the stream (CONTROL.md).
+            if case .error(let error) = response, error.code == .shuttingDown { return false }
         }
     }
 
@@ -130,37 +147,25 @@ final class ControlServer: Service {
         }
     }
 
-    /// Streams changes until the client closes its end. A client that sends anything more gets
-    /// `unexpected-message`, and the stream ends (CONTROL.md, "follow").
-    private func follow(
-        frames: inout NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
-        outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
-    ) async throws {
-        let (id, changes) = await responder.replica.changes()
-        do {
-            try await outbound.write(Self.encode(.following))
-        } catch {
-            await responder.replica.unsubscribe(id)
-            throw error
-        }
+    /// Streams changes until the frames end (true): the client closed its end, or peerd stops. A
+    /// client that sends anything more gets `unexpected-message`, and the stream ends (false)
+    /// (CONTROL.md, "follow").
+    private func follow(frames: inout Frames, outbound: Outbound) async throws -> Bool {
+        let follow = ChangeFollow(await responder.replica.changes())
+        try await outbound.write(Self.encode(.following))
         let clientSent = await withTaskGroup { group in
             group.addTask {
-                for await batch in changes {
-                    for change in batch {
-                        // A client that went away ends the stream; `frames` sees its end as well.
-                        guard (try? await outbound.write(Self.encode(.change(ChangeRecord(change))))) != nil
-                        else { return }
-                    }
-                }
+                // A client that went away ends the stream; `frames` sees its end as well.
+                await follow.forward { try await outbound.write(Self.encode(.change($0))) }
             }
             let frame = try? await frames.next()
             group.cancelAll()
             return frame != nil
         }
-        await responder.replica.unsubscribe(id)
-        guard clientSent else { return }
+        guard clientSent else { return true }
         let error = WireError(.unexpectedMessage, "a follow stream takes no requests; send them on another connection")
         try await outbound.write(Self.encode(.error(error)))
+        return false
     }
 
     static func encode(_ response: ControlResponse) -> ByteBuffer {

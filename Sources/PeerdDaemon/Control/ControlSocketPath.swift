@@ -1,5 +1,6 @@
 import PeerControl
 import PeerdWire
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -45,14 +46,14 @@ struct ControlSocketPath: Sendable {
         try Self.makeDirectories(directory)
         if ownsDirectory {
             // The default directory may be under /tmp (no XDG_RUNTIME_DIR): never adopt someone else's.
-            var owner = stat()
-            guard lstat(directory, &owner) == 0, owner.st_uid == getuid(), owner.st_mode & S_IFMT == S_IFDIR else {
+            guard let owner = try? FilePath(directory).stat(followTargetSymlink: false),
+                owner.userID.rawValue == getuid(), owner.type == .directory
+            else {
                 throw Failure.foreignDirectory(directory)
             }
             chmod(directory, 0o700)
         }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
+        guard (try? FilePath(path).stat(followTargetSymlink: false)) != nil else { return }
         // Something answering there is a live daemon; a file nobody answers on is a crashed one's.
         if (try? ControlClient(socketPath: path)) != nil { throw Failure.inUse(path) }
         unlink(path)

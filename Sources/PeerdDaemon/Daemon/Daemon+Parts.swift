@@ -104,8 +104,9 @@ extension Daemon {
             dialer = PeerDialer(
                 initial: targets,
                 state: state.directory,
-                group: group,
-                sessions: sessions,
+                directory: sessions.directory,
+                trust: sessions.trust,
+                dialing: NetworkDialing(group: group, sessions: sessions),
                 logger: logger
             )
             identity = state.identity
@@ -251,7 +252,7 @@ extension Daemon {
                     eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
                     logger: logger
                 ) { ring in
-                    let commits = await replica.vectorUpdates().updates
+                    let commits = await replica.vectorUpdates()
                     let sessions = await directory.sessionChanges()
                     await withDiscardingTaskGroup { group in
                         group.addTask { for await _ in commits { ring.yield() } }

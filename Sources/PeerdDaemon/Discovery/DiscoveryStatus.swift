@@ -11,8 +11,8 @@ final class DiscoveryStatus: Sendable {
     private let log: Mutex<DiscoveryLog>
     /// Asks Avahi to resolve our host name again; set while Avahi's bridge runs.
     private let resolveAgain = Mutex<(@Sendable () -> Void)?>(nil)
-    /// `diagnose` requests waiting for the next answer about our host name.
-    private let waiters = Mutex<(next: Int, all: [Int: AsyncStream<Void>.Continuation])>((0, [:]))
+    /// Rung at each answer about our host name, for `diagnose` requests waiting on one.
+    private let hostAnswers = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
     init(localID: PeerID, enabled: Bool) {
         self.enabled = enabled
@@ -29,11 +29,7 @@ final class DiscoveryStatus: Sendable {
         log.withLock { $0.apply(event, at: now) }
         switch event {
         case .hostResolved, .hostNotResolved, .connecting, .unavailable:
-            let waiting = waiters.withLock { waiters in
-                defer { waiters.all.removeAll() }
-                return Array(waiters.all.values)
-            }
-            for waiter in waiting { waiter.finish() }
+            hostAnswers.yield(())
         default:
             break
         }
@@ -47,20 +43,14 @@ final class DiscoveryStatus: Sendable {
     /// passed: a name that failed to resolve while the network did may resolve now.
     func freshRecord(limit: Duration = .seconds(2)) async -> DiscoveryRecord {
         guard enabled, record.avahi == .running, let resolve = resolveAgain.withLock({ $0 }) else { return record }
-        let (answered, continuation) = AsyncStream.makeStream(of: Void.self)
-        let id = waiters.withLock { waiters in
-            waiters.next += 1
-            waiters.all[waiters.next] = continuation
-            return waiters.next
-        }
+        let answered = hostAnswers.subscribe()
         resolve()
         await withTaskGroup { group in
-            group.addTask { for await _ in answered {} }
+            group.addTask { _ = await answered.first { _ in true } }
             group.addTask { try? await Task.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }
-        _ = waiters.withLock { $0.all.removeValue(forKey: id) }
         return record
     }
 }

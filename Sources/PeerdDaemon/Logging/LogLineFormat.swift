@@ -1,4 +1,5 @@
 package import Logging
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -38,9 +39,11 @@ package struct LogLineFormat: Sendable, Equatable {
     /// inherit the prefixes; terminal when it is a TTY; plain otherwise.
     package static func style(for descriptor: Int32, environment: [String: String]) -> Style {
         if isatty(descriptor) == 1 { return .terminal }
-        var info = stat()
-        if let stream = environment["JOURNAL_STREAM"], fstat(descriptor, &info) == 0,
-            stream == "\(info.st_dev):\(info.st_ino)"
+        // SystemPackage's Stat, not Glibc's `stat`: whether a C struct's members count as Glibc's or
+        // as another C module's that includes <sys/stat.h> varies from build to build, and
+        // MemberImportVisibility then refuses them (swiftlang/swift#85427).
+        if let stream = environment["JOURNAL_STREAM"], let info = try? FileDescriptor(rawValue: descriptor).stat(),
+            stream == "\(info.deviceID.rawValue):\(info.inode.rawValue)"
         {
             return .journal
         }

@@ -55,10 +55,10 @@ package actor ReplicaService: Service {
     var recent = RecentOperations()
     private var accepting = true
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    private var nextSubscriberID = 0
-    private var vectorSubscribers: [Int: (AsyncStream<VersionVector>.Continuation, VectorInterest?)] = [:]
-    private var changeSubscribers: [Int: AsyncStream<[WatchListChange]>.Continuation] = [:]
-    private var tickSubscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    private let advances = Broadcast<Advance>(bufferingPolicy: .bufferingNewest(1))
+    /// Every change, to each reader: a `follow` must not miss one.
+    private let changeFeed = Broadcast<[WatchListChange]>()
+    private let ticks = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
     package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
@@ -76,9 +76,9 @@ package actor ReplicaService: Service {
         accepting = false
         makeRoom()
         await flush()
-        for (continuation, _) in vectorSubscribers.values { continuation.finish() }
-        for continuation in changeSubscribers.values { continuation.finish() }
-        for continuation in tickSubscribers.values { continuation.finish() }
+        advances.finish()
+        changeFeed.finish()
+        ticks.finish()
         logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
     }
 
@@ -174,56 +174,39 @@ package actor ReplicaService: Service {
 
     // MARK: Subscriptions
 
-    /// The replica's vector after each commit; only the newest is kept for a slow reader. With
-    /// `interest`, only after commits it wants (the others are noted in it).
-    func vectorUpdates(interest: VectorInterest? = nil) -> (id: Int, updates: AsyncStream<VersionVector>) {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: VersionVector.self,
-            bufferingPolicy: .bufferingNewest(1)
-        )
-        nextSubscriberID += 1
-        vectorSubscribers[nextSubscriberID] = (continuation, interest)
-        continuation.yield(replica.vector)
-        return (nextSubscriberID, stream)
+    /// The replica's vector advanced, by a commit of operations from `origins`.
+    struct Advance: Sendable {
+        var vector: VersionVector
+        var origins: Set<PeerID>
+    }
+
+    /// The replica's vector now, then after each commit; only the newest is kept for a slow reader.
+    /// With `interest`, only after commits it wants (the others are noted in it).
+    func vectorUpdates(interest: VectorInterest? = nil) -> AsyncStream<Advance> {
+        advances.subscribe(startingWith: Advance(vector: replica.vector, origins: [])) { advance in
+            interest?.wants(advance.origins) ?? true
+        }
     }
 
     /// Every list change, in order.
-    package func changes() -> (id: Int, changes: AsyncStream<[WatchListChange]>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: [WatchListChange].self)
-        nextSubscriberID += 1
-        changeSubscribers[nextSubscriberID] = continuation
-        return (nextSubscriberID, stream)
+    package func changes() -> AsyncStream<[WatchListChange]> {
+        changeFeed.subscribe()
     }
 
-    /// A tick after each commit that changed the list or its details (newest kept for a slow reader).
-    package func listTicks() -> (id: Int, ticks: AsyncStream<Void>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriberID += 1
-        tickSubscribers[nextSubscriberID] = continuation
-        continuation.yield()
-        return (nextSubscriberID, stream)
-    }
-
-    package func unsubscribe(_ id: Int) {
-        tickSubscribers.removeValue(forKey: id)?.finish()
-        vectorSubscribers.removeValue(forKey: id)?.0.finish()
-        changeSubscribers.removeValue(forKey: id)?.finish()
+    /// A tick now, then after each commit that changed the list or its details (newest kept for a
+    /// slow reader).
+    package func listTicks() -> AsyncStream<Void> {
+        ticks.subscribe(startingWith: ())
     }
 
     /// Changes are made only when someone reads them (making them costs as much as applying).
-    var hasChangeSubscribers: Bool { !changeSubscribers.isEmpty || !tickSubscribers.isEmpty }
+    var hasChangeSubscribers: Bool { changeFeed.hasSubscribers || ticks.hasSubscribers }
 
     /// After a commit of operations from `origins`.
     func publish(_ changes: [WatchListChange], origins: Set<PeerID>) {
-        for (continuation, interest) in vectorSubscribers.values where interest?.wants(origins) ?? true {
-            continuation.yield(replica.vector)
-        }
+        advances.yield(Advance(vector: replica.vector, origins: origins))
         guard !changes.isEmpty else { return }
-        for (id, continuation) in changeSubscribers {
-            // A reader that dropped its stream without unsubscribing (a page that went away before
-            // its answer started) is let go of here.
-            if case .terminated = continuation.yield(changes) { changeSubscribers[id] = nil }
-        }
-        for continuation in tickSubscribers.values { continuation.yield() }
+        changeFeed.yield(changes)
+        ticks.yield(())
     }
 }

@@ -15,7 +15,9 @@ enum FramedChannel {
     }
 
     /// Runs `handle` on each accepted connection in its own child task until graceful shutdown,
-    /// which closes the listening socket and then ends the open connections too.
+    /// which closes the listening socket; then returns once every connection has ended. Each ends
+    /// itself at graceful shutdown, after its last frame (`shutting-down`): they are not cancelled,
+    /// since a write from a cancelled task never reaches the wire (`NIOAsyncWriter` drops it).
     static func serve<Accepted: Sendable>(
         _ server: NIOAsyncChannel<Accepted, Never>,
         handle: @escaping @Sendable (Accepted) async -> Void
@@ -27,7 +29,6 @@ enum FramedChannel {
                         group.addTask { await handle(connection) }
                     }
                 }
-                group.cancelAll()
             }
         } onGracefulShutdown: {
             server.channel.close(promise: nil)

@@ -4,6 +4,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdStore
 import PeerdWire
+import ServiceLifecycle
 import SystemPackage
 
 #if canImport(FoundationEssentials)
@@ -15,11 +16,10 @@ import Foundation
 /// The trust list (persisted in `trust.json`), the group key, open invites and pending joins: what
 /// admission decides with, and what `invite`, `join`, `forget` and `trust` change.
 actor TrustService {
-    /// A code this daemon is joining with, and the `join` requests waiting on it, by request.
+    /// A code this daemon is joining with.
     struct Join {
         var key: SymmetricKey
         var expires: ContinuousClock.Instant
-        var waiters: [Int: AsyncStream<Bool>.Continuation] = [:]
     }
 
     let local: PeerID
@@ -30,22 +30,28 @@ actor TrustService {
     private var invites: [Int: (key: SymmetricKey, expires: ContinuousClock.Instant)] = [:]
     private var nextInvite = 0
     private var joins: [PeerID: Join] = [:]
-    /// `join` requests waiting for their inviter's hello, once admitted, by request.
-    private var paired: [PeerID: [Int: AsyncStream<Bool>.Continuation]] = [:]
-    private var nextWaiter = 0
-    private var subscribers: [Int: AsyncStream<Void>.Continuation] = [:]
+    /// `join` requests waiting for their inviter's hello, by inviter: told when it says hello.
+    private var pairings: [PeerID: Broadcast<Void>] = [:]
+    /// Rung whenever the trust list changes.
+    private let listChanges = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
     /// Rung whenever who may be dialed may have changed: the trust list, or a join's inviter.
-    private var dialSubscribers: [Int: AsyncStream<Void>.Continuation] = [:]
-    private var nextSubscriber = 0
+    private let dialChanges = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
     static let defaultInviteLifetime = 600
     static let maxInviteLifetime = 86_400
     /// How long `peerctl join` waits for the inviter.
-    static let joinWait: Duration = .seconds(20)
+    let joinWait: Duration
 
-    init(local: PeerID, path: FilePath, groupKey: SymmetricKey?, logger: Logger) throws(StoreError) {
+    init(
+        local: PeerID,
+        path: FilePath,
+        groupKey: SymmetricKey?,
+        joinWait: Duration = .seconds(20),
+        logger: Logger
+    ) throws(StoreError) {
         self.local = local
+        self.joinWait = joinWait
         self.path = path
         self.groupKey = groupKey
         self.logger = logger
@@ -84,15 +90,15 @@ actor TrustService {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
             changed()
         }
-        if let join = joins.removeValue(forKey: peer) { paired[peer, default: [:]].merge(join.waiters) { $1 } }
+        joins[peer] = nil
         return true
     }
 
     /// The peer's hello named it: remember the name for `peers` and introductions.
     func named(_ peer: PeerID, _ name: String) {
-        for waiter in (paired.removeValue(forKey: peer) ?? [:]).values {
-            waiter.yield(true)
-            waiter.finish()
+        if let pairing = pairings.removeValue(forKey: peer) {
+            pairing.yield(())
+            pairing.finish()
         }
         guard let member = list.member(peer), member.name != name else { return }
         list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
@@ -123,24 +129,13 @@ actor TrustService {
     }
 
     /// A tick each time the trust list changes, for sessions to send `members` again.
-    func updates() -> (Int, AsyncStream<Void>) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriber += 1
-        subscribers[nextSubscriber] = continuation
-        return (nextSubscriber, stream)
+    func updates() -> AsyncStream<Void> {
+        listChanges.subscribe()
     }
 
     /// A tick each time ``shouldDial(_:)`` may answer otherwise: for dialers of announced peers.
     func dialUpdates() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        nextSubscriber += 1
-        dialSubscribers[nextSubscriber] = continuation
-        return stream
-    }
-
-    func unsubscribe(_ id: Int) {
-        subscribers.removeValue(forKey: id)?.finish()
-        dialSubscribers.removeValue(forKey: id)?.finish()
+        dialChanges.subscribe()
     }
 
     func name(of peer: PeerID) -> String? { list.member(peer)?.name }
@@ -173,30 +168,37 @@ actor TrustService {
     }
 
     /// Registers the code; returns once the inviter has been admitted and said hello, or false after
-    /// `joinWait`. The waiter is registered before anything can answer it, and the wait is a child
-    /// task that ends with the request.
+    /// `joinWait` or when peerd stops. The wait is registered before anything can answer it, and
+    /// ends with the request.
     func join(_ code: InviteCode) async -> Bool {
         let inviter = code.inviter
         if list.isMember(inviter) && joins[inviter] == nil { return true }
         joins[inviter, default: Join(key: code.key, expires: .now + .seconds(Self.defaultInviteLifetime))].key =
             code.key
-        for subscriber in dialSubscribers.values { subscriber.yield() }
-        let (outcome, waiter) = AsyncStream.makeStream(of: Bool.self)
-        nextWaiter += 1
-        let id = nextWaiter
-        joins[inviter]?.waiters[id] = waiter
-        let isPaired = await withTaskGroup { group in
+        dialChanges.yield(())
+        let hello = pairing(with: inviter).subscribe()
+        let joinWait = self.joinWait
+        return await withTaskGroup { group in
+            group.addTask { await hello.first { _ in true } != nil }
             group.addTask {
-                try? await Task.sleep(for: Self.joinWait)
-                waiter.yield(false)
+                try? await Task.sleep(for: joinWait)
+                return false
             }
-            let first = await outcome.first { _ in true } ?? false
+            group.addTask {
+                try? await gracefulShutdown()
+                return false
+            }
+            let first = await group.next() ?? false
             group.cancelAll()
             return first
         }
-        joins[inviter]?.waiters[id] = nil
-        paired[inviter]?[id] = nil
-        return isPaired
+    }
+
+    private func pairing(with inviter: PeerID) -> Broadcast<Void> {
+        if let pairing = pairings[inviter] { return pairing }
+        let pairing = Broadcast<Void>()
+        pairings[inviter] = pairing
+        return pairing
     }
 
     /// Revokes the peer `query` names (id, unique id prefix or unique name).
@@ -233,7 +235,9 @@ actor TrustService {
     private func prune() {
         let now = ContinuousClock.now
         invites = invites.filter { $0.value.expires > now }
-        joins = joins.filter { $0.value.expires > now || !$0.value.waiters.isEmpty }
+        pairings = pairings.filter { $0.value.hasSubscribers }
+        // A join somebody still waits on keeps its key past its expiry, until the wait ends.
+        joins = joins.filter { $0.value.expires > now || pairings[$0.key] != nil }
     }
 
     private func changed() {
@@ -244,7 +248,7 @@ actor TrustService {
         } catch {
             logger.error("could not save the trust list", metadata: ["path": "\(path)", "error": "\(error)"])
         }
-        for subscriber in subscribers.values { subscriber.yield() }
-        for subscriber in dialSubscribers.values { subscriber.yield() }
+        listChanges.yield(())
+        dialChanges.yield(())
     }
 }

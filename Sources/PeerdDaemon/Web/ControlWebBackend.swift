@@ -9,9 +9,7 @@ struct ControlWebBackend: WebBackend {
         await responder.respond(to: request)
     }
 
-    func follow() async -> WebChangeFeed {
-        let replica = responder.replica
-        let (id, changes) = await replica.changes()
-        return WebChangeFeed(changes: changes, stop: { await replica.unsubscribe(id) })
+    func follow() async -> ChangeFollow {
+        ChangeFollow(await responder.replica.changes())
     }
 }

@@ -6,8 +6,8 @@ import PeerdWire
 import Glibc
 #endif
 
-/// Reads what `peerctl doctor` checks on this machine: thin I/O around the pure parsers and checks
-/// of PeerControl's Doctor.
+/// Reads what `peerctl doctor` checks on this machine: thin I/O around PeerdDoctor's pure parsers
+/// and checks.
 enum HostFacts {
     static func read(status: StatusRecord?) -> Doctor.LocalFacts {
         Doctor.LocalFacts(

@@ -36,17 +36,19 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
     }
     func details() -> MovieDetails {
         MovieDetails(
-            title: text(1...30),
-            originalTitle: Bool.random(using: &rng) ? text(0...30) : nil,
-            releaseDate: Bool.random(using: &rng) ? "1999-03-31" : nil,
-            runtime: Bool.random(using: &rng) ? number(Int.self, at: 0) : nil,
-            genres: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...10) },
-            overview: Bool.random(using: &rng) ? text(0...200) : nil,
-            posterPath: Bool.random(using: &rng) ? "/" + text(0...20) : nil,
-            voteAverage: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil,
-            imdbID: Bool.random(using: &rng) ? text(0...12) : nil,
-            language: text(0...8),
-            fetchedAt: number(Int64.self, at: Int64.min)
+            .init(
+                title: text(1...30),
+                originalTitle: Bool.random(using: &rng) ? text(0...30) : nil,
+                releaseDate: Bool.random(using: &rng) ? "1999-03-31" : nil,
+                runtime: Bool.random(using: &rng) ? number(Int.self, at: 0) : nil,
+                genres: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...10) },
+                overview: Bool.random(using: &rng) ? text(0...200) : nil,
+                posterPath: Bool.random(using: &rng) ? "/" + text(0...20) : nil,
+                voteAverage: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil,
+                imdbID: Bool.random(using: &rng) ? text(0...12) : nil,
+                language: text(0...8),
+                fetchedAt: number(Int64.self, at: Int64.min)
+            )
         )
     }
     return (0..<count).map { _ in

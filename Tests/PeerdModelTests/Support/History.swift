@@ -62,9 +62,7 @@ struct History: Sendable, CustomStringConvertible {
                     kind: .describe,
                     movie: Movie(id: movie),
                     details: MovieDetails(
-                        title: "Movie \(movie) by \(p) at \(clock[p])",
-                        language: "en-US",
-                        fetchedAt: now
+                        .init(title: "Movie \(movie) by \(p) at \(clock[p])", language: "en-US", fetchedAt: now)
                     )
                 )
             } else if removing {

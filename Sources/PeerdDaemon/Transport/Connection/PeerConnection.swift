@@ -4,6 +4,7 @@ import PeerdModel
 import PeerdSecurity
 import PeerdSync
 import PeerdWire
+import ServiceLifecycle
 
 /// Drives one connection with a peer over TLS: feeds a ``PeerConnectionStateMachine`` the frames,
 /// replica updates, trust changes and its timer, and carries out what it returns. Every decision
@@ -70,8 +71,8 @@ struct PeerConnection {
             mailbox.post(.closeRequested(error))
         }
         let interest = VectorInterest()
-        let (subscription, updates) = await replica.vectorUpdates(interest: interest)
-        let (trustSubscription, trustUpdates) = await trust.updates()
+        let updates = await replica.vectorUpdates(interest: interest)
+        let trustUpdates = await trust.updates()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
         let outcome: ConnectionOutcome
@@ -85,8 +86,14 @@ struct PeerConnection {
                     connectionID: connectionID
                 )
                 await withDiscardingTaskGroup { group in
-                    group.addTask { for await vector in updates { mailbox.post(.advanced(vector)) } }
+                    group.addTask { for await advance in updates { mailbox.post(.advanced(advance.vector)) } }
                     group.addTask { for await _ in trustUpdates { mailbox.post(.membersChanged) } }
+                    // Stopping closes the session with `shutting-down`. The task is not cancelled for
+                    // it: a write from a cancelled task never reaches the wire.
+                    group.addTask {
+                        guard (try? await gracefulShutdown()) != nil else { return }
+                        mailbox.post(.closeRequested(.shuttingDown))
+                    }
                     await driver.drive(inbound)
                     group.cancelAll()
                     // The session is over: `peers` stops showing it now, not when TLS's close is done.
@@ -97,8 +104,6 @@ struct PeerConnection {
         } catch {
             outcome = ConnectionOutcome(error: "connection failed: \(error)")
         }
-        await replica.unsubscribe(subscription)
-        await trust.unsubscribe(trustSubscription)
         return outcome
     }
 }

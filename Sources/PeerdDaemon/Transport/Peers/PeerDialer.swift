@@ -1,17 +1,8 @@
 import Logging
-import NIOCore
-import NIOPosix
 import PeerdModel
-import PeerdSecurity
 import PeerdStore
-import PeerdSync
-import PeerdWire
 import ServiceLifecycle
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Dials every peer we know how to reach — static ones (`--peer`, `peerctl connect`) and ones mDNS
 /// found — and redials with backoff when a session ends, one loop per target. Each target's
@@ -21,29 +12,32 @@ import Glibc
 final class PeerDialer: Service {
     typealias Key = DialTarget.Key
 
-    private let group: any EventLoopGroup
-    private let sessions: PeerSessionFactory
+    private let directory: PeerDirectory
+    private let trust: TrustService
+    private let dialing: any Dialing
     private let state: StateDirectory
     private let logger: Logger
     private let newTargets = AsyncStream.makeStream(of: Key.self)
     /// Serialises read-modify-write of the remembered peers file.
     private let remembering = Mutex(())
 
+    /// - Parameter dialing: how a target's addresses are reached and a session run on them: the
+    ///   daemon's ``NetworkDialing``, or a test's.
     init(
         initial: [PeerAddress],
         state: StateDirectory,
-        group: any EventLoopGroup,
-        sessions: PeerSessionFactory,
+        directory: PeerDirectory,
+        trust: TrustService,
+        dialing: any Dialing,
         logger: Logger
     ) {
         self.state = state
-        self.group = group
-        self.sessions = sessions
+        self.directory = directory
+        self.trust = trust
+        self.dialing = dialing
         self.logger = logger
         for address in initial { newTargets.continuation.yield(.address(address)) }
     }
-
-    private var directory: PeerDirectory { sessions.directory }
 
     /// Adds a static target at runtime (`peerctl connect`); with `remember`, saves it for the next start.
     func add(_ address: PeerAddress, remember: Bool) async throws(StoreError) {
@@ -75,11 +69,11 @@ final class PeerDialer: Service {
     }
 
     func run() async throws {
-        let dialUpdates = await sessions.trust.dialUpdates()
+        let dialUpdates = await trust.dialUpdates()
         await withDiscardingTaskGroup { tasks in
             // Who may be dialed changed: every target looks again (one announced but untrusted may now be).
             tasks.addTask {
-                for await _ in dialUpdates { await self.directory.wakeAll() }
+                for await _ in dialUpdates.cancelOnGracefulShutdown() { await self.directory.wakeAll() }
             }
             for await key in newTargets.stream.cancelOnGracefulShutdown() {
                 if case .address(let address) = key {
@@ -87,22 +81,22 @@ final class PeerDialer: Service {
                 }
                 tasks.addTask { await self.dialLoop(key) }
             }
-            tasks.cancelAll()
+            // Each dial loop ends by itself at graceful shutdown, once its session (if any) has said
+            // `shutting-down`: cancelling it would cut that frame off.
         }
     }
 
-    /// Carries out what `key`'s target says to do, until it says stop: dial, or wait for its
-    /// deadline or for something to change (its doorbell), never polling.
+    /// Carries out what `key`'s target says to do, until it says stop or peerd stops: dial, or wait
+    /// for its deadline or for something to change (its doorbell), never polling.
     private func dialLoop(_ key: Key) async {
         var logger = self.logger
         logger[metadataKey: "target"] = "\(key)"
-        let (rings, ring) = await directory.wakeups(for: key)
-        var doorbell = rings.makeAsyncIterator()
-        while !Task.isCancelled {
+        var doorbell = await directory.wakeups(for: key).cancelOnGracefulShutdown().makeAsyncIterator()
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
             case .dial(let addresses, let connectTimeout):
                 guard let target = await directory.target(key) else { return }
-                let outcome = await dialOnce(
+                let outcome = await dialing.dial(
                     addresses,
                     source: target.source,
                     expected: target.peer,
@@ -114,7 +108,7 @@ final class PeerDialer: Service {
                 await withTaskGroup { group in
                     group.addTask {
                         guard (try? await Task.sleep(until: deadline)) != nil else { return }
-                        ring.yield()
+                        self.directory.ring(key)
                     }
                     _ = await doorbell.next()
                     group.cancelAll()
@@ -136,63 +130,6 @@ final class PeerDialer: Service {
     /// Only a peer that could be admitted is dialed: one mDNS announced but we don't trust waits.
     private func isDialable(_ key: Key) async -> Bool {
         guard case .discovered(let peer) = key else { return true }
-        return await sessions.trust.shouldDial(peer)
-    }
-
-    /// Tries each address in order until one connects, and runs the session on it. Each attempt's
-    /// result is noted for `peerctl doctor`; `lastError` is its words.
-    private func dialOnce(
-        _ addresses: [PeerAddress],
-        source: PeerSource,
-        expected: PeerID?,
-        connectTimeout: Duration,
-        logger: Logger
-    ) async -> DialTarget.Outcome {
-        var failure = DialTarget.Outcome(error: "no address to dial")
-        for address in addresses {
-            let result = DialResult(address: address.description, expected: expected, local: sessions.identity)
-            let channel: PeerChannel
-            do {
-                channel = try await connect(address, timeout: connectTimeout)
-            } catch {
-                let cause = DialResult.connectFailure(of: error)
-                let record = result.connectFailed(cause, at: Wallclock.millis())
-                await directory.dialed(record)
-                failure = DialTarget.Outcome(error: record.message, refused: cause == .errno(ECONNREFUSED))
-                logger.debug("dial failed", metadata: ["address": "\(address)", "error": "\(error)"])
-                continue
-            }
-            let session = await sessions.connection(
-                channel,
-                role: .dialer,
-                address: address.description,
-                source: source,
-                expected: expected
-            )
-            .run()
-            let record = result.ended(session, at: Wallclock.millis())
-            await directory.dialed(record)
-            return DialTarget.Outcome(
-                peer: session.peer,
-                establishedFor: session.establishedFor,
-                // An ordinary close is no error; one before the session says how far it got.
-                error: session.establishedFor != nil || record.outcome == .ok ? session.error : record.message,
-                reachedItself: session.reachedItself
-            )
-        }
-        return failure
-    }
-
-    private func connect(_ address: PeerAddress, timeout: Duration) async throws -> PeerChannel {
-        let tls = sessions.tls
-        return try await ClientBootstrap(group: group)
-            .connectTimeout(TimeAmount(timeout))
-            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-            .channelOption(StalledSend.option, value: StalledSend.milliseconds)
-            .connect(host: address.host, port: address.port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try PeerChannel.wrap(channel, role: .dialer, tls: tls, gate: nil)
-                }
-            }
+        return await trust.shouldDial(peer)
     }
 }

@@ -42,11 +42,11 @@ package actor PeerDirectory {
     private(set) var targets: [DialTarget.Key: DialTarget] = [:]
     /// Recent dial results, refusals and inbound sessions, for `peerctl doctor`.
     var dialLog = DialLog()
-    /// Each dial loop's doorbell: rung when something may change what its target should do.
-    private var wakers: [DialTarget.Key: AsyncStream<Void>.Continuation] = [:]
+    /// The dial loops' doorbells: rung when something may change what a target should do.
+    private let doorbells = Broadcast<Ring>(bufferingPolicy: .bufferingNewest(1))
     private var nextConnectionID = 0
     /// Rung when a session comes up or ends (the count systemd's `STATUS=` shows may change).
-    private let sessionBell = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    private let sessionBell = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
     package init(localID: PeerID) {
         self.localID = localID
@@ -106,7 +106,7 @@ package actor PeerDirectory {
         connection.skewMs = hello.time.map { $0 - now }
         connection.listenPort = hello.port
         connections[id] = connection
-        sessionBell.continuation.yield()
+        sessionBell.yield(())
         noteEstablished(connection, peer: hello.peer)
         return true
     }
@@ -124,9 +124,9 @@ package actor PeerDirectory {
 
     func closed(_ id: Int) {
         guard let connection = connections.removeValue(forKey: id), let peer = connection.peer else { return }
-        if connection.established { sessionBell.continuation.yield() }
+        if connection.established { sessionBell.yield(()) }
         // A target waiting while its peer was connected some other way may dial again.
-        for (key, target) in targets where target.peer == peer { wakers[key]?.yield() }
+        for (key, target) in targets where target.peer == peer { ring(key) }
     }
 
     /// Closes every session with `peer` (it was revoked).
@@ -162,7 +162,7 @@ package actor PeerDirectory {
     ) -> Bool {
         if targets[key] != nil {
             targets[key]?.found(at: addresses, name: name)
-            wakers[key]?.yield()
+            ring(key)
             return false
         }
         targets[key] = DialTarget(key: key, addresses: addresses, source: source, peer: peer, name: name)
@@ -172,21 +172,37 @@ package actor PeerDirectory {
     /// mDNS no longer sees the target's peer: a hint, acted on once no session is up.
     func lost(_ key: DialTarget.Key) {
         targets[key]?.lost = true
-        wakers[key]?.yield()
+        ring(key)
     }
 
     func target(_ key: DialTarget.Key) -> DialTarget? { targets[key] }
 
-    /// The doorbell of `key`'s dial loop (newest ring kept), and its button, for the loop's own timer.
-    func wakeups(for key: DialTarget.Key) -> (rings: AsyncStream<Void>, ring: AsyncStream<Void>.Continuation) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        wakers[key] = continuation
-        return (stream, continuation)
+    /// A ring of one dial loop's doorbell, or of all of them.
+    enum Ring: Sendable {
+        case target(DialTarget.Key)
+        case all
+
+        func rings(_ key: DialTarget.Key) -> Bool {
+            switch self {
+            case .target(let rung): rung == key
+            case .all: true
+            }
+        }
+    }
+
+    /// The doorbell of `key`'s dial loop (newest ring kept), until the loop lets go of it.
+    func wakeups(for key: DialTarget.Key) -> AsyncStream<Ring> {
+        doorbells.subscribe { $0.rings(key) }
+    }
+
+    /// Rings `key`'s dial loop; the loop's own timer rings it too.
+    nonisolated func ring(_ key: DialTarget.Key) {
+        doorbells.yield(.target(key))
     }
 
     /// Rings every dial loop: trust changed, so who may be dialed may have too.
     func wakeAll() {
-        for waker in wakers.values { waker.yield() }
+        doorbells.yield(.all)
     }
 
     /// What `key`'s dial loop does now (its target's state machine decides).
@@ -195,7 +211,8 @@ package actor PeerDirectory {
         let connected = target.peer.map(isConnected) ?? false
         let next = target.next(now: now, connected: connected, dialable: dialable)
         targets[key] = target
-        if case .stop = next { removeTarget(key) }
+        // Its loop stops, and its doorbell goes with it.
+        if case .stop = next { targets[key] = nil }
         return next
     }
 
@@ -203,13 +220,8 @@ package actor PeerDirectory {
         targets[key]?.ended(outcome, now: now)
     }
 
-    private func removeTarget(_ key: DialTarget.Key) {
-        targets[key] = nil
-        wakers.removeValue(forKey: key)?.finish()
-    }
-
-    /// A ring each time a session comes up or ends; for one reader (systemd's `STATUS=`).
-    func sessionChanges() -> AsyncStream<Void> { sessionBell.stream }
+    /// A ring each time a session comes up or ends (systemd's `STATUS=` shows how many are up).
+    func sessionChanges() -> AsyncStream<Void> { sessionBell.subscribe() }
 
     var connectedCount: Int { Set(connections.values.filter(\.established).compactMap(\.peer)).count }
 

@@ -1,26 +1,29 @@
-import Logging
+package import Logging
 import Synchronization
 
-/// A logger whose records a test can read and await: `logger.info("described a movie", …)`.
-final class LogRecorder: Sendable {
-    struct Record: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: Logger.Metadata
+/// A logger whose records a test can read and await, so it waits on what a service says it did
+/// rather than on time.
+package final class LogRecorder: Sendable {
+    package struct Record: Sendable {
+        package var level: Logger.Level
+        package var message: String
+        package var metadata: Logger.Metadata
     }
 
     private let state = Mutex<(records: [Record], waiters: [(String, AsyncStream<Record>.Continuation)])>(([], []))
 
-    var logger: Logger {
-        var logger = Logger(label: "peerd.catalog.test") { _ in Handler(recorder: self) }
+    package init() {}
+
+    package var logger: Logger {
+        var logger = Logger(label: "peerd.test") { _ in Handler(recorder: self) }
         logger.logLevel = .trace
         return logger
     }
 
-    var records: [Record] { state.withLock { $0.records } }
+    package var records: [Record] { state.withLock { $0.records } }
 
     /// Everything logged with `message`, from the first record on, as it comes.
-    func stream(of message: String) -> AsyncStream<Record> {
+    package func stream(of message: String) -> AsyncStream<Record> {
         let (stream, continuation) = AsyncStream.makeStream(of: Record.self)
         state.withLock { state in
             for record in state.records where record.message == message { continuation.yield(record) }
@@ -41,7 +44,6 @@ final class LogRecorder: Sendable {
         let recorder: LogRecorder
         var metadata: Logger.Metadata = [:]
         var logLevel: Logger.Level = .trace
-        var metadataProvider: Logger.MetadataProvider?
 
         subscript(metadataKey key: String) -> Logger.Metadata.Value? {
             get { metadata[key] }
@@ -52,13 +54,5 @@ final class LogRecorder: Sendable {
             let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
             recorder.record(Record(level: event.level, message: event.message.description, metadata: all))
         }
-    }
-}
-
-extension AsyncStream {
-    /// The next element, or nil when the stream ended.
-    func first() async -> Element? {
-        var iterator = makeAsyncIterator()
-        return await iterator.next()
     }
 }

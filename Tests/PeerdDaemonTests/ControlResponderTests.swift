@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import PeerdModel
+import PeerdSecurity
+import PeerdStore
+import PeerdWire
+import ServiceLifecycleTestKit
+import SystemPackage
+import Testing
+
+@testable import PeerdDaemon
+
+/// ``ControlResponder`` in process: the real replica service over a store in memory, a real
+/// directory and trust list, and the dialer with its network behind ``ScriptedDialing``.
+@Suite("The control responder")
+struct ControlResponderTests {
+    static let refused = DialTarget.Outcome(error: "connection refused", refused: true)
+
+    /// Runs a responder (and the services it asks) until `body` returns.
+    func withResponder(
+        _ body: (ControlResponder, MemoryStore, ScriptedDialing) async throws -> Void
+    ) async throws {
+        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-responder-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let logger = Logger(label: "test")
+        let identity = try PeerIdentity.generate(name: "alice")
+        let (store, dialing) = (MemoryStore(), ScriptedDialing(outcome: Self.refused))
+        let replica = ReplicaService(
+            replica: Replica(id: identity.peer, name: "alice"),
+            identity: identity,
+            store: store,
+            logger: logger
+        )
+        let directory = PeerDirectory(localID: identity.peer)
+        let trust = try TrustService(
+            local: identity.peer,
+            path: scratch.appending("trust.json"),
+            groupKey: nil,
+            logger: logger
+        )
+        let dialer = PeerDialer(
+            initial: [],
+            state: try StateDirectory(at: scratch, logger: logger),
+            directory: directory,
+            trust: trust,
+            dialing: dialing,
+            logger: logger
+        )
+        let responder = ControlResponder(
+            replica: replica,
+            directory: directory,
+            dialer: dialer,
+            trust: trust,
+            catalog: nil,
+            discovery: DiscoveryStatus(localID: identity.peer, enabled: false),
+            info: DaemonInfo(
+                identity: identity.peer,
+                name: "alice",
+                port: 7601,
+                listenAddress: "127.0.0.1",
+                stateDir: scratch.string,
+                socketPath: "/run/test.sock",
+                mdns: false,
+                tmdb: false,
+                page: nil
+            )
+        )
+        try await testGracefulShutdown { shutdown in
+            try await withThrowingTaskGroup { group in
+                group.addTask { try await replica.run() }
+                group.addTask { try await dialer.run() }
+                try await body(responder, store, dialing)
+                shutdown.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func anAddIsWrittenListedAndOnlyOnce() async throws {
+        try await withResponder { responder, store, _ in
+            let matrix = Movie(id: MovieID(603)!, title: "The Matrix", year: 1999)
+            guard case .added(let record, let operation?) = await responder.respond(to: .add(matrix)) else {
+                Issue.record("the first add is an operation")
+                return
+            }
+            #expect(record.movieId == 603 && record.addedBy == ["alice"])
+            #expect(store.operations.map(\.id) == [operation], "durable before it was acknowledged")
+            #expect(await responder.respond(to: .add(matrix)) == .added(movie: record, operation: nil))
+            guard case .list(let movies, let total, nil) = await responder.respond(to: .list(limit: nil, after: nil))
+            else {
+                Issue.record("a list of one page")
+                return
+            }
+            #expect(movies.map(\.movieId) == [603] && total == 1)
+            #expect(await responder.status().movies == 1)
+        }
+    }
+
+    @Test func removingAMovieThatIsNotListedSaysSo() async throws {
+        try await withResponder { responder, store, _ in
+            let response = await responder.respond(to: .remove(MovieID(550)!))
+            #expect(response == .error(WireError(.notListed, "movie 550 is not on the list")))
+            #expect(store.operations.isEmpty)
+        }
+    }
+
+    @Test(arguments: [
+        ControlRequest.list(limit: 0, after: nil), .list(limit: nil, after: "not-a-cursor"),
+        .connect(address: "no port"),
+    ])
+    func aBadRequestIsRefusedWithItsReason(request: ControlRequest) async throws {
+        try await withResponder { responder, _, _ in
+            guard case .error(let error) = await responder.respond(to: request) else {
+                Issue.record("\(request) is refused")
+                return
+            }
+            #expect(error.code == .badRequest)
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func connectDialsTheAddressAtOnce() async throws {
+        try await withResponder { responder, _, dialing in
+            var dials = dialing.dials.stream.makeAsyncIterator()
+            #expect(
+                await responder.respond(to: .connect(address: "192.0.2.7:7601"))
+                    == .connecting(address: "192.0.2.7:7601")
+            )
+            #expect(await dials.next() == [PeerAddress(host: "192.0.2.7", port: 7601)])
+        }
+    }
+
+    @Test func theFollowStreamAndAPageThatIsOffAreNotAnsweredHere() async throws {
+        try await withResponder { responder, _, _ in
+            guard case .error(let follow) = await responder.respond(to: .follow),
+                case .error(let page) = await responder.respond(to: .page)
+            else {
+                Issue.record("both are errors")
+                return
+            }
+            #expect(follow.code == .internal)
+            #expect(page.code == .unavailable && page.message.contains("--no-web"))
+        }
+    }
+}

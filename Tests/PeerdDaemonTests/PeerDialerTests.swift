@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PeerdModel
+import PeerdStore
+import PeerdWire
+import ServiceLifecycleTestKit
+import Synchronization
+import SystemPackage
+import Testing
+
+@testable import PeerdDaemon
+
+/// ``PeerDialer`` in process, with the network behind its ``Dialing`` seam: each dial is an event
+/// the test waits for, and answers as it likes.
+@Suite("The dialer")
+struct PeerDialerTests {
+    static let den = PeerAddress(host: "192.0.2.10", port: 7601)
+    static let attic = PeerAddress(host: "192.0.2.11", port: 7601)
+
+    /// What a test may look at besides the dials.
+    struct Scene {
+        let state: StateDirectory
+        let directory: PeerDirectory
+    }
+
+    /// A dialer over a scratch state directory and trust list, running until the body returns.
+    func withDialer(
+        initial: [PeerAddress],
+        dialing: ScriptedDialing,
+        _ body: (PeerDialer, Scene, inout AsyncStream<[PeerAddress]>.AsyncIterator) async throws -> Void
+    ) async throws {
+        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-dialer-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let logger = Logger(label: "test")
+        let state = try StateDirectory(at: scratch, logger: logger)
+        let local = PeerID("a11ce000000000000000000000000001")!
+        let trust = try TrustService(local: local, path: scratch.appending("trust.json"), groupKey: nil, logger: logger)
+        let directory = PeerDirectory(localID: local)
+        let dialer = PeerDialer(
+            initial: initial,
+            state: state,
+            directory: directory,
+            trust: trust,
+            dialing: dialing,
+            logger: logger
+        )
+        var dials = dialing.dials.stream.makeAsyncIterator()
+        try await testGracefulShutdown { shutdown in
+            try await withThrowingTaskGroup { group in
+                group.addTask { try await dialer.run() }
+                try await body(dialer, Scene(state: state, directory: directory), &dials)
+                shutdown.triggerGracefulShutdown()
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aStaticPeerIsDialedAtOnceAndAgainAfterARefusal() async throws {
+        let refused = ScriptedDialing(outcome: .init(error: "connection refused", refused: true))
+        try await withDialer(initial: [Self.den], dialing: refused) { _, _, dials in
+            #expect(await dials.next() == [Self.den])
+            // The backoff (under a second) passes, and the same target is dialed again.
+            #expect(await dials.next() == [Self.den])
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aConnectedPeerIsDialedAndRememberedForTheNextStart() async throws {
+        let refused = ScriptedDialing(outcome: .init(error: "connection refused", refused: true))
+        try await withDialer(initial: [], dialing: refused) { dialer, scene, dials in
+            try await dialer.add(Self.attic, remember: true)
+            #expect(await dials.next() == [Self.attic])
+            #expect(try scene.state.loadPeers() == [Self.attic.description])
+            try await dialer.add(Self.attic, remember: true)
+            #expect(try scene.state.loadPeers() == [Self.attic.description], "each address is remembered once")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(1))) func aDialThatReachesItselfStopsThatTarget() async throws {
+        let itself = ScriptedDialing(outcome: .init(reachedItself: true))
+        try await withDialer(initial: [Self.den], dialing: itself) { _, scene, dials in
+            #expect(await dials.next() == [Self.den])
+            // The dialer asked what next, was told to stop, and the target is gone from the directory.
+            let stopped = try await eventually { await scene.directory.target(.address(Self.den)) == nil }
+            #expect(stopped, "the target is not to be dialed again")
+        }
+    }
+}
+
+/// `condition` holds within `timeout`, checked every 10 ms.
+private func eventually(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return await condition()
+}

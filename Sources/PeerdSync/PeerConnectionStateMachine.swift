@@ -250,14 +250,29 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         withSession { $0.tick(now: now) }
     }
 
-    /// When ``tick(now:)`` next has something to do: the session's timers (``PeerSession/nextDeadline(now:)``).
-    /// Nil before the session starts (admission has its own deadline, in the transport) and once closed.
-    package func nextDeadline(now: Instant) -> Instant? {
-        isClosed ? nil : session?.nextDeadline(now: now)
+    /// What the transport looks at after each event, in one look.
+    package struct Outlook: Sendable {
+        /// When ``tick(now:)`` next has something to do (``PeerSession/nextDeadline(now:)``); nil
+        /// before the session starts (admission has its own deadline, in the transport) and once closed.
+        package var deadline: Instant?
+        /// The session owes the peer a `have` (``PeerSession/owesHave``).
+        package var owesHave = false
+        package var lazyOrigins: Set<PeerID> = []
+        package var lastReceived: Instant?
     }
 
-    /// The session owes the peer a `have` (``PeerSession/owesHave``).
-    package var owesHave: Bool { session?.owesHave ?? false }
+    /// The session's ``Outlook``. One call rather than four: from another module the machine's code
+    /// is not specialized, and each look copies the session through its value witnesses (measured:
+    /// looking four times after every event cost a full mesh of 10 about 10% more CPU under load).
+    package func outlook(now: Instant) -> Outlook {
+        guard !isClosed, let session else { return Outlook() }
+        return Outlook(
+            deadline: session.nextDeadline(now: now),
+            owesHave: session.owesHave,
+            lazyOrigins: session.lazyOrigins,
+            lastReceived: session.lastReceived
+        )
+    }
 
     /// The directory or `peerctl forget` closes this connection.
     package mutating func closeRequested(_ error: WireError) -> [Session.Action] {

@@ -103,9 +103,12 @@ package struct SessionRelay<Instant: InstantProtocol>: Sendable where Instant.Du
     package func nextDeadline(held: VersionVector, peerHas: VersionVector, now: Instant) -> Instant? {
         let spacing = haveSpacing ?? timing.haveInterval
         let have = hasNews(held: held, peerHas: peerHas) ? lastHave.map { $0.advanced(by: spacing) } ?? now : nil
-        let graft = missed.filter { $0.value.seq > held[$0.key] }.values.map(\.since).min()
-            .map { $0.advanced(by: timing.graftDelay) }
-        return [have, graft].compactMap { $0 }.min()
+        var next = have
+        for (origin, entry) in missed where entry.seq > held[origin] {
+            let graft = entry.since.advanced(by: timing.graftDelay)
+            next = min(next ?? graft, graft)
+        }
+        return next
     }
 
     /// The origins to graft: those a `have` showed missing here for `graftDelay`, and still missing.

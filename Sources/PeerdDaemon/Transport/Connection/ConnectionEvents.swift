@@ -8,7 +8,7 @@ import NIOCore
 /// is behind: no second queue, no hand-made credit.
 ///
 /// Its timer is the connection's only one, set at the deadline the session's state machine gives
-/// (``PeerConnectionStateMachine/nextDeadline(now:)``): a quiet session wakes when a keepalive
+/// (``PeerConnectionStateMachine/outlook(now:)``): a quiet session wakes when a keepalive
 /// falls due, not every second.
 final class ConnectionEvents: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer

@@ -89,31 +89,37 @@ extension PeerConnection {
 
         /// What every event may have changed: which commits wake the connection, and its timer.
         private mutating func afterEvent() async {
-            noteLazyOrigins()
-            if !machine.owesHave, interest.arm() {
+            var outlook = machine.outlook(now: clock.now)
+            noteLazyOrigins(outlook.lazyOrigins)
+            if !outlook.owesHave, interest.arm() {
                 // Committed while no one was told: a `have` may be owed now.
                 await perform(machine.localAdvanced(to: await connection.replica.vector, now: clock.now))
-                noteLazyOrigins()
+                outlook = machine.outlook(now: clock.now)
+                noteLazyOrigins(outlook.lazyOrigins)
             }
-            setTimer()
+            setTimer(outlook)
         }
 
         /// The replica wakes this connection only for commits of origins the session pushes at once.
-        private mutating func noteLazyOrigins() {
-            let lazy = machine.lazyOrigins
+        private mutating func noteLazyOrigins(_ lazy: Set<PeerID>) {
             guard lazy != lazyOrigins else { return }
             lazyOrigins = lazy
             interest.setLazy(lazy)
         }
 
         /// Sets the timer at the machine's next deadline, or when a silent peer is to be reported.
-        private mutating func setTimer() {
-            var next = machine.nextDeadline(now: clock.now)
-            if !reportedSilent, let heard = machine.lastReceived {
+        /// A deadline that moved only a little later keeps the timer set: a busy session's move
+        /// with every frame sent or received, and a timer that fires a little early only ticks for
+        /// nothing and is set again.
+        private mutating func setTimer(_ outlook: Machine.Outlook) {
+            var next = outlook.deadline
+            if !reportedSilent, let heard = outlook.lastReceived {
                 let report = heard + connection.configuration.keepaliveInterval + Self.silenceReportMargin
                 next = min(next ?? report, report)
             }
-            guard next != timer, !machine.isClosed else { return }
+            guard let next, !machine.isClosed else { return }
+            let slack = connection.configuration.keepaliveInterval / 10
+            if let timer, timer <= next, next < timer + slack { return }
             timer = next
             connection.mailbox.setTimer(at: next, now: clock.now)
         }

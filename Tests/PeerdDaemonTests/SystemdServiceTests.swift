@@ -23,7 +23,7 @@ struct SystemdServiceTests {
                 eventLoop: MultiThreadedEventLoopGroup.singleton.next(),
                 logger: Logger(label: "test")
             ) { ring in
-                for await _ in self.changes.stream { ring.yield() }
+                for await _ in self.changes.stream { await ring() }
             } counts: {
                 self.asked.add(1, ordering: .relaxed)
                 return self.counts.withLock { $0 }

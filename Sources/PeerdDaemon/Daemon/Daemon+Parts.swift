@@ -255,8 +255,8 @@ extension Daemon {
                     let commits = await replica.vectorUpdates()
                     let sessions = await directory.sessionChanges()
                     await withDiscardingTaskGroup { group in
-                        group.addTask { for await _ in commits { ring.yield() } }
-                        group.addTask { for await _ in sessions { ring.yield() } }
+                        group.addTask { for await _ in commits { await ring() } }
+                        group.addTask { for await _ in sessions { await ring() } }
                     }
                 } counts: {
                     .init(peers: await directory.connectedCount, movies: await replica.movieCount)

@@ -26,12 +26,14 @@ final class SystemdService: Service {
     private let notifier: SystemdNotifier
     private let statusInterval: Duration
     private let eventLoop: any EventLoop
-    private let watch: @Sendable (AsyncStream<Void>.Continuation) async -> Void
+    private let watch: @Sendable (_ ring: @escaping @Sendable () async -> Void) async -> Void
     private let counts: @Sendable () async -> Counts
     private let logger: Logger
 
-    /// `watch` runs as long as the service and rings its doorbell whenever the counts may have
-    /// changed (a commit, a session up or down). `counts` is asked then, at most every
+    /// `watch` runs as long as the service and calls `ring` whenever the counts may have changed (a
+    /// commit, a session up or down); `ring` returns `statusInterval` later, so a busy list (a
+    /// catch-up commits all the time) wakes a watcher that often, not at each commit, and what it
+    /// missed meanwhile waits in its stream. `counts` is asked then, at most every
     /// `statusInterval`, and before each watchdog ping, so a stuck replica or directory actor stops
     /// the pings and lets systemd restart peerd. Nothing else wakes it: at rest it sleeps until the
     /// next ping, on `eventLoop`'s timer.
@@ -40,7 +42,7 @@ final class SystemdService: Service {
         statusInterval: Duration = .seconds(2),
         eventLoop: any EventLoop,
         logger: Logger,
-        watch: @escaping @Sendable (_ ring: AsyncStream<Void>.Continuation) async -> Void,
+        watch: @escaping @Sendable (_ ring: @escaping @Sendable () async -> Void) async -> Void,
         counts: @escaping @Sendable () async -> Counts
     ) {
         self.notifier = notifier
@@ -64,7 +66,13 @@ final class SystemdService: Service {
         var nextPing = pingInterval.map { ContinuousClock.now + $0 }
         let (rings, ring) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.watch(ring) }
+            let interval = statusInterval
+            group.addTask {
+                await self.watch {
+                    ring.yield()
+                    try? await Task.sleep(for: interval)
+                }
+            }
             // Graceful shutdown ends the doorbell, and the loop with it, without waiting for a ring.
             await withGracefulShutdownHandler {
                 var doorbell = rings.makeAsyncIterator()

@@ -2,7 +2,8 @@ import Foundation
 
 /// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
 /// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh").
-/// `--mesh-rate R` paces the mesh scenario's adds (R a second, 0 as fast as acknowledged) and
+/// `--mesh-rates 40,0` are the paces the meshes run at (adds a second; 0: each add as soon as the
+/// one before is acknowledged, with the smallest and largest mesh only) and
 /// `--mesh-sizes 10,20,30` chooses its meshes; `--idle-seconds S` is the window wakeups at rest are
 /// counted over (60); `--quick` leaves the meshes out and counts wakeups over 10 s.
 @main
@@ -18,9 +19,10 @@ struct PeerdBench {
             case "--bin-dir": binDirectory = arguments.popFirst() ?? binDirectory
             case "--results": resultsPath = arguments.popFirst()
             case "--only": only = arguments.popFirst()
-            case "--mesh-rate":
-                guard let rate = arguments.popFirst().flatMap(Double.init), rate >= 0 else { usage() }
-                scenarios.meshRate = rate
+            case "--mesh-rates":
+                let rates = arguments.popFirst()?.split(separator: ",").map { Double($0) } ?? []
+                guard !rates.isEmpty, rates.allSatisfy({ ($0 ?? -1) >= 0 }) else { usage() }
+                scenarios.meshRates = rates.compactMap { $0 }
             case "--mesh-sizes":
                 let sizes = arguments.popFirst()?.split(separator: ",").map { Int($0) } ?? []
                 guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 2 }) else { usage() }
@@ -74,7 +76,7 @@ struct PeerdBench {
     static func usage() -> Never {
         FileHandle.standardError.write(
             Data(
-                ("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO] [--mesh-rate R]"
+                ("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO] [--mesh-rates R,R,…]"
                     + " [--mesh-sizes N,N,…] [--idle-seconds S]\n").utf8
             )
         )

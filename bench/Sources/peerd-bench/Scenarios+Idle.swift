@@ -35,6 +35,12 @@ extension Scenarios {
         let meshRates = rates.dropFirst()
         let meshMean = meshRates.reduce(0, +) / Double(meshRates.count)
         let conditions = "page on, NOTIFY_SOCKET and WatchdogSec=30s as under the systemd unit"
+        // libdispatch's manager thread runs its worker pool's monitor, a timer that fires every
+        // second for the life of any process in which a Swift task ever ran on the global executor
+        // (swift-corelibs-libdispatch, src/event/workqueue.c: no setting turns it off).
+        let monitor = counts[0].byThread.first { $0.name.hasSuffix("qos.overcommit") }.map {
+            Double($0.count) / idleSeconds
+        }
         return [
             Measurement(
                 measure: "wakeups at rest, no peers",
@@ -43,9 +49,13 @@ extension Scenarios {
                 target: "≤ 1 /s",
                 met: rates[0] <= 1,
                 detail: String(
-                    format: "voluntary context switches of all threads over %.0f s; %@",
+                    format: "voluntary context switches of all threads over %.0f s; %@; of them %.2f/s "
+                        + "libdispatch's manager thread (its worker-pool monitor ticks every second in any Swift "
+                        + "program on Linux), %.2f/s peerd's own",
                     idleSeconds,
-                    conditions
+                    conditions,
+                    monitor ?? 0,
+                    rates[0] - (monitor ?? 0)
                 )
             ),
             Measurement(

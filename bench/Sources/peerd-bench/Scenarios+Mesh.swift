@@ -14,16 +14,21 @@ import Glibc
 /// cross about N² sessions, so the cost per add grows as N²: (30 / 10)² = 9× between 10 and 30.
 extension Scenarios {
     func mesh() throws -> [Measurement] {
-        var runs: [MeshRun] = []
-        for size in meshSizes {
-            let run = try meshRun(size: size)
-            FileHandle.standardError.write(Data("  \(run.summary)\n".utf8))
-            runs.append(run)
+        var measurements: [Measurement] = []
+        for rate in meshRates {
+            let sizes = rate > 0 ? meshSizes : [meshSizes.min(), meshSizes.max()].compactMap { $0 }
+            var runs: [MeshRun] = []
+            for size in Set(sizes).sorted() {
+                let run = try meshRun(size: size, rate: rate)
+                FileHandle.standardError.write(Data("  \(run.summary)\n".utf8))
+                runs.append(run)
+            }
+            measurements += runs.flatMap(\.measurements) + meshRatio(runs)
         }
-        return runs.flatMap(\.measurements) + meshRatio(runs)
+        return measurements
     }
 
-    private func meshRun(size: Int) throws -> MeshRun {
+    private func meshRun(size: Int, rate: Double) throws -> MeshRun {
         let mesh = try Mesh(size: size)
         try waitUntil(timeout: .seconds(120), every: .milliseconds(100)) { try mesh.isFullyConnected() }
         let idle = try idleCPURate(of: mesh)
@@ -35,14 +40,14 @@ extension Scenarios {
         let warmUp = try settledCPU(of: mesh, idle: idle) - warmUpStart
 
         let before = try mesh.cpuSeconds()
-        let (first, last) = try paceAdds(on: mesh)
+        let (first, last) = try paceAdds(on: mesh, rate: rate)
         let converged = try waitUntilEveryDaemon(of: mesh, holds: size + meshAdds)
         let atConvergence = try mesh.cpuSeconds()
         let settled = try settledCPU(of: mesh, idle: idle)
         return MeshRun(
             size: size,
             adds: meshAdds,
-            rate: meshRate,
+            rate: rate,
             addSeconds: (last - first) / .seconds(1),
             idleCPU: idle,
             warmUpCPU: warmUp,
@@ -52,15 +57,18 @@ extension Scenarios {
         )
     }
 
-    /// Adds movies 1…`meshAdds` round-robin over the mesh, the k-th due k / `meshRate` s after the
+    /// Adds movies 1…`meshAdds` round-robin over the mesh, the k-th due k / `rate` s after the
     /// first (rate 0: each as soon as the one before it is acknowledged). Returns when the first
     /// was sent and when the last was acknowledged.
-    private func paceAdds(on mesh: Mesh) throws -> (first: ContinuousClock.Instant, last: ContinuousClock.Instant) {
+    private func paceAdds(
+        on mesh: Mesh,
+        rate: Double
+    ) throws -> (first: ContinuousClock.Instant, last: ContinuousClock.Instant) {
         let clock = ContinuousClock()
         let first = clock.now
         for k in 0..<meshAdds {
-            if meshRate > 0 {
-                let wait = first + .seconds(Double(k) / meshRate) - clock.now
+            if rate > 0 {
+                let wait = first + .seconds(Double(k) / rate) - clock.now
                 if wait > .zero { Thread.sleep(forTimeInterval: wait / .seconds(1)) }
             }
             try mesh.add(k + 1, on: k % mesh.size)
@@ -112,7 +120,7 @@ extension Scenarios {
         let bound = 1.5 * sizes
         return [
             Measurement(
-                measure: "mesh: CPU per add, \(large.size) peers / \(small.size) peers",
+                measure: "mesh \(large.paceName): CPU per add, \(large.size) peers / \(small.size) peers",
                 value: ratio,
                 unit: "×",
                 target: String(format: "≤ %.1f ×", bound),
@@ -149,10 +157,14 @@ struct MeshRun {
 
     var cpuPerThousand: Double { cpu / Double(adds) * 1_000 }
 
+    /// How the adds were paced, in the rows' names: "at 40/s", or "unpaced".
+    var paceName: String { rate > 0 ? String(format: "at %g/s", rate) : "unpaced" }
+
     var summary: String {
         String(
-            format: "mesh of %d: %.2f CPU-s per 1,000 adds, converged %.0f ms after the last add",
+            format: "mesh of %d %@: %.2f CPU-s per 1,000 adds, converged %.0f ms after the last add",
             size,
+            paceName,
             cpuPerThousand,
             convergence / .milliseconds(1)
         )
@@ -162,7 +174,7 @@ struct MeshRun {
         let pace = rate > 0 ? String(format: "at %g/s", rate) : "each once the one before was acknowledged"
         return [
             Measurement(
-                measure: "mesh of \(size): CPU per 1,000 adds",
+                measure: "mesh of \(size) \(paceName): CPU per 1,000 adds",
                 value: cpuPerThousand,
                 unit: "CPU-s",
                 target: "none",
@@ -180,7 +192,7 @@ struct MeshRun {
                 )
             ),
             Measurement(
-                measure: "mesh of \(size): convergence after the last add",
+                measure: "mesh of \(size) \(paceName): convergence after the last add",
                 value: convergence / .milliseconds(1),
                 unit: "ms",
                 target: "none",

@@ -16,10 +16,12 @@ struct Scenarios {
     var coldStarts = 5
     var detailRuns = 50
     var tokenlessRuns = 10
-    /// Full meshes (Scenarios+Mesh.swift): their sizes, the adds shared on each, adds a second (0: unpaced).
+    /// Full meshes (Scenarios+Mesh.swift): their sizes, the adds shared on each, and the paces they
+    /// run at, in adds a second (0: each add once the one before is acknowledged). Unpaced, only
+    /// the smallest and largest run: the ratio between them is what is bounded.
     var meshSizes = [10, 20, 30]
     var meshAdds = 1_000
-    var meshRate = 40.0
+    var meshRates = [40.0, 0]
     /// Seconds over which wakeups at rest are counted (Scenarios+Idle.swift).
     var idleSeconds = 60.0
 

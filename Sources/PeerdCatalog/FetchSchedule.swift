@@ -5,8 +5,9 @@ package import PeerdModel
 /// A movie this peer added is fetched at once; one another peer added after ``FetchPolicy/turnDelay``
 /// (1 to 5 s from a hash of the movie id and this peer's id), so peers with tokens take turns and the
 /// first describe to arrive cancels the rest: normally one request per movie, at most one per token
-/// holder plus retries. A failure waits an exponential backoff with jitter, or TMDB's `Retry-After`,
-/// which then holds back every fetch. A refused token or a missing movie (401, 404) is not retried
+/// holder plus retries. A transient failure (a 5xx, a timeout, a broken connection) is retried
+/// after a fraction of a second, three times; then a failure waits an exponential backoff with
+/// jitter, or TMDB's `Retry-After`, which then holds back every fetch. A refused token or a missing movie (401, 404) is not retried
 /// until a refresh. Generic over the instant, so tests step time without sleeping.
 package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     /// What to do next.
@@ -26,6 +27,8 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
         var refresh = false
         var underWay = false
         var failures = 0
+        /// Of the failures, those retried after a short wait (at most ``FetchPolicy/quickRetries``).
+        var quickRetries = 0
         var lastCause: String?
         /// Not retried until a refresh.
         var stopped = false
@@ -64,6 +67,7 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
             entry.refresh = true
             entry.stopped = false
             entry.failures = 0
+            entry.quickRetries = 0
             entry.lastCause = nil
             entries[movie] = entry
         }
@@ -96,8 +100,9 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
         entries[movie] = nil
     }
 
-    /// The fetch failed: retry after the backoff (`jitter` in 0..<1) or TMDB's `Retry-After`, or,
-    /// for a failure that asking again cannot fix, not until a refresh.
+    /// The fetch failed: a transient failure is retried after a short wait, the first
+    /// ``FetchPolicy/quickRetries`` times; otherwise after the backoff (`jitter` in 0..<1) or TMDB's
+    /// `Retry-After`, or, for a failure that asking again cannot fix, not until a refresh.
     package mutating func failed(_ movie: MovieID, _ error: CatalogError, now: Instant, jitter: Double) {
         guard var entry = entries[movie] else { return }
         let failure = error.upstreamFailure
@@ -109,8 +114,12 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
         } else if let retryAfter = failure?.retryAfter {
             entry.due = now.advanced(by: min(max(retryAfter, .seconds(1)), policy.maxRetryAfter))
             pausedUntil = max(pausedUntil ?? entry.due, entry.due)
+        } else if failure?.isTransient == true, entry.quickRetries < policy.quickRetries {
+            entry.quickRetries += 1
+            entry.due = now.advanced(by: policy.quickRetryDelay(jitter: jitter))
         } else {
-            entry.due = now.advanced(by: policy.backoff(afterFailures: entry.failures, jitter: jitter))
+            let failures = entry.failures - entry.quickRetries
+            entry.due = now.advanced(by: policy.backoff(afterFailures: failures, jitter: jitter))
         }
         entries[movie] = entry
     }

@@ -65,6 +65,16 @@ package enum UpstreamFailure: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether asking again at once may well work: a 5xx without `Retry-After`, no answer in time,
+    /// or a connection that failed or broke. TMDB's edge answers these now and then on its own.
+    package var isTransient: Bool {
+        switch self {
+        case .status(let code, _, _, nil): return (500...599).contains(code)
+        case .timedOut, .transport: return true
+        default: return false
+        }
+    }
+
     /// Whether asking again, unchanged, cannot help: a refused token (401) or no such movie (404).
     package var isPermanent: Bool {
         if case .status(let code, _, _, _) = self { return code == 401 || code == 404 }

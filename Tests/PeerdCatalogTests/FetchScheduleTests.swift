@@ -81,8 +81,64 @@ import Testing
         #expect(policy.backoff(afterFailures: 1_000, jitter: 1) == .seconds(600))
     }
 
-    @Test func aFailedFetchIsRetriedAfterTheBackoffAndSaysWhy() throws {
+    @Test func aTransientFailureIsRetriedQuicklyThreeTimesBeforeTheBackoff() throws {
         var schedule = Schedule(peer: Self.alice)
+        schedule.reconcile(undescribed: [(Self.matrix, true)], now: .zero)
+        var now = TestInstant.zero
+        for jitter in [0.0, 0.5, 1.0] {
+            #expect(schedule.next(now: now) == .fetch(Self.matrix))
+            schedule.failed(Self.matrix, Self.serverError, now: now, jitter: jitter)
+            let wait = Duration.milliseconds(200) + .milliseconds(400) * jitter
+            #expect(schedule.next(now: now) == .wait(until: now.advanced(by: wait)))
+            now = now.advanced(by: wait)
+        }
+        #expect(schedule.next(now: now) == .fetch(Self.matrix))
+        schedule.failed(Self.matrix, Self.serverError, now: now, jitter: 1)
+        #expect(schedule.next(now: now) == .wait(until: now.advanced(by: .seconds(2))))
+        let reason = try #require(schedule.pendingReason(Self.matrix, now: now))
+        #expect(reason == "fetch failed 4 times (TMDB answered 500 (Internal Server Error)); next try in 2 s")
+    }
+
+    @Test func onlyTransientFailuresAreRetriedQuickly() {
+        let transient: [UpstreamFailure] = [
+            .status(code: 500, reason: "Internal Server Error", message: nil, retryAfter: nil),
+            .status(code: 502, reason: "Bad Gateway", message: nil, retryAfter: nil),
+            .timedOut(.seconds(10)), .transport("connection reset by peer"),
+        ]
+        let notTransient: [UpstreamFailure] = [
+            .status(code: 503, reason: "Service Unavailable", message: nil, retryAfter: .seconds(5)),
+            .status(code: 429, reason: "Too Many Requests", message: nil, retryAfter: .seconds(5)),
+            .status(code: 404, reason: "Not Found", message: nil, retryAfter: nil),
+            .status(code: 400, reason: "Bad Request", message: nil, retryAfter: nil),
+            .malformed("no id"), .tooLarge(limit: 1 << 20), .throttled(.seconds(1)), .cancelled,
+        ]
+        #expect(transient.filter { !$0.isTransient }.isEmpty)
+        #expect(notTransient.filter { $0.isTransient }.isEmpty)
+        var schedule = Schedule(peer: Self.alice)
+        schedule.reconcile(undescribed: [(Self.matrix, true)], now: .zero)
+        _ = schedule.next(now: .zero)
+        let malformed = CatalogError.upstream(.details(Self.matrix), .malformed("no id"))
+        schedule.failed(Self.matrix, malformed, now: .zero, jitter: 1)
+        #expect(schedule.next(now: .zero) == .wait(until: .seconds(2)))
+    }
+
+    @Test func aRefreshGivesTheQuickRetriesBack() {
+        var schedule = Schedule(peer: Self.alice)
+        schedule.reconcile(undescribed: [(Self.matrix, true)], now: .zero)
+        var now = TestInstant.zero
+        for _ in 1...4 {
+            _ = schedule.next(now: now)
+            schedule.failed(Self.matrix, Self.serverError, now: now, jitter: 0)
+            now = now.advanced(by: .seconds(100))
+        }
+        #expect(schedule.refresh([Self.matrix], now: now) == 1)
+        #expect(schedule.next(now: now) == .fetch(Self.matrix))
+        schedule.failed(Self.matrix, Self.serverError, now: now, jitter: 0)
+        #expect(schedule.next(now: now) == .wait(until: now.advanced(by: .milliseconds(200))))
+    }
+
+    @Test func aFailedFetchIsRetriedAfterTheBackoffAndSaysWhy() throws {
+        var schedule = Schedule(peer: Self.alice, policy: FetchPolicy(quickRetries: 0))
         schedule.reconcile(undescribed: [(Self.matrix, true)], now: .zero)
         var now = TestInstant.zero
         for failure in 1...3 {

@@ -6,6 +6,8 @@ on at runtime.
     /3/movie/{id}?language=    details (401 status_code 7 without a valid token, 404 status_code 34 unknown id)
     /3/search/movie?query=&year=&page=   20 results a page; "matrix" spans 3 pages
     /3/configuration           images.secure_base_url, poster_sizes, change_keys
+    the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
+    where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
 
 A v4 read access token (a JWT, "eyJ…") is accepted only as `Authorization: Bearer …`, a v3 key
 (32 hex digits) only as `api_key=…`, as TMDB does; each request records which one it carried.
@@ -20,6 +22,7 @@ Standalone: `python3 fake_tmdb.py --port 0 --token T` prints its URL; GET /_fake
 the fault, GET /_fake/requests lists what was asked.
 """
 import argparse
+import datetime
 import hashlib
 import json
 import random
@@ -33,8 +36,8 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-GENRES = {28: "Action", 12: "Adventure", 16: "Animation", 35: "Comedy", 80: "Crime", 99: "Documentary", 18: "Drama",
-          10751: "Family", 14: "Fantasy", 9648: "Mystery", 10749: "Romance", 878: "Science Fiction", 53: "Thriller"}
+import fake_tmdb_lists as lists
+
 US = [{"iso_3166_1": "US", "name": "United States of America"}]
 EN = [{"english_name": "English", "iso_639_1": "en", "name": "English"}]
 # id, title, release date, runtime, genre ids, IMDb id, vote average, overview (ours, short), original (title, language)
@@ -72,7 +75,7 @@ def _details(row):
     image = lambda kind: "/" + hashlib.sha1(f"{mid}{kind}".encode()).hexdigest()[:27] + ".jpg"  # noqa: E731
     return {"adult": False, "backdrop_path": image("b"), "belongs_to_collection": {"id": 2344, "name": "The Matrix "
             "Collection", "poster_path": image("c"), "backdrop_path": image("d")} if 603 <= mid <= 605 else None,
-            "budget": 63000000, "genres": [{"id": g, "name": GENRES[g]} for g in genres], "homepage": "",
+            "budget": 63000000, "genres": [{"id": g, "name": lists.GENRE_NAMES[g]} for g in genres], "homepage": "",
             "id": mid, "imdb_id": imdb, "origin_country": ["JP" if language == "ja" else "US"],
             "original_language": language, "original_title": original, "overview": overview.strip(),
             "popularity": round(100 - len(title) / 3, 3), "poster_path": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"
@@ -83,6 +86,11 @@ def _details(row):
 
 
 DETAILS = {row[0]: _details(row) for row in MOVIES}
+# The lists run over these too: made-up movies, some dated from today (fake_tmdb_lists.made_up_rows).
+TODAY = datetime.date.today()
+EXTRA = {row[0]: {**_details(row), "popularity": round(90 - (row[0] % 100) * 1.1, 3), "vote_count": 500}
+         for row in lists.made_up_rows(TODAY)}
+CATALOG = {**DETAILS, **EXTRA}
 # Search-only entries (no details), so that "matrix" has three pages: made up, ids above 9 000 000.
 FILLER = [{"id": 9_000_000 + k, "title": f"Matrix Fan Film {k}", "release_date": f"{1990 + k % 20}-01-01",
            "overview": "Made up for the fake.", "genre_ids": [878], "popularity": 1.0 - k / 100,
@@ -248,16 +256,18 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, CONFIGURATION
         match = re.fullmatch(r"/3/movie/(\d+)", path)
         if match:
-            found = DETAILS.get(int(match[1]))
+            found = CATALOG.get(int(match[1]))
             if not found and self.server.fake.synthetic and 0 < int(match[1]) < 1 << 31:
                 found = made_up(int(match[1]))
+            if found and "watch/providers" in query.get("append_to_response", "").split(","):
+                found = {**found, "watch/providers": {"results": lists.watch_providers(found)}}
             return (200, found) if found else (404, NOT_FOUND)
         if path == "/3/search/movie":
             page = int(query.get("page", "1")) if query.get("page", "1").isdigit() else 0
             if not 1 <= page <= 500:
                 return 400, {"errors": ["page must be less than or equal to 500"]}
             return 200, search(query.get("query", ""), query.get("year", ""), page)
-        return 404, NOT_FOUND
+        return lists.route(path, query, CATALOG, TODAY) or (404, NOT_FOUND)
 
     def admin(self, fake, path, query):
         if path == "/_fake/fault":

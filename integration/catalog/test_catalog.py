@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError  # noqa: E402
-from fake_tmdb import DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
+from fake_tmdb import CATALOG, DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
 
 QUICK = 3.0  # s: a peerctl add answers within this whatever TMDB does (the stall is 10 s)
@@ -357,6 +357,68 @@ def check_fake_shapes(w):
         auths = {r["auth"] for r in fake.requests() if r["status"] == 200}
         return (f"{len(DETAILS)} movies × {len(FIELDS)} fields; 5 bad credentials → 401 status_code 7; "
                 f"unknown id → 404 status_code 34; accepted as {sorted(auths)}; {len(fake.requests())} requests")
+    return with_fake(test)
+
+
+LIST_FIELDS = set("adult backdrop_path genre_ids id original_language original_title overview popularity "
+                  "poster_path release_date title video vote_average vote_count".split())
+OFFER_FIELDS = {"logo_path", "provider_id", "provider_name", "display_priority"}
+
+
+def list_problems(path, status, body, media_type=False, dates=False):
+    """What differs from a paged list of TMDB's API reference, as a list of words (empty: none)."""
+    want = {"page", "results", "total_pages", "total_results"} | ({"dates"} if dates else set())
+    fields = LIST_FIELDS | ({"media_type"} if media_type else set())
+    problems = [f"{path}: {status}"] if status != 200 else []
+    problems += [f"{path}: keys {sorted(set(body) ^ want)}"] if set(body) != want else []
+    problems += [f"{path}: result fields {sorted(set(r) ^ fields)}" for r in body.get("results", [])[:1]
+                 if set(r) != fields]
+    return problems
+
+
+def check_fake_lists(w):
+    def test(fake, token):
+        def fetch(path):
+            status, _, body = get(fake, path, token)
+            return status, json.loads(body)
+
+        problems, pages = [], {}
+        for path, media, dates in [("/3/movie/popular", False, False), ("/3/movie/top_rated", False, False),
+                                   ("/3/movie/upcoming", False, True), ("/3/movie/now_playing", False, True),
+                                   ("/3/trending/movie/day", True, False), ("/3/trending/movie/week", True, False),
+                                   ("/3/movie/603/recommendations", True, False),
+                                   ("/3/discover/movie?with_genres=878&sort_by=vote_average.desc", False, False)]:
+            status, body = fetch(path)
+            problems += list_problems(path, status, body, media, dates)
+            pages[path.split("?")[0]] = body.get("total_pages")
+        def every(path):
+            first = fetch(path)[1]
+            return sum((fetch(f"{path}&page={p}")[1]["results"] for p in range(2, first["total_pages"] + 1)),
+                       first["results"])
+
+        everything = every("/3/discover/movie?sort_by=popularity.desc")
+        for query, keeps in [("with_genres=35|18", lambda m: {35, 18} & set(m["genre_ids"])),
+                             ("with_genres=28,878", lambda m: {28, 878} <= set(m["genre_ids"])),
+                             ("primary_release_year=1994", lambda m: m["release_date"].startswith("1994-")),
+                             ("vote_average.gte=7.5", lambda m: m["vote_average"] >= 7.5),
+                             ("with_runtime.lte=110", lambda m: CATALOG[m["id"]]["runtime"] <= 110)]:
+            kept = every(f"/3/discover/movie?{query}")
+            if {m["id"] for m in kept} != {m["id"] for m in everything if keeps(m)} or not 0 < len(kept) < len(
+                    everything):
+                problems.append(f"discover {query}: {len(kept)} of {len(everything)}")
+        genres = fetch("/3/genre/movie/list")[1]["genres"]
+        offered = fetch("/3/movie/550/watch/providers")[1]
+        us = offered["results"].get("US", {})
+        if {"id", "results"} != set(offered) or "link" not in us or any(
+                set(o) != OFFER_FIELDS for kind in ("flatrate", "rent", "buy") for o in us.get(kind, [])):
+            problems.append(f"watch providers: {offered}")
+        appended = fetch("/3/movie/550?append_to_response=watch/providers")[1]
+        if appended.get("watch/providers", {}).get("results") != offered["results"]:
+            problems.append("append_to_response=watch/providers differs from /watch/providers")
+        catalog = fetch("/3/watch/providers/movie?watch_region=US")[1]["results"]
+        if problems or len(genres) != 19 or not catalog or pages["/3/movie/popular"] < 3:
+            raise CheckFailed("; ".join(problems) or f"{len(genres)} genres, {len(catalog)} providers, {pages}")
+        return f"total pages {pages}; 19 genres; {len(catalog)} providers in US; US offers of 550 {sorted(us)}"
     return with_fake(test)
 
 
@@ -819,6 +881,7 @@ def ten_peers(crowd):
 CHECKS = [
     ("fake: details, configuration and errors in TMDB's shapes", check_fake_shapes),
     ("fake: search pages of 20, 'matrix' on 3 pages, year filter", check_fake_search),
+    ("fake: lists, discover's filters, genres, recommendations, where to watch in TMDB's shapes", check_fake_lists),
     *[(f"fake: fault {m}", fake_fault_check(m)) for m in ("ok", "fail80", "ratelimit", "stall", "malformed", "huge",
                                                            "reset")],
     ("token file: mode 0644 is refused at start (exit 78, chmod 600)", check_loose_token_refused),

@@ -25,12 +25,7 @@ struct ControlResponderTests {
         let logger = Logger(label: "test")
         let identity = try PeerIdentity.generate(name: "alice")
         let (store, dialing) = (MemoryStore(), ScriptedDialing(outcome: Self.refused))
-        let replica = ReplicaService(
-            replica: Replica(id: identity.peer, name: "alice"),
-            identity: identity,
-            store: store,
-            logger: logger
-        )
+        let replica = ReplicaService.testing(identity, name: "alice", store: store)
         let directory = PeerDirectory(localID: identity.peer)
         let trust = try TrustService(
             local: identity.peer,

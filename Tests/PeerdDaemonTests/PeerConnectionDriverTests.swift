@@ -27,12 +27,7 @@ struct PeerConnectionDriverTests {
         try FileManager.default.createDirectory(atPath: scratch.string, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch.string) }
         let store = MemoryStore()
-        let replica = ReplicaService(
-            replica: Replica(id: local.peer, name: "local"),
-            identity: local,
-            store: store,
-            logger: Logger(label: "test")
-        )
+        let replica = ReplicaService.testing(local, name: "local", store: store)
         let trust = try TrustService(
             local: local.peer,
             path: scratch.appending("trust.json"),

@@ -43,12 +43,7 @@ struct ReplicaQueueTests {
 
     @Test func aPeerWaitsForRoomWhileTheQueueIsFullAndACommitIsUnderWay() async throws {
         let store = HeldStore()
-        let service = ReplicaService(
-            replica: Replica(id: identity.peer, name: "alice"),
-            identity: identity,
-            store: store,
-            logger: Logger(label: "test")
-        )
+        let service = ReplicaService.testing(identity, name: "alice", store: store)
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await service.run() }

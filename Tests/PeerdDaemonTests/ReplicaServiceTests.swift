@@ -25,12 +25,7 @@ struct ReplicaServiceTests {
         _ store: MemoryStore,
         _ body: @Sendable (ReplicaService) async throws -> Void
     ) async throws {
-        let service = ReplicaService(
-            replica: Replica(id: identity.peer, name: "alice"),
-            identity: identity,
-            store: store,
-            logger: Logger(label: "test")
-        )
+        let service = ReplicaService.testing(identity, name: "alice", store: store)
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await service.run() }

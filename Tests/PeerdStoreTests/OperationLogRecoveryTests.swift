@@ -139,11 +139,12 @@ struct OperationLogRecoveryTests {
             #expect(try contents(of: savedTo) == Array(bytes[Int(starts[1])...]))
             #expect(try mode(of: savedTo) == 0o600)
 
-            let warnings = recorder.entries.filter { $0.level == .warning }
+            let warnings = recorder.records.filter { $0.level == .warning }
+            let metadata = warnings.first?.metadata.mapValues(\.description)
             #expect(warnings.count == 1)
-            #expect(warnings.first?.metadata["offset"] == "\(starts[1])")
-            #expect(warnings.first?.metadata["bytesDropped"] == "\(bytes.count - Int(starts[1]))")
-            #expect(warnings.first?.metadata["reason"]?.contains("checksum mismatch") == true)
+            #expect(metadata?["offset"] == "\(starts[1])")
+            #expect(metadata?["bytesDropped"] == "\(bytes.count - Int(starts[1]))")
+            #expect(metadata?["reason"]?.contains("checksum mismatch") == true)
         }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import PeerdModel
-import Synchronization
 import SystemPackage
 
 /// The watch list's operation, not Foundation's `Operation` (NSOperation).
@@ -64,43 +63,6 @@ func mode(of path: FilePath) throws -> UInt16 {
 
 func names(in directory: FilePath) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.string).sorted()
-}
-
-/// A logger whose messages are kept for the test to inspect instead of printed.
-final class LogRecorder: Sendable {
-    struct Entry: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let storage = Mutex<[Entry]>([])
-
-    var entries: [Entry] { storage.withLock { $0 } }
-
-    var logger: Logger {
-        Logger(label: "peerd.store.test") { _ in Handler(recorder: self) }
-    }
-
-    fileprivate func record(_ entry: Entry) {
-        storage.withLock { $0.append(entry) }
-    }
-
-    private struct Handler: LogHandler {
-        let recorder: LogRecorder
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
-            recorder.record(Entry(level: event.level, message: "\(event.message)", metadata: fields))
-        }
-    }
 }
 
 /// A logger that drops everything.

@@ -9,7 +9,7 @@ ARGS ?=
 # Chromium and its chromedriver (Debian's, of the same version); the doctor's lab test, nft to put a
 # firewall inside a lab host.
 BUILD_PACKAGES := pkg-config libavahi-client-dev
-TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
@@ -112,7 +112,8 @@ test-stages:
 	scripts/stage lint $(MAKE) --no-print-directory lint
 	scripts/stage proto-docs python3 proto/validate.py --golden --docs
 	scripts/stage debug-build $(SWIFT) build --build-tests
-	scripts/stage swift-test bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}'
+	@# It takes 1–3 minutes; a hung test fails it in 15 with each thread's stack (scripts/within).
+	scripts/stage swift-test scripts/within 900 bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}'
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage schema python3 integration/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage abuse python3 integration/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage catalog python3 integration/catalog/test_catalog.py

@@ -1,15 +1,24 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A datagram socket standing in for systemd's notification socket: bound to a fresh path, or to a
 /// fresh name in the abstract namespace, and read without blocking.
-final class NotifyListener {
+///
+/// With `draining`, a task empties the socket every 5 ms into a queue the test reads at its own
+/// pace, as systemd reads its socket: a test starved for a second would otherwise leave the
+/// kernel's queue of ten datagrams full, and a service pinging every 100 ms would fail to send.
+final class NotifyListener: Sendable {
     let fd: Int32
     /// What `NOTIFY_SOCKET` would say: the path, or `@name` for an abstract socket.
     let address: String
+    /// Datagrams taken off the socket, oldest first, not yet received.
+    private let taken = Mutex<[String]>([])
+    private let drain = Mutex<Task<Void, Never>?>(nil)
 
-    init(abstract: Bool = false) throws {
+    init(abstract: Bool = false, draining: Bool = false) throws {
         let name = "peerd-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         address = abstract ? "@" + name : "/tmp/" + name + ".sock"
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -23,18 +32,37 @@ final class NotifyListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
         }
         guard fd >= 0, bound == 0 else { throw Failure.cannotBind(errno) }
+        guard draining else { return }
+        drain.withLock {
+            $0 = Task { [weak self] in
+                while let self, !Task.isCancelled {
+                    self.takeWaiting()
+                    try? await Task.sleep(for: .milliseconds(5))
+                }
+            }
+        }
     }
 
     deinit {
+        drain.withLock { $0?.cancel() }
         close(fd)
         if address.hasPrefix("/") { unlink(address) }
     }
 
     /// The next datagram, if one is waiting.
     func receiveNow() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-        return count >= 0 ? String(decoding: buffer.prefix(count), as: UTF8.self) : nil
+        takeWaiting()
+        return taken.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+
+    /// Moves what waits on the socket to `taken`, under the lock so that order is kept.
+    private func takeWaiting() {
+        taken.withLock { queue in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while case let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)), count >= 0 {
+                queue.append(String(decoding: buffer.prefix(count), as: UTF8.self))
+            }
+        }
     }
 
     /// Waits up to `timeout` for the next datagram. The default is generous because other suites

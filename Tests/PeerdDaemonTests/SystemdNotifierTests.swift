@@ -38,6 +38,19 @@ struct SystemdNotifierTests {
         #expect(throws: SystemdNotifier.Failure.unsupportedAddress(long)) { try overlong.send(["READY=1"]) }
     }
 
+    /// It runs on an event loop: a manager that doesn't read must not stop it (a test whose listener
+    /// was starved once hung the whole test run this way).
+    @Test func aFullQueueFailsTheSendAtOnceAndNeverBlocks() throws {
+        let listener = try NotifyListener()
+        let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address]))
+        var sent = 0
+        while sent < 10_000, (try? notifier.send(["WATCHDOG=1"])) != nil { sent += 1 }
+        #expect(sent < 10_000)
+        #expect(throws: SystemdNotifier.Failure.sendFailed(errno: EAGAIN)) { try notifier.send(["WATCHDOG=1"]) }
+        #expect(listener.receiveNow() == "WATCHDOG=1")
+        #expect(throws: Never.self) { try notifier.send(["WATCHDOG=1"]) }
+    }
+
     @Test func sendingToAMissingSocketReportsTheErrno() throws {
         let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": "/tmp/peerd-no-such-socket"]))
         #expect(throws: SystemdNotifier.Failure.sendFailed(errno: ENOENT)) { try notifier.send(["READY=1"]) }

@@ -37,7 +37,7 @@ struct SystemdServiceTests {
     }
 
     @Test func readyComesFirstThenStatusChangesAndWatchdogPingsThenStopping() async throws {
-        let listener = try NotifyListener()
+        let listener = try NotifyListener(draining: true)
         let environment = ["NOTIFY_SOCKET": listener.address, "WATCHDOG_USEC": "200000"]
         let notifier = try #require(SystemdNotifier(environment: environment))
         let counter = Counter()
@@ -70,7 +70,7 @@ struct SystemdServiceTests {
     }
 
     @Test func withoutAWatchdogOnlyStatusChangesAreSentAndNothingElseWakesIt() async throws {
-        let listener = try NotifyListener()
+        let listener = try NotifyListener(draining: true)
         let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.address]))
         let counter = Counter()
         let service = counter.service(notifier, statusInterval: .milliseconds(10))

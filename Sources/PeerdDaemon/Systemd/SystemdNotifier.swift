@@ -46,6 +46,10 @@ package struct SystemdNotifier: Sendable {
     }
 
     /// Sends `assignments` (such as `["READY=1", "STATUS=3 peers, 42 movies"]`) as one datagram.
+    ///
+    /// It never blocks: it runs on an event loop, and a manager that stops reading (its queue of
+    /// datagrams full, `net.unix.max_dgram_qlen`) would otherwise stop that loop and every
+    /// connection on it. Then the send fails with `EAGAIN` and the caller tries again later.
     package func send(_ assignments: [String]) throws(Failure) {
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
@@ -66,10 +70,11 @@ package struct SystemdNotifier: Sendable {
         guard fd >= 0 else { throw .sendFailed(errno: errno) }
         defer { close(fd) }
         let message = Array(assignments.joined(separator: "\n").utf8)
+        let flags = Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
         let sent = withUnsafePointer(to: &socketAddress) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 message.withUnsafeBytes { bytes in
-                    sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+                    sendto(fd, bytes.baseAddress, bytes.count, flags, address, socklen_t(length))
                 }
             }
         }

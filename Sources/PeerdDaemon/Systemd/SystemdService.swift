@@ -82,12 +82,13 @@ final class SystemdService: Service {
                     // the pings stop and systemd restarts peerd.
                     let current = await counts()
                     var message = current == shown ? [] : ["STATUS=\(current.status)"]
-                    shown = current
                     if let interval = pingInterval, let due = nextPing, now >= due {
                         message.append("WATCHDOG=1")
                         nextPing = now + interval
                     }
                     if !message.isEmpty { reachable = send(message, warn: reachable) }
+                    // A status that didn't go out is sent again at the next wake.
+                    if reachable { shown = current }
                     // A busy list (a catch-up) changes all the time: its counts are shown this often.
                     if message.contains(where: { $0.hasPrefix("STATUS=") }) {
                         _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.statusInterval) }

@@ -53,10 +53,23 @@ package final class TMDBClient: Sendable {
         }
     }
 
+    /// Whose request it is: this peer's own (its describes, its user's searches) wait for a slot of
+    /// the rate cap; a peer's never wait, and leave half the burst free, so that a member's flood
+    /// of queries can't delay this peer's describes.
+    package enum RequestFor: Sendable {
+        case us
+        case peer
+    }
+
     /// One page (1-based) of `/3/search/movie`, optionally limited to a release year.
-    package func search(_ query: String, year: Int?, page: Int) async throws(CatalogError) -> SearchResultsRecord {
+    package func search(
+        _ query: String,
+        year: Int?,
+        page: Int,
+        for asker: RequestFor = .us
+    ) async throws(CatalogError) -> SearchResultsRecord {
         let request = TMDBRequest.search(query: query, year: year, page: page)
-        let body = try await fetch(request)
+        let body = try await fetch(request, for: asker)
         return try Self.parsing(request) { () throws(CatalogError) in try TMDBResponses.searchPage(body, query: query) }
     }
 

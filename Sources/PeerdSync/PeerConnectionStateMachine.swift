@@ -286,6 +286,11 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         return withSession { $0.failed(error) }
     }
 
+    /// A catalog `query` of ours, or an `answer` to the peer's, to send.
+    package mutating func catalogMessage(_ message: PeerMessage, now: Instant) -> [Session.Action] {
+        withSession { $0.catalogMessage(message, now: now) }
+    }
+
     /// The trust list changed: an established session sends `members` again.
     package mutating func membersChanged() -> [Session.Action] {
         session?.remote == nil ? [] : [.sendMembers]

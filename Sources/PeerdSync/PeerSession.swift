@@ -43,6 +43,10 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         case introduced([PeerMessage.Member])
         /// Send a `members` message with the trust list as it is now (the transport knows it).
         case sendMembers
+        /// The peer asks this side's catalog (TMDB): answer with ``PeerSession/answering(_:now:)``.
+        case queried(CatalogQuery)
+        /// The peer answered one of our queries.
+        case answered(CatalogAnswer)
     }
 
     package struct SendRange: Hashable, Sendable {
@@ -153,7 +157,19 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
             return [.introduced(members)]
         case (.established, .have), (.established, .prune), (.established, .graft):
             return relayed(message, now: now)
+        case (.established, .query(let query)):
+            return [.queried(query)]
+        case (.established, .answer(let answer)):
+            return [.answered(answer)]
         }
+    }
+
+    /// Sends a catalog `query` or `answer` the transport made, once established (else nothing:
+    /// the asker hears of the session's end instead).
+    package mutating func catalogMessage(_ message: PeerMessage, now: Instant) -> [Action] {
+        guard case .established = state else { return [] }
+        lastSent = now
+        return [.send(message)]
     }
 
     /// Bytes arrived from the peer, though maybe not a whole frame yet: on a slow link a large

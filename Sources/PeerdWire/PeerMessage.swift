@@ -19,6 +19,10 @@ package enum PeerMessage: Hashable, Sendable {
     case prune([PeerID])
     /// Push these origins' operations to the sender again: it lacks some that a `have` announced.
     case graft([PeerID])
+    /// A question for TMDB, sent only to a peer whose hello says `catalog` (proto/PEER.md).
+    case query(CatalogQuery)
+    /// The answer to a `query`.
+    case answer(CatalogAnswer)
 
     /// The most origins one `prune` or `graft` may name.
     package static let maxOrigins = 1_000
@@ -46,6 +50,8 @@ package enum PeerMessage: Hashable, Sendable {
         /// True when the sender takes part in the relay tree (`have`, `prune`, `graft`); absent,
         /// it floods and must be sent none of those.
         package var tree: Bool?
+        /// True when the sender holds a TMDB token and answers `query`; absent, it is asked nothing.
+        package var catalog: Bool?
 
         package init(
             version: Int = ProtocolVersion.peer,
@@ -54,7 +60,8 @@ package enum PeerMessage: Hashable, Sendable {
             port: Int,
             vector: VersionVector,
             time: Int64? = nil,
-            tree: Bool? = nil
+            tree: Bool? = nil,
+            catalog: Bool? = nil
         ) {
             self.version = version
             self.peer = peer
@@ -63,6 +70,7 @@ package enum PeerMessage: Hashable, Sendable {
             self.vector = vector
             self.time = time
             self.tree = tree
+            self.catalog = catalog
         }
     }
 
@@ -78,6 +86,8 @@ package enum PeerMessage: Hashable, Sendable {
         case .have: "have"
         case .prune: "prune"
         case .graft: "graft"
+        case .query: "query"
+        case .answer: "answer"
         }
     }
 }
@@ -110,6 +120,8 @@ extension PeerMessage: Codable {
         case "have": self = .have(try c.decode(VersionVector.self, forKey: .vector))
         case "prune": self = .prune(try Self.origins(in: c, of: type))
         case "graft": self = .graft(try Self.origins(in: c, of: type))
+        case "query": self = .query(try CatalogQuery(from: decoder))
+        case "answer": self = .answer(try CatalogAnswer(from: decoder))
         default: throw WireError(.unknownType, "unknown peer message type '\(type)'")
         }
     }
@@ -125,6 +137,8 @@ extension PeerMessage: Codable {
         case .members(let members): try c.encode(members, forKey: .members)
         case .have(let vector): try c.encode(vector, forKey: .vector)
         case .prune(let origins), .graft(let origins): try c.encode(origins, forKey: .origins)
+        case .query(let query): try query.encode(to: encoder)
+        case .answer(let answer): try answer.encode(to: encoder)
         }
     }
 

@@ -34,6 +34,7 @@ struct PeerConnectionDriverTests {
             groupKey: GroupSecret.key(Self.groupSecret),
             logger: Logger(label: "test")
         )
+        let directory = PeerDirectory(localID: local.peer)
         let channel = NIOAsyncTestingChannel()
         let (wrapped, mailbox) = try await channel.eventLoop.submit {
             let mailbox = try ConnectionMailbox.install(on: channel)
@@ -51,8 +52,9 @@ struct PeerConnectionDriverTests {
             admitted: {},
             arriving: ArrivingBytes(),
             replica: replica,
-            directory: PeerDirectory(localID: local.peer),
+            directory: directory,
             trust: trust,
+            catalog: CatalogPeers(asker: CatalogAsker(directory: directory), desk: nil),
             identity: local,
             localHello: { [local] in PeerMessage.Hello(peer: local.peer, name: "local", port: 7601, vector: $0) },
             configuration: .init(),

@@ -525,14 +525,131 @@ def check_status(w):
 def check_no_token(w):
     w.up()
     (add, took), shown = w.bob.timed("add", 278), w.bob.show(278)
-    search, refresh = w.bob.peerctl("search", "matrix", "--json"), w.bob.peerctl("refresh", "--json")
-    codes = [json.loads(r.stdout or "{}").get("code") if r.returncode == 1 else r.returncode for r in (search, refresh)]
+    refresh = w.bob.peerctl("refresh", "--json")
+    code = json.loads(refresh.stdout or "{}").get("code") if refresh.returncode == 1 else refresh.returncode
     if add.returncode != 0 or "details" in shown or not shown.get("pending"):
         raise CheckFailed(f"add exit {add.returncode}; show right after: {shown}")
-    if codes != ["unavailable", "unavailable"]:
-        raise CheckFailed(f"search and refresh on bob answered {codes}: {search.stdout}{search.stderr}")
-    message = json.loads(search.stdout)["message"]
-    return f"add {took:.2f} s; pending: {shown['pending']!r}; search, refresh: unavailable ({message!r})"
+    if code != "unavailable":
+        raise CheckFailed(f"refresh on bob answered {code}: {refresh.stdout}{refresh.stderr}")
+    message = json.loads(refresh.stdout)["message"]
+    return f"add {took:.2f} s; pending: {shown['pending']!r}; refresh: unavailable ({message!r})"
+
+
+def check_group_search(w):
+    """bob and carol hold no token: alice answers their searches over the peer sessions."""
+    w.up()
+    asked = w.fake.count("/3/search/movie")
+    direct = w.alice.peerctl_json("search", "dune")
+    started = time.monotonic()
+    through = [w.bob.peerctl_json("search", "dune"), w.carol.peerctl_json("search", "matrix", "--page", "2")]
+    took = time.monotonic() - started
+    if through[0] != direct:
+        raise CheckFailed(f"bob's search for dune differs from alice's: {through[0]} vs {direct}")
+    if through[1]["page"] != 2 or not through[1]["results"]:
+        raise CheckFailed(f"carol's search for matrix, page 2: {through[1]}")
+    tokens = {r["token"] for r in w.fake.requests("/3/search/movie")[asked:]}
+    if None in tokens:
+        raise CheckFailed("a search reached the fake TMDB without a token")
+    text = w.bob.peerctl("search", "dune")
+    if text.returncode != 0 or "Dune" not in text.stdout:
+        raise CheckFailed(f"peerctl search dune on bob: exit {text.returncode}: {text.stdout}{text.stderr}")
+    return (f"bob: {len(through[0]['results'])} results for dune, the same as alice's; carol: matrix page 2 "
+            f"({len(through[1]['results'])} results); both in {took:.2f} s; TMDB asked "
+            f"{w.fake.count('/3/search/movie') - asked} times, with alice's token")
+
+
+def check_group_title(w):
+    w.up()
+    result = w.bob.peerctl("add", "fight club", "--json")
+    if result.returncode != 0 or json.loads(result.stdout)["movie"]["movieId"] != 550:
+        raise CheckFailed(f"peerctl add 'fight club' on bob: exit {result.returncode}: {result.stdout}{result.stderr}")
+    harness.expect_eventually(lambda: 550 in w.carol.movie_ids(), 10, "550 on carol's list")
+    return f"bob added {json.loads(result.stdout)['movie']['title']!r} (550) by title; carol lists it"
+
+
+class ControlConnection:
+    """A raw control-socket connection (proto/CONTROL.md: 4-byte big-endian length, then JSON): no
+    process per request, so a test can send 100 a second."""
+
+    def __init__(self, path):
+        self.sock = socket.socket(socket.AF_UNIX)
+        self.sock.settimeout(30)
+        self.sock.connect(str(path))
+
+    def request(self, body):
+        data = json.dumps({**body, "version": 1}).encode()
+        self.sock.sendall(struct.pack(">I", len(data)) + data)
+        (length,) = struct.unpack(">I", self._read(4))
+        return json.loads(self._read(length))
+
+    def _read(self, count):
+        data = b""
+        while len(data) < count:
+            chunk = self.sock.recv(count - len(data))
+            if not chunk:
+                raise HarnessError("the control socket closed")
+            data += chunk
+        return data
+
+    def close(self):
+        self.sock.close()
+
+
+def check_group_flood(w):
+    """carol asks 100 queries a second (8 control connections, each 12.5 a second) for 4 s: most
+    are refused as rate-limited, while a movie alice adds meanwhile is described at once."""
+    w.up()
+    results, stop = [], threading.Event()
+
+    def flood(offset):
+        connection = ControlConnection(w.carol.socket)
+        try:
+            for i in itertools.count():
+                if stop.is_set():
+                    return
+                begun = time.monotonic()
+                answer = connection.request({"type": "search", "query": f"flood {offset} {i}"})
+                results.append(answer.get("code", "ok") if answer["type"] == "error" else "ok")
+                time.sleep(max(0.0, 0.08 - (time.monotonic() - begun)))
+        finally:
+            connection.close()
+    threads = [threading.Thread(target=flood, args=(n,), daemon=True) for n in range(8)]
+    flood_began = time.monotonic()
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    added = time.monotonic()
+    w.alice.peerctl("add", 13)
+    w.wait_for(lambda: "details" in w.alice.show(13), DETAILS_WAIT, "details of 13 on alice during the flood")
+    described = time.monotonic() - added
+    time.sleep(max(0.0, 3.0 - (time.monotonic() - added)))
+    stop.set()
+    for thread in threads:
+        thread.join(30)
+    rate = len(results) / (time.monotonic() - flood_began)
+    limited, ok = results.count("rate-limited"), results.count("ok")
+    if limited == 0 or ok == 0 or set(results) - {"ok", "rate-limited"} or rate < 80:
+        raise CheckFailed(f"{len(results)} queries at {rate:.0f}/s: {sorted(set(results))}, {ok} answered")
+    if described > 3.0:
+        raise CheckFailed(f"alice's own describe of 13 took {described:.1f} s during the flood (bound 3 s)")
+    return (f"{len(results)} queries at {rate:.0f}/s: {ok} answered, {limited} rate-limited; alice's add of 13 "
+            f"described in {described:.2f} s meanwhile")
+
+
+def check_group_holder_stopped(w):
+    w.up()
+    w.alice.stop()
+    try:
+        harness.expect_eventually(lambda: not any(p.get("state") == "connected" and p.get("peer") == w.alice.id
+                                                  for p in w.bob.peers()), 20, "bob sees alice gone")
+        result = w.bob.peerctl("search", "dune")
+        said = result.stdout + result.stderr
+        if result.returncode != 1 or "no connected peer holds a TMDB token" not in said or "alice holds one" not in said:
+            raise CheckFailed(f"peerctl search dune on bob with alice stopped: exit {result.returncode}: {said}")
+    finally:
+        w.alice.start()
+        w.connected()
+    return f"exit 1: {said.strip()!r}"
 
 
 def check_healthy(w):
@@ -886,7 +1003,11 @@ CHECKS = [
                                                            "reset")],
     ("token file: mode 0644 is refused at start (exit 78, chmod 600)", check_loose_token_refused),
     ("status: tmdb true on alice only", check_status),
-    ("no token: bob's show is pending, search and refresh are unavailable", check_no_token),
+    ("no token: bob's show is pending, refresh is unavailable", check_no_token),
+    ("group: bob and carol search through alice, who holds the token", check_group_search),
+    ("group: a title add on bob, through alice's search", check_group_title),
+    ("group: a member's flood of queries is limited; alice's describes still land", check_group_flood),
+    ("group: with alice stopped, bob's search says who holds a token and when it was seen", check_group_holder_stopped),
     ("healthy: adds at once, details on all three, one request per movie", check_healthy),
     ("url: an add by URL has the slug's title at once", check_url_provisional),
     ("url: the slug's title gives way to TMDB's", check_url_replaced),

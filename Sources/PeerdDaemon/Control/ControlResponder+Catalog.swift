@@ -17,11 +17,20 @@ extension ControlResponder {
         }
         let page = page ?? 1
         guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
-        guard let catalog else { return .error(WireError(.unavailable, "can't search: \(Self.noToken)")) }
+        guard let catalog else { return await askPeers(.search(text: trimmed, year: year, page: page)) }
         do {
             return .searchResults(try await catalog.search(trimmed, year: year, page: page))
         } catch {
             return .error(WireError(.upstreamFailed, "\(error)"))
+        }
+    }
+
+    /// Without a token: a peer that holds one answers (proto/PEER.md, "Catalog queries").
+    private func askPeers(_ ask: CatalogQuery.Ask) async -> ControlResponse {
+        guard let asker else { return .error(WireError(.unavailable, "can't search: \(Self.noToken)")) }
+        switch await asker.ask(ask) {
+        case .success(.search(let page)): return .searchResults(page)
+        case .failure(let error): return .error(error)
         }
     }
 

@@ -12,6 +12,8 @@ struct ControlResponder: Sendable {
     let trust: TrustService
     /// TMDB, when this daemon holds a token.
     let catalog: (any CatalogAccess)?
+    /// Asks a peer that holds a token, when this daemon holds none.
+    var asker: CatalogAsker? = nil
     /// How mDNS discovery stands, for `diagnose`.
     let discovery: DiscoveryStatus
     let info: DaemonInfo

@@ -16,19 +16,23 @@ import Glibc
 extension Daemon {
     /// The catalog (TMDB), when this daemon holds a token: it fetches details in the background and
     /// answers `search`; without a token there is none and nothing calls TMDB.
-    static func catalog(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger) -> CatalogService? {
-        guard let settings = configuration.tmdb.settings else { return nil }
+    static func catalog(_ client: TMDBClient?, peers: PeerSide, logger: Logger) -> CatalogService? {
+        guard let client else { return nil }
         return CatalogService(
-            client: TMDBClient(
-                settings: settings,
-                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
-                logger: logger
-            ),
+            client: client,
             replica: ReplicaCatalog(replica: peers.replica),
             peer: peers.identity.peer,
-            cache: DetailsCache(directory: settings.cacheDirectory),
+            cache: DetailsCache(directory: client.settings.cacheDirectory),
             logger: logger
         )
+    }
+
+    /// TMDB's client, when this daemon holds a token: the catalog's, and the desk's that answers
+    /// peers' queries.
+    static func tmdbClient(_ configuration: DaemonConfiguration, logger: Logger) -> TMDBClient? {
+        configuration.tmdb.settings.map {
+            TMDBClient(settings: $0, eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+        }
     }
 
     /// The state directory, the identity key and the replica rebuilt from the log.
@@ -64,13 +68,18 @@ extension Daemon {
         let directory: PeerDirectory
         let listener: PeerListener
         let dialer: PeerDialer
+        let catalog: CatalogPeers
         let identity: PeerIdentity
         let port: Int
         let targets: [PeerAddress]
 
-        init(_ configuration: DaemonConfiguration, state: OpenedState, threadPool: NIOThreadPool, logger: Logger)
-            async throws
-        {
+        init(
+            _ configuration: DaemonConfiguration,
+            state: OpenedState,
+            threadPool: NIOThreadPool,
+            desk: QueryDesk?,
+            logger: Logger
+        ) async throws {
             let group = MultiThreadedEventLoopGroup.singleton
             let tls = try PeerTLS(identity: state.identity)
             trust = try TrustService(
@@ -88,10 +97,12 @@ extension Daemon {
                 logger: logger
             )
             directory = PeerDirectory(localID: state.identity.peer)
+            catalog = CatalogPeers(asker: CatalogAsker(directory: directory), desk: desk)
             let sessions = PeerSessionFactory(
                 replica: replica,
                 directory: directory,
                 trust: trust,
+                catalog: catalog,
                 tls: tls,
                 name: configuration.name,
                 advertisedPort: port,
@@ -175,6 +186,7 @@ extension Daemon {
                 dialer: peers.dialer,
                 trust: peers.trust,
                 catalog: catalog.map(TMDBCatalog.init),
+                asker: peers.catalog.asker,
                 discovery: discovery,
                 info: info
             )

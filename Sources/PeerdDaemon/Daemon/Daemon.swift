@@ -21,8 +21,10 @@ package enum Daemon {
         let state = try OpenedState(configuration, logger: logger)
         let threadPool = NIOThreadPool(numberOfThreads: 1)
         threadPool.start()
-        let peers = try await PeerSide(configuration, state: state, threadPool: threadPool, logger: logger)
-        let catalog = Self.catalog(configuration, peers: peers, logger: logger)
+        let client = Self.tmdbClient(configuration, logger: logger)
+        let desk = client.map { QueryDesk(client: $0, logger: logger) }
+        let peers = try await PeerSide(configuration, state: state, threadPool: threadPool, desk: desk, logger: logger)
+        let catalog = Self.catalog(client, peers: peers, logger: logger)
         let local = try await LocalSide(configuration, peers: peers, catalog: catalog, logger: logger)
         let members = await peers.trust.memberCount
         logger.notice(
@@ -39,8 +41,8 @@ package enum Daemon {
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [peers.replica, peers.listener, local.control, peers.dialer] + (catalog.map { [$0] } ?? [])
-                    + local.services,
+                services: [peers.replica] + (desk.map { [$0] } ?? []) + [peers.listener, local.control, peers.dialer]
+                    + (catalog.map { [$0] } ?? []) + local.services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

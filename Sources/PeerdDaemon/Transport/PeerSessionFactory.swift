@@ -10,6 +10,7 @@ struct PeerSessionFactory: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
     let trust: TrustService
+    let catalog: CatalogPeers
     let tls: PeerTLS
     let name: String
     let advertisedPort: Int
@@ -28,6 +29,7 @@ struct PeerSessionFactory: Sendable {
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
         let tree: Bool? = configuration.relayTree ? true : nil
+        let answers: Bool? = catalog.answers ? true : nil
         return PeerConnection(
             connection: channel.connection,
             mailbox: channel.mailbox,
@@ -42,6 +44,7 @@ struct PeerSessionFactory: Sendable {
             replica: replica,
             directory: directory,
             trust: trust,
+            catalog: catalog,
             identity: tls.identity,
             localHello: { vector in
                 PeerMessage.Hello(
@@ -50,7 +53,8 @@ struct PeerSessionFactory: Sendable {
                     port: port,
                     vector: vector,
                     time: Wallclock.millis(),
-                    tree: tree
+                    tree: tree,
+                    catalog: answers
                 )
             },
             configuration: configuration,

@@ -77,6 +77,7 @@ extension PeerConnection {
                 await noteSilence(now)
             case .closeRequested(let error): await perform(machine.closeRequested(error))
             case .membersChanged: await perform(machine.membersChanged())
+            case .catalog(let message): await perform(machine.catalogMessage(message, now: now))
             }
         }
 

@@ -39,6 +39,11 @@ extension PeerConnection.Driver {
             await sendFinal(WireCoding.encode(.error(error)))
         case .close(nil): break
         case .peerReported(let error): log("peer closed the session", error)
+        case .queried(let query):
+            guard let asker = machine.remote?.peer else { return }
+            let mailbox = connection.mailbox
+            await connection.catalog.take(query, from: asker) { mailbox.post(.catalog(.answer($0))) }
+        case .answered(let answer): await connection.catalog.asker.answered(answer, on: connectionID)
         }
     }
 

@@ -39,6 +39,7 @@ struct PeerConnection {
     let replica: ReplicaService
     let directory: PeerDirectory
     let trust: TrustService
+    let catalog: CatalogPeers
     let identity: PeerIdentity
     let localHello: @Sendable (VersionVector) -> PeerMessage.Hello
     let configuration: Session.Configuration
@@ -55,6 +56,8 @@ struct PeerConnection {
         case tick
         case closeRequested(WireError)
         case membersChanged
+        /// A catalog `query` of ours, or an `answer` to the peer's, to send.
+        case catalog(PeerMessage)
     }
 
     /// How long the closing `error` frame may wait for a peer that doesn't read.
@@ -67,9 +70,13 @@ struct PeerConnection {
 
     private func serve() async -> ConnectionOutcome {
         let mailbox = self.mailbox
-        let connectionID = await directory.opened(address: address, source: source, role: role) { error in
-            mailbox.post(.closeRequested(error))
-        }
+        let connectionID = await directory.opened(
+            address: address,
+            source: source,
+            role: role,
+            close: { mailbox.post(.closeRequested($0)) },
+            send: { mailbox.post(.catalog($0)) }
+        )
         let interest = VectorInterest()
         let updates = await replica.vectorUpdates(interest: interest)
         let trustUpdates = await trust.updates()
@@ -98,6 +105,7 @@ struct PeerConnection {
                     group.cancelAll()
                     // The session is over: `peers` stops showing it now, not when TLS's close is done.
                     await directory.closed(connectionID)
+                    await catalog.asker.ended(connectionID)
                 }
                 return driver.finish()
             }

@@ -23,7 +23,11 @@ package actor PeerDirectory {
         var listenPort: Int?
         /// Since when nothing has come from it, once that is longer than a keepalive interval.
         var silentSince: ContinuousClock.Instant?
+        /// Its hello says it holds a TMDB token and answers catalog queries.
+        var catalog = false
         var close: @Sendable (WireError) -> Void
+        /// Sends a catalog `query` or `answer` on this connection.
+        var send: @Sendable (PeerMessage) -> Void
     }
 
     /// An inbound peer that admission refused: `peers` lists it as untrusted on the accepting side
@@ -47,6 +51,9 @@ package actor PeerDirectory {
     private var nextConnectionID = 0
     /// Rung when a session comes up or ends (the count systemd's `STATUS=` shows may change).
     private let sessionBell = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    /// The peers seen holding a TMDB token since start, with their names and when last connected
+    /// (ms), for the error that says none is connected.
+    private(set) var tokenHolders: [PeerID: (name: String, lastSeen: Int64)] = [:]
 
     package init(localID: PeerID) {
         self.localID = localID
@@ -58,7 +65,8 @@ package actor PeerDirectory {
         address: String,
         source: PeerSource,
         role: PeerSession<ContinuousClock.Instant>.Role,
-        close: @escaping @Sendable (WireError) -> Void
+        close: @escaping @Sendable (WireError) -> Void,
+        send: @escaping @Sendable (PeerMessage) -> Void = { _ in }
     ) -> Int {
         nextConnectionID += 1
         connections[nextConnectionID] = Connection(
@@ -66,7 +74,8 @@ package actor PeerDirectory {
             source: source,
             role: role,
             established: false,
-            close: close
+            close: close,
+            send: send
         )
         return nextConnectionID
     }
@@ -105,6 +114,8 @@ package actor PeerDirectory {
         connection.lastSeen = now
         connection.skewMs = hello.time.map { $0 - now }
         connection.listenPort = hello.port
+        connection.catalog = hello.catalog == true
+        if connection.catalog { tokenHolders[hello.peer] = (hello.name, now) }
         connections[id] = connection
         sessionBell.yield(())
         noteEstablished(connection, peer: hello.peer)
@@ -122,8 +133,9 @@ package actor PeerDirectory {
         connections[id]?.silentSince = heard
     }
 
-    func closed(_ id: Int) {
+    func closed(_ id: Int, now: Int64 = Wallclock.millis()) {
         guard let connection = connections.removeValue(forKey: id), let peer = connection.peer else { return }
+        if connection.established, connection.catalog { tokenHolders[peer]?.lastSeen = now }
         if connection.established { sessionBell.yield(()) }
         // A target waiting while its peer was connected some other way may dial again.
         for (key, target) in targets where target.peer == peer { ring(key) }

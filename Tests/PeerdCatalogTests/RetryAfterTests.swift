@@ -1,3 +1,4 @@
+import PeerdWire
 import Testing
 
 @testable import PeerdCatalog
@@ -51,5 +52,48 @@ import Testing
         #expect(bucket.reserve(now: .zero, maxWait: .zero) == nil)
         #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
         #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
+    }
+
+    /// A peer's request: only a slot free now, and only while `keeping` more stay free.
+    @Test func aSpareSlotLeavesTheKeptPartOfTheBurstFree() {
+        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(250), burst: 8)
+        let taken = (0..<8).map { _ in bucket.reserveSpare(now: .zero, keeping: 4) }
+        #expect(taken == [true, true, true, true, false, false, false, false])
+        // Our own requests still find the other four at once.
+        let ours = (0..<4).map { _ in bucket.reserve(now: .zero, maxWait: .zero) }
+        #expect(ours == [.zero, .zero, .zero, .zero])
+        #expect(bucket.reserveSpare(now: .zero, keeping: 4) == false)
+        #expect(bucket.reserveSpare(now: .seconds(1), keeping: 4) == false)
+        #expect(bucket.reserveSpare(now: .seconds(1.25), keeping: 4) == true)
+    }
+
+    @Test func keepingTheWholeBurstLeavesNothingSpare() {
+        var bucket = TokenBucket<TestInstant>(interval: .seconds(1), burst: 2)
+        #expect(bucket.reserveSpare(now: .zero, keeping: 2) == false)
+        #expect(bucket.reserve(now: .zero, maxWait: .zero) == .zero)
+    }
+}
+
+@Suite struct AnswerCacheTests {
+    static let page = CatalogAnswer.Found.search(
+        SearchResultsRecord(query: "dune", page: 1, totalPages: 1, totalResults: 0, results: [])
+    )
+
+    @Test func anAnswerIsKeptUntilItExpires() {
+        var cache = AnswerCache<TestInstant>(capacity: 4)
+        let ask = CatalogQuery.Ask.search(text: "dune", year: nil, page: 1)
+        cache.keep(Self.page, for: ask, until: .seconds(600))
+        #expect(cache.answer(for: ask, now: .seconds(599)) == Self.page)
+        #expect(cache.answer(for: ask, now: .seconds(600)) == nil)
+        #expect(cache.answer(for: .search(text: "dune", year: nil, page: 2), now: .zero) == nil)
+    }
+
+    @Test func theOldestGoesFirstWhenItIsFull() {
+        var cache = AnswerCache<TestInstant>(capacity: 2)
+        let asks = (1...3).map { CatalogQuery.Ask.search(text: "dune", year: nil, page: $0) }
+        for ask in asks { cache.keep(Self.page, for: ask, until: .seconds(600)) }
+        #expect(cache.answer(for: asks[0], now: .zero) == nil)
+        #expect(cache.answer(for: asks[1], now: .zero) == Self.page)
+        #expect(cache.answer(for: asks[2], now: .zero) == Self.page)
     }
 }

@@ -173,4 +173,28 @@ struct PeerSessionTests {
         #expect(session.failed(error) == [.close(error)])
         #expect(session.failed(error).isEmpty)
     }
+
+    @Test func aQueryAndAnAnswerGoToTheTransportAndTheSessionGoesOn() {
+        var session = established()
+        let query = CatalogQuery(id: 7, ask: .search(text: "dune", year: nil, page: 1))
+        #expect(session.received(.query(query), now: start) == [.queried(query)])
+        let answer = CatalogAnswer(id: 7, outcome: .failure(WireError(.rateLimited, "try again in 2 s")))
+        #expect(session.received(.answer(answer), now: start) == [.answered(answer)])
+        #expect(session.catalogMessage(.answer(answer), now: start) == [.send(.answer(answer))])
+        #expect(!session.isClosed)
+    }
+
+    @Test func aQueryBeforeHelloIsUnexpectedAndNothingIsSentBeforeIt() {
+        var session = Session(role: .dialer, localHello: hello(me), now: start)
+        _ = session.start(now: start)
+        let query = CatalogQuery(id: 1, ask: .search(text: "dune", year: nil, page: 1))
+        #expect(session.catalogMessage(.query(query), now: start) == [])
+        let actions = session.received(.query(query), now: start)
+        #expect(actions.count == 1)
+        guard case .close(let error?) = actions.first else {
+            Issue.record("expected a close, got \(actions)")
+            return
+        }
+        #expect(error.code == .unexpectedMessage)
+    }
 }

@@ -13,7 +13,7 @@ body. Every traced frame of every daemon, both directions, is validated.
 The scenario: alice and bob share a group secret (--group-secret-file) and alice dials bob; carol has
 no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. alice alone holds
 a TMDB key, for integration/catalog/fake_tmdb.py on loopback: her describe operations must reach bob,
-and search, show and refresh run on her (search on carol, who has no key, is `unavailable`). peerctl id, trust
+and search, show and refresh run on her (carol, who has no key, searches through her: `query`, `answer`). peerctl id, trust
 and forget run too, so every control request and response type is captured. Peer `error` frames
 come from `peerctl forget carol` on alice: alice closes its session with carol with an `error`
 (code `revoked`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
@@ -59,7 +59,7 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
                 (105, "Back to the Future"), (862, "Toy Story"), (807, "Se7en")]
 # The message types each stream must show.
 EXPECTED = {
-    "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft"},
+    "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
     "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget",
                         "trust", "search", "show", "refresh", "page", "diagnose"},
     "control-response": {"added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
@@ -72,10 +72,12 @@ def expected_directions(names):
     """The peer message types each daemon must have sent and received. Every session starts with
     hello and members each way; alice sends carol the error of `forget`. The relay tree: bob prunes
     alice's origin on his session with carol, carol announces alice's later operations to him with
-    `have`, and he grafts the origin back."""
+    `have`, and he grafts the origin back. carol, without a token, searches through alice: `query`
+    and `answer`."""
     expected = {f"{name} {way}": {"hello", "members", "ops"} for name in names for way in ("sent", "received")}
-    for key, types in {"alice sent": {"error"}, "carol received": {"error", "prune", "graft"},
-                       "bob sent": {"prune", "graft"}, "carol sent": {"have"}, "bob received": {"have"}}.items():
+    for key, types in {"alice sent": {"error", "answer"}, "carol received": {"error", "prune", "graft", "answer"},
+                       "bob sent": {"prune", "graft"}, "carol sent": {"have", "query"}, "bob received": {"have"},
+                       "alice received": {"query"}}.items():
         expected[key] |= types
     return expected
 
@@ -133,7 +135,10 @@ def step_pairing(c):
         raise CheckFailed(f"carol joined {joined}, not alice {c.ids['alice']}")
     expect_eventually(lambda: {603, 550} <= set(c.listed(c.carol_sock)), 20, "the list reaching carol")
     c.peerctl(c.carol_sock, "add", "27205")
-    c.peerctl(c.carol_sock, "search", "dune", check=False)  # error: unavailable (carol holds no token)
+    # carol holds no token: alice answers her search (PEER.md, "Catalog queries").
+    searched = json.loads(c.peerctl(c.carol_sock, "search", "dune", "--json").stdout)
+    if not searched.get("results"):
+        raise CheckFailed(f"carol's search for dune through alice: {searched}")
     expect_eventually(lambda: 27205 in c.listed(c.sock), 20, "carol's add reaching alice")
     return "carol joined alice; the list reached carol, her add reached alice"
 
@@ -282,12 +287,15 @@ def check_schemas(c):
 
 
 def check_hellos(c):
-    """Every hello names its sender, and says "tree": true (PEER.md, "Relay tree"); bob's grafts
+    """Every hello names its sender, and says "tree": true (PEER.md, "Relay tree"), and "catalog":
+    true only alice's, who holds a TMDB token (PEER.md, "Catalog queries"); bob's grafts
     name alice, whose adds after her restart reached him only through carol."""
     problems = [f"{name} sent a hello for {m.get('peer')}, but its id is {c.ids[name]}"
                 for name, m in c.traces.hellos if m.get("peer") != c.ids[name]]
     problems += [f"{name} sent a hello without \"tree\":true: {json.dumps(m)[:200]}"
                  for name, m in c.traces.hellos if m.get("tree") is not True]
+    problems += [f"{name} sent a hello with catalog {m.get('catalog')}, but only alice holds a TMDB token"
+                 for name, m in c.traces.hellos if m.get("catalog") is not (True if name == "alice" else None)]
     problems += [f"bob sent a graft that does not name alice: {json.dumps(m)[:200]}"
                  for m in c.traces.grafts if c.ids["alice"] not in m.get("origins", [])]
     if problems:
@@ -332,7 +340,7 @@ def check_types(c):
 CHECKS = [
     ("traces: every daemon wrote a frame trace that parses", check_traces),
     ("schemas: every captured frame is valid", check_schemas),
-    ("hellos name their sender and say tree:true; bob's grafts name alice", check_hellos),
+    ("hellos name their sender, say tree:true and catalog:true alice's only; bob's grafts name alice", check_hellos),
     ("forget: carol's session closed with revoked", check_revoked),
     ("describes: alice's reach bob", check_describes),
     ("types: every message type on each stream, and each way on each daemon", check_types),

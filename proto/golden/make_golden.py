@@ -200,6 +200,14 @@ MALLORY = "d00d0123456789abcdef0123456789ab"
 DAVE = "c0ffee0123456789abcdef0123456789"
 # What `peerctl doctor` asks for (CONTROL.md, "diagnose"): bob connected inbound with a skewed clock, dave
 # timing out, mallory refusing us and refused by us.
+# One of TMDB's search pages as peerd reads it: `searchResults` on the control socket, `answer`'s
+# `search` between peers.
+SEARCH_PAGE = {"query": "matrix", "page": 1, "totalPages": 3, "totalResults": 52, "results": [
+    {"movieId": 603, "title": "The Matrix", "year": 1999, "overview": MATRIX_DETAILS["overview"],
+     "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg", "voteAverage": 822},
+    {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
+    {"movieId": 1_000_000, "title": "Matrix", "originalTitle": "Матрица"}]}
+
 DIAGNOSIS = {
     "type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice", "port": 7820, "listenAddress": "::",
     "stateDir": "/home/alice/.local/state/peerd", "socket": "/run/user/1000/peerd/control.sock",
@@ -255,6 +263,14 @@ VALID = {
     "peer-have": {"type": "have", "vector": {ALICE: 6, BOB: 8, CAROL: 1}},
     "peer-prune": {"type": "prune", "origins": sorted([ALICE, CAROL])},
     "peer-graft": {"type": "graft", "origins": [ALICE]},
+    # catalog queries (PEER.md, "Catalog queries"): bob, without a TMDB token, asks alice, who holds one.
+    "peer-hello-catalog": {"type": "hello", "version": PEER_VERSION, "peer": ALICE, "name": "alice", "port": 7820,
+                           "vector": {ALICE: 5, BOB: 6}, "time": AT, "tree": True, "catalog": True},
+    "peer-query": {"type": "query", "id": 7, "kind": "search", "text": "matrix", "page": 1},
+    "peer-query-year": {"type": "query", "id": 8, "kind": "search", "text": "dune", "year": 2021, "page": 2},
+    "peer-answer": {"type": "answer", "id": 7, "search": SEARCH_PAGE},
+    "peer-answer-error": {"type": "answer", "id": 9, "error": {
+        "code": "rate-limited", "message": "too many queries from one peer; try again in 2 s"}},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -330,12 +346,7 @@ VALID = {
     "control-response-forgotten": {"type": "forgotten", "peer": BOB, "name": "bob"},
     "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
     "control-response-trusted": {"type": "trusted", "peer": BOB},
-    "control-response-searchResults": {"type": "searchResults", "query": "matrix", "page": 1, "totalPages": 3,
-                                        "totalResults": 52, "results": [
-        {"movieId": 603, "title": "The Matrix", "year": 1999, "overview": MATRIX_DETAILS["overview"],
-         "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg", "voteAverage": 822},
-        {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
-        {"movieId": 1_000_000, "title": "Matrix", "originalTitle": "Матрица"}]},
+    "control-response-searchResults": dict(SEARCH_PAGE, type="searchResults"),
     "control-response-shown": {"type": "shown", "movie": dict(MATRIX_ROW, posterPath=MATRIX_DETAILS["posterPath"]),
                                "details": dict(MATRIX_DETAILS, posterURL="https://image.tmdb.org/t/p/w500"
                                                                          "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
@@ -420,6 +431,8 @@ INVALID = {
                                      "malformed-frame"),
     # prune and graft name 1 to 1 000 origins (PEER.md, "Relay tree").
     "invalid-peer-prune-no-origins": (frame(canonical({"type": "prune", "origins": []})), "malformed-frame"),
+    "invalid-peer-query-empty-text": (frame(canonical({"type": "query", "id": 3, "kind": "search", "text": ""})),
+                                      "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -551,6 +564,12 @@ ABOUT = {
     "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
     "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",
+    "invalid-peer-query-empty-text": "a search query with no words: 1 to 200 characters are allowed",
+    "peer-hello-catalog": "hello from a peer that holds a TMDB token and answers queries (`catalog`: true)",
+    "peer-query": "query: a search for matrix, page 1, from a peer without a TMDB token",
+    "peer-query-year": "query: a search limited to a release year, page 2",
+    "peer-answer": "answer to query 7: one page of TMDB's search results",
+    "peer-answer-error": "answer to query 9: refused, the asker is over its rate",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",
     "invalid-peer-top-level-array": "body is an array",

@@ -169,6 +169,9 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     package var protocolVersion: Int
     /// Whether this daemon holds a TMDB token (never the token); absent from a daemon older than TMDB.
     package var tmdb: Bool?
+    /// Whether `search` works now: this daemon holds a token, or a connected peer that holds one
+    /// answers for it (proto/PEER.md, "Catalog queries"); absent from a daemon older than that.
+    package var search: Bool?
     /// The page's address without its token (proto/WEB.md); absent when the page is off.
     package var web: String?
 
@@ -186,6 +189,7 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         mdns: Bool,
         version: String,
         tmdb: Bool? = false,
+        search: Bool? = nil,
         web: String? = nil
     ) {
         self.peer = peer
@@ -201,6 +205,7 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         self.mdns = mdns
         self.version = version
         self.tmdb = tmdb
+        self.search = search
         self.web = web
         protocolVersion = ProtocolVersion.peer
     }

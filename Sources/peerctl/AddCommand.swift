@@ -9,7 +9,7 @@ struct AddCommand: ParsableCommand {
         abstract: "Add a movie to the shared list.",
         discussion: """
             MOVIE is \(MovieReference.accepted), or a title ("the matrix", "the matrix 1999"). A title is \
-            looked up on TMDB (the daemon needs a token): one clear best match is added, otherwise the \
+            looked up on TMDB (with the daemon's token, or a connected peer's): one clear best match is added, otherwise the \
             candidates are printed with their ids and nothing is added. The add is saved and shared at \
             once; a peer with a TMDB token fetches the movie's details in the background.
             """

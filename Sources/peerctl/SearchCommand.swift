@@ -7,8 +7,9 @@ struct SearchCommand: ParsableCommand {
         commandName: "search",
         abstract: "Search The Movie Database for movies to add.",
         discussion: """
-            Needs a TMDB token on the daemon (see `peerd --help`). Prints one of TMDB's pages of up to 20 \
-            results: id, title, year and the first line of the overview. Add one with `peerctl add ID`.
+            Uses the daemon's TMDB token (see `peerd --help`), or, when it has none, a connected peer that \
+            holds one answers for it. Prints one of TMDB's pages of up to 20 results: id, title, year and \
+            the first line of the overview. Add one with `peerctl add ID`.
             """
     )
 

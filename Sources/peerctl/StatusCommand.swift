@@ -22,15 +22,19 @@ struct StatusCommand: ParsableCommand {
             ("peers", "\(status.peersConnected) connected, \(status.peersKnown) known"),
             ("uptime", Output.duration(status.uptimeSeconds)),
             ("mdns", status.mdns ? "on" : "off"),
-            (
-                "tmdb",
-                status.tmdb == true ? "token held: fetches movies' details" : "no token: shows details peers fetch"
-            ),
+            ("tmdb", Self.tmdb(status)),
             ("web", status.web ?? "off"),
             ("state", status.stateDir),
             ("socket", status.socket),
             ("version", "\(status.version) (protocol \(status.protocolVersion))"),
         ]
         for (key, value) in rows { print(key.padding(to: 12) + value) }
+    }
+
+    /// Whether this daemon holds a token, and without one, whether a connected peer searches for it.
+    static func tmdb(_ status: StatusRecord) -> String {
+        if status.tmdb == true { return "token held: fetches movies' details" }
+        let search = status.search == true ? "searches through a connected peer's" : "no connected peer holds one"
+        return "no token: shows details peers fetch; " + search
     }
 }

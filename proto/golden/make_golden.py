@@ -327,7 +327,7 @@ VALID = {
                                 "operations": 11, "peersConnected": 1, "peersKnown": 2, "uptimeSeconds": 3725.25,
                                 "stateDir": "/home/alice/.local/state/peerd",
                                 "socket": "/run/user/1000/peerd/control.sock", "mdns": True, "version": "0.1.0",
-                                "protocolVersion": PEER_VERSION, "tmdb": True,
+                                "protocolVersion": PEER_VERSION, "tmdb": True, "search": True,
                                 "web": "http://127.0.0.1:7602/"},
     "control-response-connecting": {"type": "connecting", "address": "bob-laptop.local:7820"},
     "control-response-peers-trust": {"type": "peers", "peers": [

@@ -178,6 +178,7 @@ struct ControlResponder: Sendable {
             mdns: info.mdns,
             version: PeerdVersion.current,
             tmdb: info.tmdb,
+            search: info.tmdb ? true : !(await directory.catalogHolders().isEmpty),
             web: info.page?.address
         )
     }

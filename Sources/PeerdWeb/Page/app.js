@@ -488,7 +488,8 @@
   function applyStatus(status) {
     ui.name.textContent = status.name || '';
     document.title = status.name ? `Watch list · ${status.name}` : 'Watch list · peerd';
-    const tmdb = status.tmdb === true;
+    // Search by title works with this peerd's token or through a connected peer's (status.search).
+    const tmdb = (status.search ?? status.tmdb) === true;
     if (tmdb !== state.tmdb || !ui.form.dataset.mode) {
       state.tmdb = tmdb;
       ui.form.dataset.mode = tmdb ? 'search' : 'id';
@@ -617,7 +618,7 @@
     }
     if (!state.tmdb) {
       fail(`“${text}” is not a TMDB id or link`,
-        'type a number like 603, tmdb:603, or paste a themoviedb.org/movie/… link (searching by title needs a TMDB token in peerd)');
+        'type a number like 603, tmdb:603, or paste a themoviedb.org/movie/… link (searching by title needs a TMDB token on this peerd or on a connected peer)');
       return;
     }
     await search(text, 1);

@@ -13,6 +13,7 @@ import ctypes
 import json
 import os
 import pathlib
+import random
 import signal
 import socket
 import struct
@@ -133,10 +134,28 @@ def indent(text, prefix="        "):
 # MARK: peerd and peerctl
 
 
+_handed_out = set()
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port free on loopback now, for a daemon started later. Taken below the kernel's
+    ephemeral range (ip_local_port_range, 32768 and up by default): a port the kernel handed out
+    could meanwhile become the local port of some daemon's outgoing connection, and the daemon
+    meant to listen on it would then fail to start ("already in use"; seen in the ten-peer check).
+    Each port is handed out once per run."""
+    low, _ = (int(n) for n in pathlib.Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    for _ in range(1000):
+        port = random.randrange(10_000, max(10_001, low))
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
+    raise HarnessError("no free TCP port below the ephemeral range")
 
 
 def write_group_secret(path):

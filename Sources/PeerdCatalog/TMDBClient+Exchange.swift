@@ -13,16 +13,14 @@ import Foundation
 
 /// One request and its answer, bounded in time and size.
 extension TMDBClient {
-    /// The body of TMDB's 2xx answer to `request`, or why there is none. A peer's request only
-    /// takes a slot of the rate cap that is free now, leaving half the burst (``RequestFor``).
+    /// The body of TMDB's 2xx answer to `request`, or why there is none. A peer's request first
+    /// needs a slot of the peers' share, free now (``RequestFor``).
     func fetch(_ request: TMDBRequest, for asker: RequestFor = .us) async throws(CatalogError) -> [UInt8] {
         let limits = settings.limits
-        let slot: Duration? = rateCap.withLock { cap in
-            switch asker {
-            case .us: cap.reserve(now: .now, maxWait: limits.requestTimeout)
-            case .peer: cap.reserveSpare(now: .now, keeping: limits.burst / 2) ? Duration.zero : nil
-            }
+        if asker == .peer, peerShare.withLock({ $0.reserve(now: .now, maxWait: .zero) }) == nil {
+            throw .upstream(request, .throttled(peerShare.withLock { $0.waitForSlot(now: .now) }))
         }
+        let slot = rateCap.withLock { $0.reserve(now: .now, maxWait: limits.requestTimeout) }
         guard let slot else {
             throw .upstream(request, .throttled(rateCap.withLock { $0.waitForSlot(now: .now) }))
         }

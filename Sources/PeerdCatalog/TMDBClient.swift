@@ -23,6 +23,9 @@ package final class TMDBClient: Sendable {
     let http: HTTPClient
     let logger: Logger
     let rateCap: Mutex<TokenBucket<ContinuousClock.Instant>>
+    /// What peers' queries may use of `rateCap`, all of them together: half its rate and half its
+    /// burst (``RequestFor``).
+    let peerShare: Mutex<TokenBucket<ContinuousClock.Instant>>
     private let imageBase = Mutex(TMDBResponses.defaultImageBase)
 
     package init(settings: CatalogSettings, eventLoopGroup: any EventLoopGroup, logger: Logger) {
@@ -41,6 +44,9 @@ package final class TMDBClient: Sendable {
         self.rateCap = Mutex(
             TokenBucket(interval: settings.limits.requestInterval, burst: settings.limits.burst)
         )
+        self.peerShare = Mutex(
+            TokenBucket(interval: settings.limits.requestInterval * 2, burst: max(1, settings.limits.burst / 2))
+        )
     }
 
     /// `/3/movie/{id}` in the configured language.
@@ -53,9 +59,11 @@ package final class TMDBClient: Sendable {
         }
     }
 
-    /// Whose request it is: this peer's own (its describes, its user's searches) wait for a slot of
-    /// the rate cap; a peer's never wait, and leave half the burst free, so that a member's flood
-    /// of queries can't delay this peer's describes.
+    /// Whose request it is. This peer's own (its describes, its user's searches) and peers'
+    /// queries wait for a slot of the rate cap alike, in turn; but peers' queries, all together,
+    /// first need a slot of their share, free now: half the cap's rate and half its burst. So a
+    /// member's flood leaves this peer's describes half the burst at once and half the rate, and
+    /// a backlog of describes (a big list catching up) still lets queries through, a slot in two.
     package enum RequestFor: Sendable {
         case us
         case peer

@@ -21,21 +21,6 @@ struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Duration ==
         return wait
     }
 
-    /// Takes a slot only if one is free now and `keeping` more would still be free after it: how
-    /// peers' queries use the cap, so that they never wait in line before this peer's own fetches
-    /// and always leave those part of the burst. True if it took one.
-    mutating func reserveSpare(now: Instant, keeping: Int) -> Bool {
-        guard let theoreticalArrival else {
-            guard keeping < burst else { return false }
-            self.theoreticalArrival = now.advanced(by: interval)
-            return true
-        }
-        let earliest = theoreticalArrival.advanced(by: .zero - interval * (burst - 1 - keeping))
-        guard earliest <= now else { return false }
-        self.theoreticalArrival = max(theoreticalArrival, now).advanced(by: interval)
-        return true
-    }
-
     /// How long until a slot frees up.
     func waitForSlot(now: Instant) -> Duration {
         guard let theoreticalArrival else { return .zero }

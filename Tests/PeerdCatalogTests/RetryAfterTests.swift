@@ -53,25 +53,6 @@ import Testing
         #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
         #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
     }
-
-    /// A peer's request: only a slot free now, and only while `keeping` more stay free.
-    @Test func aSpareSlotLeavesTheKeptPartOfTheBurstFree() {
-        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(250), burst: 8)
-        let taken = (0..<8).map { _ in bucket.reserveSpare(now: .zero, keeping: 4) }
-        #expect(taken == [true, true, true, true, false, false, false, false])
-        // Our own requests still find the other four at once.
-        let ours = (0..<4).map { _ in bucket.reserve(now: .zero, maxWait: .zero) }
-        #expect(ours == [.zero, .zero, .zero, .zero])
-        #expect(bucket.reserveSpare(now: .zero, keeping: 4) == false)
-        #expect(bucket.reserveSpare(now: .seconds(1), keeping: 4) == false)
-        #expect(bucket.reserveSpare(now: .seconds(1.25), keeping: 4) == true)
-    }
-
-    @Test func keepingTheWholeBurstLeavesNothingSpare() {
-        var bucket = TokenBucket<TestInstant>(interval: .seconds(1), burst: 2)
-        #expect(bucket.reserveSpare(now: .zero, keeping: 2) == false)
-        #expect(bucket.reserve(now: .zero, maxWait: .zero) == .zero)
-    }
 }
 
 @Suite struct AnswerCacheTests {

@@ -89,9 +89,12 @@ import Testing
         #expect(error?.upstreamFailure == .timedOut(.milliseconds(300)))
     }
 
+    /// The deadline is a minute here: what is tested is the size cap, and with the whole suite
+    /// running on two cores, streaming 2 MiB once took longer than the default 5 s.
     @Test func aChunkedBodyOverTheLimitIsRefusedWhileItStreams() async throws {
         let server = try await FakeTMDB.start { _, _ in .chunked(bytes: 5 << 20) }
-        let (error, took) = try await withClient(server) { client in
+        let limits = CatalogLimits(requestTimeout: .seconds(60))
+        let (error, took) = try await withClient(server, limits: limits) { client in
             await failure { () throws(CatalogError) in try await client.details(of: Self.matrix) }
         }
         print("5 MB chunked:", error.map(String.init(describing:)) ?? "none", "after", took)
@@ -157,6 +160,31 @@ import Testing
         }
         #expect(wait > .milliseconds(200) && wait <= .seconds(60))
         #expect(server.requests.count == 1)
+    }
+
+    /// Peers' queries, all together, get half the cap's burst and rate: past that they are refused
+    /// at once, while this peer's own requests still find the other half free.
+    @Test func peersQueriesUseOnlyTheirShareOfTheRateCap() async throws {
+        let server = try await FakeTMDB.serving([
+            "/3/search/movie": try Fixtures.bytes("search-matrix-page1.json"),
+            "/3/movie/603": try Fixtures.bytes("movie-603.json"),
+        ])
+        let limits = CatalogLimits(requestTimeout: .milliseconds(200), requestInterval: .seconds(60), burst: 4)
+        let (refused, ownAfter) = try await withClient(server, limits: limits) { client in
+            for _ in 0..<2 { _ = try await client.search("matrix", year: nil, page: 1, for: .peer) }
+            let refused = await failure { () throws(CatalogError) in
+                try await client.search("matrix", year: nil, page: 1, for: .peer)
+            }.error
+            var own = 0
+            for _ in 0..<2 where (try? await client.details(of: Self.matrix)) != nil { own += 1 }
+            return (refused, own)
+        }
+        guard case .throttled = refused?.upstreamFailure else {
+            Issue.record("expected the third peer query throttled, got \(String(describing: refused))")
+            return
+        }
+        #expect(ownAfter == 2)
+        #expect(server.requests.count == 4)
     }
 
     @Test func theTokenNeverAppearsInAnyErrorDescription() async throws {

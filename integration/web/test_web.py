@@ -33,10 +33,12 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "catalog"))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
 import web_support as ws  # noqa: E402
+from fake_tmdb import FakeTMDB  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
 APPEAR = 15.0  # s: generous waits for presence on a loaded machine (the bound above is measured)
@@ -67,7 +69,8 @@ class World:
         self.web_ports = {n: harness.free_port() for n in ("alice", "bob")}
         self.daemons = []
         self.browsers = []
-        self.alice = self.bob = None
+        self.alice = self.bob = self.carol = None
+        self.fake = None
         self.pages = {}
         self.next_movie = 900000
 
@@ -96,6 +99,21 @@ class World:
                     for d in (self.alice, self.bob)}
         print(f"web: alice {self.alice.id[:8]} page :{self.alice.web_port}, bob {self.bob.id[:8]} page "
               f":{self.bob.web_port}; work dir {self.work}", flush=True)
+
+    def carol_up(self):
+        """carol, who holds a TMDB key for a fake TMDB on loopback and dials bob; no page of her own."""
+        if self.carol:
+            return
+        key = secrets.token_hex(16)
+        self.fake = FakeTMDB([key]).start()
+        key_file = self.work / "carol.tmdb"
+        key_file.write_text(key)
+        key_file.chmod(0o600)
+        self.carol = self.track(ws.WebPeerd(self.work, "carol", harness.free_port(), None, self.secret,
+                                            [self.ports["bob"]],
+                                            ["--tmdb-url", self.fake.url, "--tmdb-token-file", str(key_file)]))
+        self.carol.start()
+        harness.expect_eventually(lambda: self.carol.connected_to(self.bob), 30, "carol connected to bob")
 
     def start_browsers(self):
         """Both browsers, before any daemon: a machine without them is skipped at once."""
@@ -129,6 +147,8 @@ class World:
                 daemon.stop()
             except Exception:  # cleanup goes on
                 pass
+        if self.fake:
+            self.fake.stop()
 
 
 def timed_peerctl(daemon, *args):
@@ -762,6 +782,31 @@ def check_port_taken(w):
     return f"peerctl answers (status, add); open exits 1, unavailable: {message!r}; the log says why"
 
 
+def check_search_without_token(w):
+    """bob holds no token. Once carol, who holds one, is connected to him, bob's search box searches
+    TMDB through her (PEER.md, "Catalog queries"), and a result's add button adds the movie."""
+    b = w.page("bob")
+    w.live("bob")
+    w.carol_up()
+    harness.expect_eventually(lambda: b.js("return document.querySelector('form#search').dataset.mode") == "search",
+                              APPEAR, "bob's search box searching (status.search) once carol is connected")
+    query = b.driver.find_element("css selector", "input#query")
+    query.clear()
+    query.send_keys("fight club")
+    started = time.monotonic()
+    b.driver.find_element("css selector", "button#go").click()
+    found = harness.expect_eventually(lambda: b.js(
+        "return [...document.querySelectorAll('ul#results > li.result')].map(r => r.dataset.movieId)"),
+        APPEAR, "search results on bob's page")
+    took = time.monotonic() - started
+    if "550" not in found:
+        raise CheckFailed(f"bob's search for fight club showed {found}, not 550; {b.state()}")
+    b.driver.find_element("css selector", "ul#results > li.result[data-movie-id='550'] button.add").click()
+    b.wait_card(550, timeout=APPEAR, what="card 550, added from bob's search results,")
+    harness.expect_eventually(lambda: 550 in w.alice.movie_ids(), APPEAR, "550 on alice's list")
+    return f"bob's page, without a token, found {len(found)} result(s) for fight club in {took:.2f} s; 550 added"
+
+
 def luminance(css_color):
     """Relative luminance (0 black .. 1 white) of a computed `rgb(...)`/`rgba(...)` colour."""
     r, g, b = (int(float(x)) / 255 for x in re.findall(r"[\d.]+", css_color)[:3])
@@ -856,13 +901,15 @@ CHECKS = [
     ("paging: 120+ movies: 50 at first render, scrolling brings the rest in list order", check_paging),
     ("phone, keyboard, dark: 360 px without horizontal scroll; add and remove with Tab and Enter; dark scheme",
      check_phone_keyboard_dark),
+    ("search: bob, without a token, searches through carol, who holds one, and adds a result",
+     check_search_without_token),
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
     ("port taken: peerctl still served, open says unavailable and why", check_port_taken),
 ]
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
-                  check_paging, check_phone_keyboard_dark, check_browser_clean}
+                  check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean}
 
 
 # MARK: the screenshot

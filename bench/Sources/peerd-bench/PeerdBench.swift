@@ -37,6 +37,8 @@ struct PeerdBench {
                 scenarios.coldStarts = 2
                 scenarios.detailRuns = 10
                 scenarios.tokenlessRuns = 2
+                scenarios.searchRuns = 5
+                scenarios.flakyRuns = 5
                 scenarios.meshSizes = []
                 scenarios.idleSeconds = 10
             default: usage()
@@ -51,6 +53,7 @@ struct PeerdBench {
             ("catch-up, memory, cold start", { try scenarios.catchUpAndMemory() }),
             ("peerctl add", { try scenarios.peerctlAdd(binDirectory: binDirectory) }),
             ("movie details", { try scenarios.movieDetails(binDirectory: binDirectory) }),
+            ("catalog through the group", { try scenarios.groupCatalog() }),
             ("mesh replication CPU", { try scenarios.mesh() }),
             ("idle wakeups", { try scenarios.idleWakeups() }),
         ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {

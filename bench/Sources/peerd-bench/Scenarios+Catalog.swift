@@ -119,7 +119,7 @@ final class FakeTMDB {
     let url: String
     let keyFile: String
 
-    init(latencyMilliseconds: Int, key: String, in scratch: ScratchDirectory) throws {
+    init(latencyMilliseconds: Int, key: String, fault: String = "ok", in scratch: ScratchDirectory) throws {
         keyFile = scratch.path("tmdb.key")
         guard
             FileManager.default.createFile(
@@ -132,7 +132,7 @@ final class FakeTMDB {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", "integration/catalog/fake_tmdb.py", "--port", "0", "--token", key, "--synthetic",
-            "--latency-ms", String(latencyMilliseconds),
+            "--latency-ms", String(latencyMilliseconds), "--fault", fault,
         ]
         process.standardOutput = output
         try process.run()

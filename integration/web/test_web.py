@@ -804,7 +804,20 @@ def check_search_without_token(w):
     b.driver.find_element("css selector", "ul#results > li.result[data-movie-id='550'] button.add").click()
     b.wait_card(550, timeout=APPEAR, what="card 550, added from bob's search results,")
     harness.expect_eventually(lambda: 550 in w.alice.movie_ids(), APPEAR, "550 on alice's list")
-    return f"bob's page, without a token, found {len(found)} result(s) for fight club in {took:.2f} s; 550 added"
+    # carol gone: bob's page says in words who holds a token and when it was last seen.
+    w.carol.stop()
+    harness.expect_eventually(lambda: b.js("return document.querySelector('form#search').dataset.mode") == "id",
+                              APPEAR, "bob's search box back to ids once carol is gone")
+    query.clear()
+    query.send_keys("dune")
+    b.driver.find_element("css selector", "button#go").click()
+    said = harness.expect_eventually(lambda: b.js(
+        "const e = document.querySelector('p#error'); return e && !e.hidden ? e.textContent : ''"),
+        APPEAR, "an error on bob's page for a title with no token holder connected")
+    if "no connected peer holds a TMDB token" not in said or "carol holds one and was last seen" not in said:
+        raise CheckFailed(f"bob's page said {said!r}")
+    return (f"bob's page, without a token, found {len(found)} result(s) for fight club in {took:.2f} s; 550 added; "
+            f"with carol stopped: {said!r}")
 
 
 def luminance(css_color):
@@ -901,7 +914,7 @@ CHECKS = [
     ("paging: 120+ movies: 50 at first render, scrolling brings the rest in list order", check_paging),
     ("phone, keyboard, dark: 360 px without horizontal scroll; add and remove with Tab and Enter; dark scheme",
      check_phone_keyboard_dark),
-    ("search: bob, without a token, searches through carol, who holds one, and adds a result",
+    ("search: bob, without a token, searches through carol, who holds one, adds a result; then says who holds one",
      check_search_without_token),
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),

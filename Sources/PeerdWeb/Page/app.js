@@ -616,11 +616,9 @@
       if (await add({ id: found.id }, ui.go)) ui.query.value = '';
       return;
     }
-    if (!state.tmdb) {
-      fail(`“${text}” is not a TMDB id or link`,
-        'type a number like 603, tmdb:603, or paste a themoviedb.org/movie/… link (searching by title needs a TMDB token on this peerd or on a connected peer)');
-      return;
-    }
+    // Without a token here or on a connected peer a title is still asked for: a peer that holds one
+    // may have connected since, and if none has, peerd's answer says who holds one and when it was
+    // last seen.
     await search(text, 1);
   }
 
@@ -632,7 +630,8 @@
         state.search = { query, page: res.page, totalPages: res.totalPages };
         showResults(res, page > 1);
       } catch (err) {
-        fail(`Could not search for “${query}”`, err);
+        const hint = state.tmdb ? '' : ' Or add it by id: 603, tmdb:603 or a themoviedb.org/movie/… link.';
+        fail(`Could not search for “${query}”`, `${String(err?.message || err).trim().replace(/[.]?$/, '.')}${hint}`);
       }
     });
   }

@@ -67,13 +67,17 @@ extension PeerConnection.Driver {
     }
 
     /// The last frame of a session: a peer that stopped reading (its buffer full, our writer
-    /// suspended) gets `finalWriteLimit`, not a session held open.
+    /// suspended) gets `finalWriteLimit`, not a session held open. While the channel is writable
+    /// the write can't be held up by the peer, only by a busy machine, so it gets
+    /// `busyWriteLimit`: on a loaded 2-core machine a 1 s race once lost the `error` frame.
     private func sendFinal(_ body: [UInt8]) async {
         connection.trace?.record(sent: true, body)
         let (outbound, frame) = (self.outbound, ByteBuffer(bytes: body))
+        let writable = connection.connection.channel.isWritable
+        let limit = writable ? PeerConnection.busyWriteLimit : PeerConnection.finalWriteLimit
         await withTaskGroup { group in
             group.addTask { try? await outbound.write(frame) }
-            group.addTask { try? await Task.sleep(for: PeerConnection.finalWriteLimit) }
+            group.addTask { try? await Task.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }

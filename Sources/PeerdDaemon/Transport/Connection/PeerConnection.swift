@@ -62,6 +62,8 @@ struct PeerConnection {
 
     /// How long the closing `error` frame may wait for a peer that doesn't read.
     static let finalWriteLimit = Duration.seconds(1)
+    /// How long it may wait when the peer reads and only this machine is slow.
+    static let busyWriteLimit = Duration.seconds(10)
 
     /// Serves the connection until it closes, on `executor`.
     func run() async -> ConnectionOutcome {

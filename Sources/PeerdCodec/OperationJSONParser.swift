@@ -110,9 +110,12 @@ struct OperationJSONParser {
             }
         }
         guard complete, let origin, let seq, let lamport, let at, let by, let kind, let movie else { return nil }
-        // An empty `removes` outside a removal is written by no one and not written back: the
-        // general path keeps such an operation verbatim, so this one does not take it.
+        // `removes` is written for a removal and wherever it is not empty (OperationJSON). An empty
+        // one outside a removal, or a removal without one, would not be written back as it came:
+        // the general path keeps such an operation verbatim, so this one does not take it (the
+        // second was a fuzzer's find: a `remove` with no `removes`).
         if kind != .remove, removes?.isEmpty == true { return nil }
+        if kind == .remove, removes == nil { return nil }
         return Operation(
             id: OperationID(origin: origin, seq: seq),
             lamport: lamport,

@@ -36,11 +36,13 @@ extension Scenarios {
     }
 
     /// From each add on `adder` until `watcher`'s follow stream shows the movie's TMDB title. The adds
-    /// are 300 ms apart at least, so peerd's own cap of 4 requests a second never holds one back.
-    private func detailsVisible(
+    /// are `spacing` apart at least: 300 ms, so peerd's own cap of 4 requests a second never holds
+    /// one back.
+    func detailsVisible(
         addedOn adder: TestDaemon,
         seenOn watcher: TestDaemon,
-        movies: ClosedRange<Int>
+        movies: ClosedRange<Int>,
+        spacing: Duration = .milliseconds(300)
     ) throws -> Sample {
         let follower = try ControlClient(socketPath: watcher.socket)
         try follower.send(.follow)
@@ -59,7 +61,7 @@ extension Scenarios {
             }
             let took = started.duration(to: .now)
             sample.add(took)
-            if took < .milliseconds(300) { Thread.sleep(forTimeInterval: (.milliseconds(300) - took) / .seconds(1)) }
+            if took < spacing { Thread.sleep(forTimeInterval: (spacing - took) / .seconds(1)) }
         }
         return sample
     }

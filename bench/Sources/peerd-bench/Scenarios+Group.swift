@@ -64,25 +64,12 @@ extension Scenarios {
         let alice = try TestDaemon("alice", in: scratch, arguments: tmdb.arguments, logLevel: "warning")
         let bob = try TestDaemon("bob", in: scratch, peers: [alice], logLevel: "warning")
         try waitUntil { try alice.status().peersConnected == 1 && bob.status().peersConnected == 1 }
-        let follower = try ControlClient(socketPath: bob.socket)
-        try follower.send(.follow)
-        _ = try follower.receive()
-        let writer = try ControlClient(socketPath: alice.socket)
-        var sample = Sample()
-        for n in 300_001...(300_000 + flakyRuns) {
-            let started = ContinuousClock.now
-            _ = try writer.request(.add(Movie(id: MovieID(n)!)))
-            while true {
-                if case .change(let change) = try follower.receive(), change.movieId == n,
-                    change.row?.title == "Movie \(n)"
-                {
-                    break
-                }
-            }
-            let took = started.duration(to: .now)
-            sample.add(took)
-            Thread.sleep(forTimeInterval: max(0, (.seconds(2) - took) / .seconds(1)))
-        }
+        let sample = try detailsVisible(
+            addedOn: alice,
+            seenOn: bob,
+            movies: 300_001...(300_000 + flakyRuns),
+            spacing: .seconds(2)
+        )
         let p50 = sample.percentile(50) / 1000
         return [
             Measurement(

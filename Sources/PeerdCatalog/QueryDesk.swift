@@ -65,7 +65,7 @@ package actor QueryDesk: Service {
     ) {
         let now = clock.now
         if case .unknown(let kind) = query.ask {
-            return reply(.init(id: query.id, outcome: .failure(.init(.badRequest, "unknown query kind '\(kind)'"))))
+            return reply(.init(id: query.id, outcome: .failure(Self.unknownKind(kind))))
         }
         if let cached = answers.answer(for: query.ask, now: now) {
             return reply(.init(id: query.id, outcome: .success(cached)))
@@ -88,7 +88,7 @@ package actor QueryDesk: Service {
         }
         guard rate.reserve(now: now, maxWait: .zero) != nil else {
             let wait = rate.waitForSlot(now: now)
-            return WireError(.rateLimited, "too many queries from one peer; try again in \(Self.seconds(wait))")
+            return WireError(.rateLimited, "too many queries from one peer; try again in \(FetchWait.text(wait))")
         }
         return nil
     }
@@ -102,8 +102,8 @@ package actor QueryDesk: Service {
             } catch {
                 outcome = .failure(Self.wireError(error))
             }
-        case .unknown(let kind):
-            outcome = .failure(WireError(.badRequest, "unknown query kind '\(kind)'"))
+        case .unknown(let kind):  // refused in `take` already
+            outcome = .failure(Self.unknownKind(kind))
         }
         finished(job, outcome)
     }
@@ -120,15 +120,16 @@ package actor QueryDesk: Service {
     /// A request that found no free slot of the rate cap is this peer being busy, not TMDB failing.
     private static func wireError(_ error: CatalogError) -> WireError {
         if case .throttled(let wait) = error.upstreamFailure {
-            return WireError(.rateLimited, "this peer's TMDB requests are all in use; try again in \(seconds(wait))")
+            return WireError(
+                .rateLimited,
+                "this peer's TMDB requests are all in use; try again in \(FetchWait.text(wait))"
+            )
         }
         return WireError(.upstreamFailed, "\(error)")
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let (whole, atto) = duration.components
-        let seconds = max(1, Int((Double(whole) + Double(atto) / 1e18).rounded(.up)))
-        return seconds == 1 ? "1 s" : "\(seconds) s"
+    private static func unknownKind(_ kind: String) -> WireError {
+        WireError(.badRequest, "unknown query kind '\(kind)'")
     }
 }
 

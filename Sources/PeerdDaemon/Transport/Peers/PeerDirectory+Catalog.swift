@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
@@ -31,18 +32,9 @@ extension PeerDirectory {
             return none + ", and none has been connected since this peerd started; "
                 + "put a token on one machine of the group (peerd --help, TMDB)"
         }
-        let who = seen.map { "\($0.value.name) holds one and was last seen \(Self.age(now - $0.value.lastSeen)) ago" }
-        return none + "; " + who.joined(separator: ", ")
-    }
-
-    /// "40 s", "5 min", "2 h", "3 d".
-    static func age(_ milliseconds: Int64) -> String {
-        let seconds = max(0, milliseconds / 1_000)
-        switch seconds {
-        case ..<60: return "\(seconds) s"
-        case ..<3_600: return "\(seconds / 60) min"
-        case ..<86_400: return "\(seconds / 3_600) h"
-        default: return "\(seconds / 86_400) d"
+        let who = seen.map {
+            "\($0.value.name) holds one and was last seen \(FetchWait.text(.milliseconds(now - $0.value.lastSeen))) ago"
         }
+        return none + "; " + who.joined(separator: ", ")
     }
 }

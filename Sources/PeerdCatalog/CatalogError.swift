@@ -20,6 +20,8 @@ package enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
     case cacheUnwritable(FilePath, reason: String)
     /// The replica refused the describe (the reason is its message).
     case describeFailed(MovieID, reason: String)
+    /// A query of a kind (or a list) this version doesn't know (``CatalogQuery/Ask/unanswerable(kind:reason:)``).
+    case unanswerable(kind: String, reason: String)
 
     package var description: String {
         switch self {
@@ -42,6 +44,8 @@ package enum CatalogError: Error, Hashable, Sendable, CustomStringConvertible {
             return "Cannot save fetched details in \(path): \(reason)"
         case .describeFailed(let movie, let reason):
             return "Could not append the describe of movie \(movie): \(reason)"
+        case .unanswerable(_, let reason):
+            return reason
         }
     }
 

@@ -49,11 +49,9 @@ package actor CatalogService: Service {
         try? await client.shutdown()
     }
 
-    /// One page of TMDB's search results.
-    package nonisolated func search(_ query: String, year: Int?, page: Int) async throws(CatalogError)
-        -> SearchResultsRecord
-    {
-        try await client.search(query, year: year, page: page)
+    /// What `ask` finds on TMDB, asked for this peer's own user.
+    package nonisolated func lookup(_ ask: CatalogQuery.Ask) async throws(CatalogError) -> CatalogAnswer.Found {
+        try await client.lookup(ask)
     }
 
     /// Queues fetches of `movies` now (described or not) and returns how many it queued.

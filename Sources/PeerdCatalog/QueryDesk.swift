@@ -64,8 +64,8 @@ package actor QueryDesk: Service {
         reply: @escaping @Sendable (CatalogAnswer) -> Void
     ) {
         let now = clock.now
-        if case .unknown(let kind) = query.ask {
-            return reply(.init(id: query.id, outcome: .failure(Self.unknownKind(kind))))
+        if case .unanswerable(_, let reason) = query.ask {
+            return reply(.init(id: query.id, outcome: .failure(WireError(.badRequest, reason))))
         }
         if let cached = answers.answer(for: query.ask, now: now) {
             return reply(.init(id: query.id, outcome: .success(cached)))
@@ -95,15 +95,10 @@ package actor QueryDesk: Service {
 
     private func answer(_ job: Job) async {
         let outcome: Result<CatalogAnswer.Found, WireError>
-        switch job.query.ask {
-        case .search(let text, let year, let page):
-            do {
-                outcome = .success(.search(try await client.search(text, year: year, page: page, for: .peer)))
-            } catch {
-                outcome = .failure(Self.wireError(error))
-            }
-        case .unknown(let kind):  // refused in `take` already
-            outcome = .failure(Self.unknownKind(kind))
+        do {
+            outcome = .success(try await client.lookup(job.query.ask, for: .peer))
+        } catch {
+            outcome = .failure(Self.wireError(error))
         }
         finished(job, outcome)
     }
@@ -119,6 +114,7 @@ package actor QueryDesk: Service {
 
     /// A request that found no free slot of the rate cap is this peer being busy, not TMDB failing.
     private static func wireError(_ error: CatalogError) -> WireError {
+        if case .unanswerable(_, let reason) = error { return WireError(.badRequest, reason) }
         if case .throttled(let wait) = error.upstreamFailure {
             return WireError(
                 .rateLimited,
@@ -126,10 +122,6 @@ package actor QueryDesk: Service {
             )
         }
         return WireError(.upstreamFailed, "\(error)")
-    }
-
-    private static func unknownKind(_ kind: String) -> WireError {
-        WireError(.badRequest, "unknown query kind '\(kind)'")
     }
 }
 

@@ -109,7 +109,7 @@ package final class TMDBClient: Sendable {
     }
 
     /// A parser's `unexpectedResponse` becomes the request's `malformed` failure.
-    private static func parsing<Value>(
+    static func parsing<Value>(
         _ request: TMDBRequest,
         _ parse: () throws(CatalogError) -> Value
     ) throws(CatalogError) -> Value {

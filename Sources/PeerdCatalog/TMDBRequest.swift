@@ -1,4 +1,5 @@
 package import PeerdModel
+package import PeerdWire
 
 /// One kind of request to TMDB's API v3: its path, its query and how messages name it.
 package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
@@ -8,12 +9,21 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     case search(query: String, year: Int?, page: Int)
     /// `GET /3/configuration`: where the images are.
     case configuration
+    /// One page of a list: `/3/movie/popular` and the like, or `/3/discover/movie` when filtered.
+    case list(DiscoverList, page: Int)
+    /// `GET /3/movie/{id}/recommendations`: one page.
+    case recommendations(MovieID, page: Int)
+    /// `GET /3/genre/movie/list`.
+    case genres
 
     package var description: String {
         switch self {
         case .details(let movie): return "TMDB details of movie \(movie)"
         case .search(let query, _, let page): return "TMDB search for '\(query.prefix(200))', page \(page)"
         case .configuration: return "TMDB configuration"
+        case .list(let list, let page): return "TMDB's \(list), page \(page)"
+        case .recommendations(let movie, let page): return "TMDB's movies like \(movie), page \(page)"
+        case .genres: return "TMDB's genres"
         }
     }
 
@@ -22,7 +32,38 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         case .details(let movie): return "/3/movie/\(movie.rawValue)"
         case .search: return "/3/search/movie"
         case .configuration: return "/3/configuration"
+        case .list(let list, _): return Self.path(of: list)
+        case .recommendations(let movie, _): return "/3/movie/\(movie.rawValue)/recommendations"
+        case .genres: return "/3/genre/movie/list"
         }
+    }
+
+    private static func path(of list: DiscoverList) -> String {
+        guard list.filter.isEmpty else { return "/3/discover/movie" }
+        switch list.kind {
+        case .popular: return "/3/movie/popular"
+        case .topRated: return "/3/movie/top_rated"
+        case .upcoming: return "/3/movie/upcoming"
+        case .nowPlaying: return "/3/movie/now_playing"
+        case .trendingDay: return "/3/trending/movie/day"
+        case .trendingWeek: return "/3/trending/movie/week"
+        }
+    }
+
+    /// `/3/discover/movie`'s query for a filtered list. Sorted by rating, TMDB would lead with
+    /// movies a handful of people voted 10; like TMDB's own top-rated list, it then asks for at
+    /// least 200 votes.
+    private static func discoverQuery(_ list: DiscoverList) -> [(name: String, value: String)] {
+        let filter = list.filter
+        var items: [(name: String, value: String)] = [
+            ("sort_by", list.kind == .topRated ? "vote_average.desc" : "popularity.desc")
+        ]
+        if list.kind == .topRated { items.append(("vote_count.gte", "200")) }
+        if let genre = filter.genre { items.append(("with_genres", "\(genre)")) }
+        if let year = filter.year { items.append(("primary_release_year", "\(year)")) }
+        if let runtime = filter.maxRuntime { items.append(("with_runtime.lte", "\(runtime)")) }
+        if let rating = filter.minRating { items.append(("vote_average.gte", "\(rating)")) }
+        return items
     }
 
     /// The query items, without the credential.
@@ -36,6 +77,13 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
             return items
         case .configuration:
             return []
+        case .list(let list, let page):
+            let filters = list.filter.isEmpty ? [] : Self.discoverQuery(list)
+            return [("include_adult", "false"), ("language", language), ("page", "\(page)")] + filters
+        case .recommendations(_, let page):
+            return [("language", language), ("page", "\(page)")]
+        case .genres:
+            return [("language", language)]
         }
     }
 

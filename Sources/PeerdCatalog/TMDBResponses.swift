@@ -7,8 +7,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Pure parsing of TMDB's JSON: `/3/movie/{id}`, `/3/search/movie`, `/3/configuration` and TMDB's
-/// error body. A body of another shape is `CatalogError.unexpectedResponse`, never a crash.
+/// Pure parsing of TMDB's JSON: `/3/movie/{id}`, the pages of movies (`/3/search/movie`, the lists,
+/// recommendations), `/3/genre/movie/list`, `/3/configuration` and TMDB's error body. A body of another shape is `CatalogError.unexpectedResponse`, never a crash.
 ///
 /// TMDB's values are fitted to a describe's limits (proto/PEER.md, "Describing a movie"): an overview
 /// is cut to 1 000 characters, `vote_average` becomes hundredths (8.219 → 822), an empty
@@ -47,11 +47,11 @@ package enum TMDBResponses {
         return details
     }
 
-    /// `/3/search/movie`: one page of the results for `query`, as `search` answers it. Results without an
-    /// id or a title are left out.
+    /// One page of movies: of `/3/search/movie` for `query`, or of a list (then `query` names it).
+    /// Results without an id or a title are left out, and a page holds at most 20, as TMDB's do.
     package static func searchPage(_ body: [UInt8], query: String) throws(CatalogError) -> SearchResultsRecord {
         let page = try decode(TMDBShapes.SearchPage.self, from: body)
-        let results = page.results.compactMap { result -> SearchResultRecord? in
+        let results = page.results.prefix(maxPageResults).compactMap { result -> SearchResultRecord? in
             guard let movie = MovieID(result.id), let title = result.title, !title.isEmpty else { return nil }
             return SearchResultRecord(
                 movieId: movie.rawValue,
@@ -73,6 +73,21 @@ package enum TMDBResponses {
             results: results
         )
     }
+
+    /// `/3/genre/movie/list`: the genres with an id and a name (at most 64 characters, as a describe allows), at most 100.
+    package static func genres(_ body: [UInt8]) throws(CatalogError) -> [GenreRecord] {
+        let list = try decode(TMDBShapes.GenreList.self, from: body)
+        let genres = list.genres.compactMap { genre -> GenreRecord? in
+            guard let id = genre.id, id > 0, let name = genre.name, !name.isEmpty,
+                name.count <= MovieDetails.maxGenreLength
+            else { return nil }
+            return GenreRecord(id: id, name: name)
+        }
+        return Array(genres.prefix(100))
+    }
+
+    /// The most results one page of movies holds: TMDB's own page size.
+    package static let maxPageResults = 20
 
     /// `/3/configuration`: the poster base URL, `images.secure_base_url` and the size `w500` (or the
     /// largest size TMDB lists below `original`), e.g. `https://image.tmdb.org/t/p/w500`.

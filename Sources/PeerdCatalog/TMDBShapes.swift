@@ -16,7 +16,12 @@ enum TMDBShapes {
     }
 
     struct Genre: Decodable {
+        var id: Int?
         var name: String?
+    }
+
+    struct GenreList: Decodable {
+        var genres: [Genre]
     }
 
     struct SearchPage: Decodable {

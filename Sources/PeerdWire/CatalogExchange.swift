@@ -1,3 +1,5 @@
+package import PeerdModel
+
 /// A question for TMDB that a peer without a token asks one that holds one (proto/PEER.md,
 /// "Catalog queries"). `id` pairs it with its ``CatalogAnswer``; the asker picks it.
 package struct CatalogQuery: Hashable, Sendable {
@@ -9,17 +11,39 @@ package struct CatalogQuery: Hashable, Sendable {
         self.ask = ask
     }
 
-    /// What is asked. A kind this peer doesn't know is kept as `unknown`, so the holder answers it
-    /// with `bad-request` and the session goes on: later versions add kinds.
-    package enum Ask: Hashable, Sendable {
-        /// One page (1-based) of TMDB's search, optionally limited to a release year.
+    /// What is asked; each kind's page is 1-based. The same asks reach TMDB from this peer's own
+    /// control socket, so they are one value for both.
+    package enum Ask: Hashable, Sendable, CustomStringConvertible {
+        /// One page of TMDB's search, optionally limited to a release year.
         case search(text: String, year: Int?, page: Int)
-        case unknown(kind: String)
+        /// One page of one of TMDB's lists.
+        case discover(DiscoverList, page: Int)
+        /// One page of TMDB's recommendations for a movie.
+        case similar(MovieID, page: Int)
+        /// TMDB's movie genres.
+        case genres
+        /// A kind this peer doesn't know, or a list it doesn't know, kept so the holder answers it
+        /// with `bad-request` and the session goes on: later versions add kinds and lists.
+        case unanswerable(kind: String, reason: String)
 
         package var kind: String {
             switch self {
             case .search: "search"
-            case .unknown(let kind): kind
+            case .discover: "discover"
+            case .similar: "similar"
+            case .genres: "genres"
+            case .unanswerable(let kind, _): kind
+            }
+        }
+
+        /// The page as a person would name it: "search for 'dune', page 2", "popular, page 1".
+        package var description: String {
+            switch self {
+            case .search(let text, _, let page): "search for '\(text.prefix(200))', page \(page)"
+            case .discover(let list, let page): "\(list), page \(page)"
+            case .similar(let movie, let page): "movies like \(movie), page \(page)"
+            case .genres: "the genres"
+            case .unanswerable(let kind, _): "a query of kind '\(kind.prefix(40))'"
             }
         }
     }
@@ -35,74 +59,10 @@ package struct CatalogAnswer: Hashable, Sendable {
         self.outcome = outcome
     }
 
-    /// What a query found.
+    /// What a query found: a page of movies (search, discover, similar) or the genres.
     package enum Found: Hashable, Sendable {
         case search(SearchResultsRecord)
-    }
-}
-
-extension CatalogQuery: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id, kind, text, year, page
-    }
-
-    /// The longest search text a query carries, as `peerctl search` allows.
-    package static let maxTextLength = 200
-
-    package init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UInt64.self, forKey: .id)
-        let kind = try c.decode(String.self, forKey: .kind)
-        switch kind {
-        case "search":
-            let text = try c.decode(String.self, forKey: .text)
-            let page = try c.decodeIfPresent(Int.self, forKey: .page) ?? 1
-            guard (1...Self.maxTextLength).contains(text.count), (1...500).contains(page) else {
-                throw WireError(.malformedFrame, "a search query is 1 to 200 characters, its page 1 to 500")
-            }
-            ask = .search(text: text, year: try c.decodeIfPresent(Int.self, forKey: .year), page: page)
-        default:
-            ask = .unknown(kind: kind)
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(ask.kind, forKey: .kind)
-        switch ask {
-        case .search(let text, let year, let page):
-            try c.encode(text, forKey: .text)
-            try c.encodeIfPresent(year, forKey: .year)
-            try c.encode(page, forKey: .page)
-        case .unknown: break
-        }
-    }
-}
-
-extension CatalogAnswer: Codable {
-    enum CodingKeys: String, CodingKey {
-        case id, search, error
-    }
-
-    package init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(UInt64.self, forKey: .id)
-        if let error = try c.decodeIfPresent(WireError.self, forKey: .error) {
-            outcome = .failure(error)
-        } else if let page = try c.decodeIfPresent(SearchResultsRecord.self, forKey: .search) {
-            outcome = .success(.search(page))
-        } else {
-            throw WireError(.malformedFrame, "an 'answer' holds a result or an 'error'")
-        }
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        switch outcome {
-        case .success(.search(let page)): try c.encode(page, forKey: .search)
-        case .failure(let error): try c.encode(error, forKey: .error)
-        }
+        case movies(SearchResultsRecord)
+        case genres([GenreRecord])
     }
 }

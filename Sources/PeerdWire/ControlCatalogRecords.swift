@@ -1,20 +1,59 @@
 package import PeerdModel
 
-/// A `searchResults` response (proto/CONTROL.md, "search"): one of TMDB's pages (up to 20 results;
-/// `page` is 1-based), as the catalog reads it from TMDB.
+/// One of TMDB's pages of movies (up to 20 results; `page` is 1-based), as the catalog reads it:
+/// a `searchResults` response (proto/CONTROL.md, "search"), whose `query` is the words searched
+/// for, or a `movies` response ("discover", "similar"), whose `query` names the list.
 package struct SearchResultsRecord: Hashable, Sendable, Codable {
     package var query: String
     package var page: Int
     package var totalPages: Int
     package var totalResults: Int
     package var results: [SearchResultRecord]
+    /// When TMDB gave this page (ms since 1970), on a page kept on disk (``CatalogShelf``).
+    package var fetchedAt: Int64?
+    /// Why this kept page is shown and not a fresh one, when a fresh one could not be had.
+    package var stale: String?
 
-    package init(query: String, page: Int, totalPages: Int, totalResults: Int, results: [SearchResultRecord]) {
+    package init(
+        query: String,
+        page: Int,
+        totalPages: Int,
+        totalResults: Int,
+        results: [SearchResultRecord],
+        fetchedAt: Int64? = nil,
+        stale: String? = nil
+    ) {
         self.query = query
         self.page = page
         self.totalPages = totalPages
         self.totalResults = totalResults
         self.results = results
+        self.fetchedAt = fetchedAt
+        self.stale = stale
+    }
+}
+
+/// One of TMDB's movie genres: `discover --genre` takes its id or its name.
+package struct GenreRecord: Hashable, Sendable, Codable {
+    package var id: Int
+    package var name: String
+
+    package init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// A `genres` response (proto/CONTROL.md, "genres"), with the age of a list kept on disk.
+package struct GenresRecord: Hashable, Sendable, Codable {
+    package var genres: [GenreRecord]
+    package var fetchedAt: Int64?
+    package var stale: String?
+
+    package init(genres: [GenreRecord], fetchedAt: Int64? = nil, stale: String? = nil) {
+        self.genres = genres
+        self.fetchedAt = fetchedAt
+        self.stale = stale
     }
 }
 

@@ -22,6 +22,12 @@ package enum ControlRequest: Hashable, Sendable {
     case trust(peer: String)
     /// One page of TMDB's search results (through the daemon's token).
     case search(query: String, year: Int?, page: Int?)
+    /// One page of one of TMDB's lists (through the daemon's token or a peer's).
+    case discover(DiscoverList, page: Int?)
+    /// One page of TMDB's recommendations for a movie.
+    case similar(MovieID, page: Int?)
+    /// TMDB's movie genres.
+    case genres
     /// Everything known about one movie: row, details, where they came from or why they are pending.
     case show(MovieID)
     /// Fetch details again: of one movie, or of every listed one.
@@ -45,6 +51,9 @@ package enum ControlRequest: Hashable, Sendable {
         case .forget: "forget"
         case .trust: "trust"
         case .search: "search"
+        case .discover: "discover"
+        case .similar: "similar"
+        case .genres: "genres"
         case .show: "show"
         case .refresh: "refresh"
         case .page: "page"
@@ -95,6 +104,14 @@ extension ControlRequest: Codable {
                 year: try c.decodeIfPresent(Int.self, forKey: .year),
                 page: try c.decodeIfPresent(Int.self, forKey: .page)
             )
+        case "discover":
+            self = .discover(try DiscoverList(from: decoder), page: try c.decodeIfPresent(Int.self, forKey: .page))
+        case "similar":
+            self = .similar(
+                try c.decode(MovieID.self, forKey: .movie),
+                page: try c.decodeIfPresent(Int.self, forKey: .page)
+            )
+        case "genres": self = .genres
         case "show": self = .show(try c.decode(MovieID.self, forKey: .movie))
         case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
         case "page": self = .page
@@ -113,7 +130,7 @@ extension ControlRequest: Codable {
         case .list(let limit, let after):
             try c.encodeIfPresent(limit, forKey: .limit)
             try c.encodeIfPresent(after, forKey: .after)
-        case .follow, .peers, .status, .page, .diagnose: break
+        case .follow, .peers, .status, .page, .diagnose, .genres: break
         case .connect(let address): try c.encode(address, forKey: .address)
         case .invite(let expiresIn): try c.encodeIfPresent(expiresIn, forKey: .expiresIn)
         case .join(let code, let address):
@@ -123,6 +140,12 @@ extension ControlRequest: Codable {
         case .search(let query, let year, let page):
             try c.encode(query, forKey: .query)
             try c.encodeIfPresent(year, forKey: .year)
+            try c.encodeIfPresent(page, forKey: .page)
+        case .discover(let list, let page):
+            try list.encode(to: encoder)
+            try c.encodeIfPresent(page, forKey: .page)
+        case .similar(let movie, let page):
+            try c.encode(movie, forKey: .movie)
             try c.encodeIfPresent(page, forKey: .page)
         case .show(let movie): try c.encode(movie, forKey: .movie)
         case .refresh(let movie): try c.encodeIfPresent(movie, forKey: .movie)

@@ -20,6 +20,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case forgotten(peer: PeerID, name: String?)
     case trusted(peer: PeerID)
     case searchResults(SearchResultsRecord)
+    /// A page of one of TMDB's lists: `discover` and `similar`.
+    case movies(SearchResultsRecord)
+    case genres(GenresRecord)
     case shown(ShownRecord)
     /// How many fetches `refresh` queued.
     case refreshing(movies: Int)
@@ -47,6 +50,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .forgotten: "forgotten"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
+        case .movies: "movies"
+        case .genres: "genres"
         case .shown: "shown"
         case .refreshing: "refreshing"
         case .page: "page"
@@ -98,6 +103,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
             )
         case "trusted": self = .trusted(peer: try c.decode(PeerID.self, forKey: .peer))
         case "searchResults": self = .searchResults(try SearchResultsRecord(from: decoder))
+        case "movies": self = .movies(try SearchResultsRecord(from: decoder))
+        case "genres": self = .genres(try GenresRecord(from: decoder))
         case "shown": self = .shown(try ShownRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
@@ -137,7 +144,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
             try c.encode(peer, forKey: .peer)
             try c.encodeIfPresent(name, forKey: .name)
         case .trusted(let peer): try c.encode(peer, forKey: .peer)
-        case .searchResults(let results): try results.encode(to: encoder)
+        case .searchResults(let results), .movies(let results): try results.encode(to: encoder)
+        case .genres(let genres): try genres.encode(to: encoder)
         case .shown(let shown): try shown.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)

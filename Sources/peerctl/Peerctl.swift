@@ -15,6 +15,8 @@ struct Peerctl: ParsableCommand {
               peerctl add https://www.themoviedb.org/movie/550-fight-club
               peerctl add "the matrix 1999"          (a title: needs a TMDB token on the daemon)
               peerctl search matrix
+              peerctl discover --trending week
+              peerctl similar 603
               peerctl show 603
               peerctl list
               peerctl list --follow
@@ -30,7 +32,8 @@ struct Peerctl: ParsableCommand {
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
-            TrustCommand.self, SearchCommand.self, ShowCommand.self, RefreshCommand.self, OpenCommand.self,
+            TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
+            ShowCommand.self, RefreshCommand.self, OpenCommand.self,
             DoctorCommand.self,
         ]
     )

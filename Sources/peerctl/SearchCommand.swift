@@ -35,25 +35,9 @@ struct SearchCommand: ParsableCommand {
         guard case .searchResults(let results) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         guard !results.results.isEmpty else { return print("TMDB knows no movie called '\(query)'") }
-        Self.printResults(results)
-        if results.page < results.totalPages {
-            let filter = year.map { " --year \($0)" } ?? ""
-            let next = "peerctl search \(query)\(filter) --page \(results.page + 1)"
-            print("page \(results.page) of \(results.totalPages) (\(results.totalResults) movies); next: \(next)")
-        } else if results.totalPages > 1 {
-            print("page \(results.page) of \(results.totalPages) (\(results.totalResults) movies)")
+        MoviePageOutput.print(results) { next in
+            "peerctl search \(query)\(year.map { " --year \($0)" } ?? "") --page \(next)"
         }
-    }
-
-    static func printResults(_ results: SearchResultsRecord) {
-        var table = Output.Table(["ID", "TITLE", "YEAR", "OVERVIEW"])
-        for result in results.results {
-            table.add([
-                String(result.movieId), result.title, result.year.map(String.init) ?? "-",
-                Output.firstLine(result.overview ?? "", width: 60),
-            ])
-        }
-        table.print()
     }
 
     /// For an add by title that matched no one movie clearly.
@@ -62,6 +46,6 @@ struct SearchCommand: ParsableCommand {
             return Output.error("TMDB knows no movie called '\(text)'; nothing was added")
         }
         Output.error("'\(text)' could be any of these; nothing was added. Add one by its id: peerctl add ID")
-        printResults(results)
+        MoviePageOutput.table(results)
     }
 }

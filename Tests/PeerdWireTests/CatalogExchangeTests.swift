@@ -6,16 +6,54 @@ import Testing
 struct CatalogExchangeTests {
     /// A later version's kind reaches the holder as `unknown`, which it answers with `bad-request`:
     /// the session must not close for it.
-    @Test func aQueryOfAKindThisVersionDoesNotKnowDecodesAsUnknown() throws {
-        let body = Array(#"{"type":"query","id":5,"kind":"discover","list":"popular"}"#.utf8)
+    @Test func aQueryOfAKindThisVersionDoesNotKnowDecodesAsUnanswerable() throws {
+        let body = Array(#"{"type":"query","id":5,"kind":"providers","movie":603}"#.utf8)
         let message = try WireCoding.decode(PeerMessage.self, from: body)
-        #expect(message == .query(CatalogQuery(id: 5, ask: .unknown(kind: "discover"))))
+        let ask = CatalogQuery.Ask.unanswerable(kind: "providers", reason: "unknown query kind 'providers'")
+        #expect(message == .query(CatalogQuery(id: 5, ask: ask)))
+    }
+
+    /// A later version's list, or filters on a list they don't narrow, are answered `bad-request`.
+    @Test(arguments: [
+        (#"{"type":"query","id":5,"kind":"discover","list":"cult"}"#, "unknown list 'cult'"),
+        (#"{"type":"query","id":5,"kind":"discover","list":"upcoming","year":1999}"#, "filters narrow"),
+        (#"{"type":"query","id":5,"kind":"discover","minRating":11}"#, "a least rating is 0 to 10"),
+    ])
+    func aDiscoverOfAListThisVersionCantAskIsUnanswerable(body: String, reason: String) throws {
+        let message = try WireCoding.decode(PeerMessage.self, from: Array(body.utf8))
+        guard case .query(let query) = message, case .unanswerable("discover", let said) = query.ask else {
+            Issue.record("decoded as \(message)")
+            return
+        }
+        #expect(said.contains(reason))
+    }
+
+    @Test func eachKindRoundTrips() throws {
+        let filter = DiscoverFilter(genre: 35, year: 1999, maxRuntime: 110, minRating: 7.5)
+        let asks: [CatalogQuery.Ask] = [
+            .search(text: "dune", year: 2021, page: 2), .discover(DiscoverList(), page: 1),
+            .discover(DiscoverList(.topRated, filter: filter), page: 3),
+            .discover(DiscoverList(.trendingWeek), page: 1),
+            .similar(MovieID(603)!, page: 2), .genres,
+        ]
+        for ask in asks {
+            let message = PeerMessage.query(CatalogQuery(id: 9, ask: ask))
+            #expect(try WireCoding.decode(PeerMessage.self, from: WireCoding.encode(message)) == message)
+        }
+        let page = SearchResultsRecord(query: "popular", page: 1, totalPages: 1, totalResults: 0, results: [])
+        let found: [CatalogAnswer.Found] = [.movies(page), .genres([GenreRecord(id: 35, name: "Comedy")])]
+        for result in found {
+            let message = PeerMessage.answer(CatalogAnswer(id: 9, outcome: .success(result)))
+            #expect(try WireCoding.decode(PeerMessage.self, from: WireCoding.encode(message)) == message)
+        }
     }
 
     @Test(arguments: [
         #"{"type":"query","id":5,"kind":"search","text":""}"#,
         #"{"type":"query","id":5,"kind":"search","text":"dune","page":0}"#,
         #"{"type":"query","id":5,"kind":"search"}"#,
+        #"{"type":"query","id":5,"kind":"similar"}"#,
+        #"{"type":"query","id":5,"kind":"genres","page":501}"#,
         #"{"type":"answer","id":5}"#,
     ])
     func aMalformedQueryOrAnswerIsAMalformedFrame(body: String) {

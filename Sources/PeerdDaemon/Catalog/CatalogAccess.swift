@@ -3,8 +3,8 @@ import PeerdWire
 
 /// What the control socket asks of the catalog (TMDB), present only when this daemon holds a token.
 protocol CatalogAccess: Sendable {
-    /// One of TMDB's search pages; throws when TMDB fails (the error's description names the page and why).
-    func search(_ query: String, year: Int?, page: Int) async throws -> SearchResultsRecord
+    /// What `ask` finds on TMDB; throws when TMDB fails (the error's description names the page and why).
+    func lookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found
     /// Queues fetches of `movies` now; returns how many.
     func refresh(_ movies: [MovieID]) async -> Int
     /// Why `movie` has no details yet, from this daemon's own fetching; nil if it is not fetching it.

@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
@@ -5,6 +6,12 @@ import PeerdWire
 /// it sends a `query` on the session with the holder that has been connected longest, and waits
 /// for the `answer` with the same id, for at most ``timeout``. A holder whose session ends first
 /// fails the query at once, and the next holder is asked.
+///
+/// It asks no faster than a holder's share for peers lets through (``pace``: 2 a second, in
+/// bursts of 4), so a page loading a few rows at once has them all, a query waiting up to a
+/// second for its turn; what would wait longer is refused here with `rate-limited`, and a
+/// flood never reaches the holder. A holder busy with other peers' queries answers
+/// `rate-limited`: that is asked again, twice at most, half a second apart.
 actor CatalogAsker {
     private struct Pending {
         let connection: Int
@@ -15,14 +22,38 @@ actor CatalogAsker {
     let timeout: Duration
     private var nextID: UInt64 = 0
     private var pending: [UInt64: Pending] = [:]
+    private var pace = TokenBucket<ContinuousClock.Instant>(interval: .milliseconds(500), burst: 4)
+    private let clock = ContinuousClock()
+    static let longestTurn = Duration.seconds(1)
+    static let retries = 2
 
     init(directory: PeerDirectory, timeout: Duration = .seconds(15)) {
         self.directory = directory
         self.timeout = timeout
     }
 
-    /// The answer of a holder, or why there is none (`unavailable` when no holder is connected).
+    /// The answer of a holder, or why there is none (`unavailable` when no holder is connected,
+    /// `rate-limited` when this peer or the holder asks or answers as fast as they may).
     func ask(_ ask: CatalogQuery.Ask) async -> Result<CatalogAnswer.Found, WireError> {
+        var retries = 0
+        while true {
+            guard let wait = pace.reserve(now: clock.now, maxWait: Self.longestTurn) else {
+                let wait = FetchWait.text(pace.waitForSlot(now: clock.now) - Self.longestTurn)
+                return .failure(
+                    WireError(.rateLimited, "too many queries for the group's TMDB token; try again in \(wait)")
+                )
+            }
+            if wait > .zero { try? await Task.sleep(for: wait) }
+            let result = await askHolders(ask)
+            guard case .failure(let error) = result, error.code == .rateLimited, retries < Self.retries else {
+                return result
+            }
+            retries += 1
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 400...600)))
+        }
+    }
+
+    private func askHolders(_ ask: CatalogQuery.Ask) async -> Result<CatalogAnswer.Found, WireError> {
         var tried = Set<Int>()
         while let holder = await directory.catalogHolders().first(where: { !tried.contains($0.connection) }) {
             tried.insert(holder.connection)

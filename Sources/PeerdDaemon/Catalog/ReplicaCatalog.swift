@@ -24,8 +24,8 @@ struct ReplicaCatalog: CatalogReplica {
 struct TMDBCatalog: CatalogAccess {
     let service: CatalogService
 
-    func search(_ query: String, year: Int?, page: Int) async throws -> SearchResultsRecord {
-        try await service.search(query, year: year, page: page)
+    func lookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found {
+        try await service.lookup(ask)
     }
 
     func refresh(_ movies: [MovieID]) async -> Int { await service.refresh(movies) }

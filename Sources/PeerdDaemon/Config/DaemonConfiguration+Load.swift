@@ -24,7 +24,7 @@ extension DaemonConfiguration {
             hostName: environment.hostName
         )
         configuration.tmdb.settings = try configuration.tmdb.loadSettings(
-            cacheDirectory: FilePath(configuration.stateDirectory).appending("tmdb"),
+            cacheDirectory: configuration.tmdbCacheDirectory,
             environment: environment.variables
         )
         configuration.groupKey = try configuration.groupSecretFile.map { try GroupSecret.load(FilePath($0)) }
@@ -32,4 +32,7 @@ extension DaemonConfiguration {
         configuration.logLevels = flags.logLevel == nil ? levels : nil
         return configuration
     }
+
+    /// Where what TMDB said is kept, token or not: details, genres and list pages.
+    var tmdbCacheDirectory: FilePath { FilePath(stateDirectory).appending("tmdb") }
 }

@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
@@ -15,22 +16,66 @@ extension ControlResponder {
         if let year, !(1870...9999).contains(year) {
             return .error(WireError(.badRequest, "a year is between 1870 and 9999"))
         }
-        let page = page ?? 1
-        guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
-        guard let catalog else { return await askPeers(.search(text: trimmed, year: year, page: page)) }
-        do {
-            return .searchResults(try await catalog.search(trimmed, year: year, page: page))
-        } catch {
-            return .error(WireError(.upstreamFailed, "\(error)"))
+        return await answer(page: page) { .search(text: trimmed, year: year, page: $0) }
+    }
+
+    /// `discover`, `similar` and `genres`: from the shelf when it is fresh, else from TMDB.
+    func browse(_ request: ControlRequest) async -> ControlResponse {
+        switch request {
+        case .discover(let list, let page): return await answer(page: page) { .discover(list, page: $0) }
+        case .similar(let movie, let page): return await answer(page: page) { .similar(movie, page: $0) }
+        default: return await answer(.genres)
         }
     }
 
-    /// Without a token: a peer that holds one answers (proto/PEER.md, "Catalog queries").
-    private func askPeers(_ ask: CatalogQuery.Ask) async -> ControlResponse {
-        guard let asker else { return .error(WireError(.unavailable, "can't search: \(Self.noToken)")) }
-        switch await asker.ask(ask) {
-        case .success(.search(let page)): return .searchResults(page)
-        case .failure(let error): return .error(error)
+    private func answer(page: Int?, _ ask: (Int) -> CatalogQuery.Ask) async -> ControlResponse {
+        let page = page ?? 1
+        guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
+        return await answer(ask(page))
+    }
+
+    /// What `ask` finds, as a response. A page the shelf keeps fresh asks nobody; one TMDB (or
+    /// the holder) can't give now comes from the shelf, however old, with why it is not fresh.
+    private func answer(_ ask: CatalogQuery.Ask) async -> ControlResponse {
+        let kept = shelf?.kept(ask)
+        let now = Wallclock.millis()
+        if let kept, CatalogShelf.isFresh(kept, for: ask, now: now) { return Self.response(kept.found, kept) }
+        switch await lookup(ask) {
+        case .success(let found):
+            // A page that can't be kept (a full disk) is still answered: it is only not kept.
+            try? shelf?.keep(found, for: ask, at: now)
+            return Self.response(found, nil)
+        case .failure(let error):
+            guard let kept else { return .error(error) }
+            return Self.response(kept.found, kept, stale: error.message)
+        }
+    }
+
+    /// TMDB through this daemon's token, or without one, through a peer that holds one
+    /// (proto/PEER.md, "Catalog queries").
+    private func lookup(_ ask: CatalogQuery.Ask) async -> Result<CatalogAnswer.Found, WireError> {
+        if let catalog {
+            do {
+                return .success(try await catalog.lookup(ask))
+            } catch {
+                return .failure(WireError(.upstreamFailed, "\(error)"))
+            }
+        }
+        guard let asker else { return .failure(WireError(.unavailable, "can't ask TMDB: \(Self.noToken)")) }
+        return await asker.ask(ask)
+    }
+
+    private static func response(
+        _ found: CatalogAnswer.Found,
+        _ kept: CatalogShelf.Kept?,
+        stale: String? = nil
+    ) -> ControlResponse {
+        switch found {
+        case .search(let page): return .searchResults(page)
+        case .movies(var page):
+            (page.fetchedAt, page.stale) = (kept?.fetchedAt, stale)
+            return .movies(page)
+        case .genres(let genres): return .genres(GenresRecord(genres: genres, fetchedAt: kept?.fetchedAt, stale: stale))
         }
     }
 

@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdSecurity
 import PeerdWeb
@@ -14,6 +15,8 @@ struct ControlResponder: Sendable {
     let catalog: (any CatalogAccess)?
     /// Asks a peer that holds a token, when this daemon holds none.
     var asker: CatalogAsker? = nil
+    /// TMDB's genres and list pages kept on disk (``CatalogShelf``).
+    var shelf: CatalogShelf? = nil
     /// How mDNS discovery stands, for `diagnose`.
     let discovery: DiscoveryStatus
     let info: DaemonInfo
@@ -54,6 +57,7 @@ struct ControlResponder: Sendable {
         case .status: return .status(await status())
         case .connect(let text): return await connect(text)
         case .search(let query, let year, let page): return await search(query, year: year, page: page)
+        case .discover, .similar, .genres: return await browse(request)
         case .show(let movie): return await show(movie)
         case .refresh(let movie): return await refresh(movie)
         case .page: return page()

@@ -187,6 +187,7 @@ extension Daemon {
                 trust: peers.trust,
                 catalog: catalog.map(TMDBCatalog.init),
                 asker: peers.catalog.asker,
+                shelf: CatalogShelf(directory: configuration.tmdbCacheDirectory),
                 discovery: discovery,
                 info: info
             )

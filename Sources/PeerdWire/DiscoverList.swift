@@ -1,0 +1,109 @@
+/// One of TMDB's movie lists, as `peerctl discover` names it (proto/CONTROL.md, "discover"; a peer
+/// `query` of kind `discover` carries the same keys). Filters narrow `popular` and `top-rated`
+/// only: with any of them the list is TMDB's `/3/discover/movie`, sorted by popularity or rating.
+package struct DiscoverList: Hashable, Sendable, CustomStringConvertible {
+    package enum Kind: String, CaseIterable, Sendable, Codable {
+        case popular
+        case topRated = "top-rated"
+        case upcoming
+        case nowPlaying = "now-playing"
+        case trendingDay = "trending-day"
+        case trendingWeek = "trending-week"
+
+        package var words: String {
+            switch self {
+            case .popular: "popular"
+            case .topRated: "top rated"
+            case .upcoming: "upcoming"
+            case .nowPlaying: "now playing"
+            case .trendingDay: "trending today"
+            case .trendingWeek: "trending this week"
+            }
+        }
+    }
+
+    package var kind: Kind
+    package var filter: DiscoverFilter
+
+    package init(_ kind: Kind = .popular, filter: DiscoverFilter = DiscoverFilter()) {
+        self.kind = kind
+        self.filter = filter
+    }
+
+    /// "popular", "top rated · genre 35 · 1999 · ≤ 110 min · rated ≥ 7.0".
+    package var description: String {
+        ([kind.words] + filter.words).joined(separator: " · ")
+    }
+
+    /// Why this list can't be asked for, or nil.
+    package var invalidReason: String? {
+        if let reason = filter.invalidReason { return reason }
+        guard filter.isEmpty || kind == .popular || kind == .topRated else {
+            return "filters narrow the popular and top-rated lists only, not \(kind.words)"
+        }
+        return nil
+    }
+}
+
+/// What narrows a ``DiscoverList``: TMDB's `with_genres`, `primary_release_year`,
+/// `with_runtime.lte` and `vote_average.gte`.
+package struct DiscoverFilter: Hashable, Sendable, Codable {
+    /// A TMDB genre id (`peerctl genres` lists them).
+    package var genre: Int?
+    package var year: Int?
+    /// Minutes.
+    package var maxRuntime: Int?
+    /// 0 to 10, TMDB's average vote.
+    package var minRating: Double?
+
+    package init(genre: Int? = nil, year: Int? = nil, maxRuntime: Int? = nil, minRating: Double? = nil) {
+        self.genre = genre
+        self.year = year
+        self.maxRuntime = maxRuntime
+        self.minRating = minRating
+    }
+
+    package var isEmpty: Bool { self == DiscoverFilter() }
+
+    var words: [String] {
+        [
+            genre.map { "genre \($0)" }, year.map(String.init), maxRuntime.map { "≤ \($0) min" },
+            minRating.map { "rated ≥ \(Double(Int(($0 * 10).rounded())) / 10)" },
+        ].compactMap { $0 }
+    }
+
+    var invalidReason: String? {
+        if let genre, !(1...Int(Int32.max)).contains(genre) { return "a genre is one of TMDB's genre ids" }
+        if let year, !(1870...9999).contains(year) { return "a year is between 1870 and 9999" }
+        if let maxRuntime, !(1...1_000).contains(maxRuntime) { return "a longest runtime is 1 to 1000 minutes" }
+        if let minRating, !(minRating.isFinite && (0...10).contains(minRating)) {
+            return "a least rating is 0 to 10"
+        }
+        return nil
+    }
+}
+
+extension DiscoverList: Codable {
+    enum CodingKeys: String, CodingKey {
+        case list
+    }
+
+    /// The list's keys sit beside those of the message that carries it: `list` (default `popular`)
+    /// and the filter's `genre`, `year`, `maxRuntime` and `minRating`.
+    package init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try c.decodeIfPresent(String.self, forKey: .list) ?? Kind.popular.rawValue
+        guard let kind = Kind(rawValue: name) else {
+            let known = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw WireError(.badRequest, "unknown list '\(name.prefix(40))'; the lists are \(known)")
+        }
+        self.init(kind, filter: try DiscoverFilter(from: decoder))
+        if let reason = invalidReason { throw WireError(.badRequest, reason) }
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind.rawValue, forKey: .list)
+        try filter.encode(to: encoder)
+    }
+}

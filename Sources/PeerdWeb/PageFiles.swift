@@ -6,17 +6,22 @@ enum PageFiles {
         let contentType: String
     }
 
-    static func file(at path: String) -> File? {
-        switch path {
-        case "/", "/index.html": File(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
-        case "/app.js": File(bytes: PackageResources.app_js, contentType: "text/javascript; charset=utf-8")
-        case "/app.css": File(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8")
-        default: nil
-        }
-    }
+    /// Each file by its path; `/` is `index.html`.
+    static let files: [String: File] = {
+        let html = File(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
+        let script = "text/javascript; charset=utf-8"
+        return [
+            "/": html, "/index.html": html,
+            "/app.js": File(bytes: PackageResources.app_js, contentType: script),
+            "/browse.js": File(bytes: PackageResources.browse_js, contentType: script),
+            "/app.css": File(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8"),
+        ]
+    }()
+
+    static func file(at path: String) -> File? { files[path] }
 
     /// Bytes of all the page's files, for the README.
     static var totalBytes: Int {
-        [PackageResources.index_html, PackageResources.app_js, PackageResources.app_css].map(\.count).reduce(0, +)
+        files.filter { $0.key != "/" }.values.map(\.bytes.count).reduce(0, +)
     }
 }

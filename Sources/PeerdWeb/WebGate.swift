@@ -26,7 +26,7 @@ package struct WebGate: Sendable {
     }
 
     /// The page's own files: no data in them, so no token; GET (and HEAD) only.
-    package static let pagePaths: Set<String> = ["/", "/index.html", "/app.js", "/app.css", "/favicon.ico"]
+    package static let pagePaths: Set<String> = Set(PageFiles.files.keys).union(["/favicon.ico"])
     /// The API's routes and the method each takes.
     package static let apiRoutes: [String: String] = ["/api/request": "POST", "/api/events": "GET"]
 

@@ -39,6 +39,8 @@ from harness import CheckFailed, HarnessError  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
 import web_support as ws  # noqa: E402
 from fake_tmdb import FakeTMDB  # noqa: E402
+from web_support import tab_to  # noqa: E402
+import web_browse  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
 APPEAR = 15.0  # s: generous waits for presence on a loaded machine (the bound above is measured)
@@ -211,7 +213,7 @@ def check_page_files(w):
     api = w.api["alice"]
     found = []
     for path, kind in (("/", "text/html"), ("/index.html", "text/html"), ("/app.js", "text/javascript"),
-                       ("/app.css", "text/css")):
+                       ("/browse.js", "text/javascript"), ("/app.css", "text/css")):
         r = api.call("GET", path, token=None)
         if r.status != 200 or not r.headers.get("content-type", "").startswith(kind):
             raise CheckFailed(f"GET {path} without a token: {r.status} {r.headers.get('content-type')}")
@@ -826,17 +828,6 @@ def luminance(css_color):
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-def tab_to(page, selector, limit):
-    """Presses Tab until `selector` has the focus; how many presses it took, or None."""
-    from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.keys import Keys
-    for presses in range(1, limit + 1):
-        ActionChains(page.driver).send_keys(Keys.TAB).perform()
-        if page.js("return document.activeElement.matches(arguments[0])", selector):
-            return presses
-    return None
-
-
 def check_phone_keyboard_dark(w):
     """WEB.md: a phone-sized screen, the keyboard alone, dark mode."""
     from selenium.webdriver.common.action_chains import ActionChains
@@ -897,7 +888,7 @@ def check_phone_keyboard_dark(w):
 
 CHECKS = [
     ("open: the page's URL with a 256-bit token, web.token mode 600, status shows the address", check_open),
-    ("files: index.html, app.js, app.css without a token, no inline script or style", check_page_files),
+    ("files: index.html, app.js, browse.js, app.css without a token, no inline script or style", check_page_files),
     ("token: missing or wrong → 401 with a line of text, no data", check_no_token),
     ("host: a wrong Host → 421; 127.0.0.1, localhost, [::1] with the port admitted", check_host),
     ("origin: a POST from another origin, or none → 403, nothing added", check_origin),
@@ -916,13 +907,15 @@ CHECKS = [
      check_phone_keyboard_dark),
     ("search: bob, without a token, searches through carol, who holds one, adds a result; then says who holds one",
      check_search_without_token),
+    *web_browse.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
     ("port taken: peerctl still served, open says unavailable and why", check_port_taken),
 ]
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
-                  check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean}
+                  check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
+                  *(check for _, check in web_browse.CHECKS)}
 
 
 # MARK: the screenshot

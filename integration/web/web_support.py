@@ -568,3 +568,14 @@ class WebPeerd(harness.Peerd):
 
     def connected_to(self, other):
         return any(p.get("peer") == other.id and p.get("state") == "connected" for p in self.peers())
+
+
+def tab_to(page, selector, limit):
+    """Presses Tab until `selector` has the focus; how many presses it took, or None."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    for presses in range(1, limit + 1):
+        ActionChains(page.driver).send_keys(Keys.TAB).perform()
+        if page.js("return document.activeElement.matches(arguments[0])", selector):
+            return presses
+    return None

@@ -36,6 +36,11 @@
   };
   /** movieId → {row, li}: the cards on screen, in list order in the DOM. */
   const shown = new Map();
+  /** Called with a movie id whenever that movie is added to or removed from the list (browse.js). */
+  const watchers = [];
+  const changed = (id) => watchers.forEach((watch) => watch(id));
+  /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
+  const known = new Map();
 
   // ---------------------------------------------------------------- helpers
 
@@ -171,7 +176,11 @@
     ph.append(h('span', 'ph-title'), h('span', 'ph-year'));
     poster.append(ph);
     const body = h('div', 'card-body');
-    body.append(h('h3', 'title'), h('p', 'year'), h('p', 'added'), button('remove', 'Remove'));
+    const title = h('h3', 'title');
+    const link = h('a', 'movie-link');
+    link.href = `#movie/${row.movieId}`;
+    title.append(link);
+    body.append(title, h('p', 'year'), h('p', 'added'), button('remove', 'Remove'));
     li.append(poster, body);
     return li;
   }
@@ -179,7 +188,7 @@
   function fill(li, row) {
     const name = titleOf(row);
     const title = li.querySelector('.title');
-    title.textContent = row.title || String(row.movieId);
+    title.firstChild.textContent = row.title || String(row.movieId);
     title.classList.toggle('bare', !row.title);
     li.querySelector('.year').textContent = row.year ? String(row.year) : '';
     li.querySelector('.ph-title').textContent = name;
@@ -397,6 +406,7 @@
     }
     showCounts();
     peersSoon();
+    changed(change.movieId ?? change.row?.movieId);
   }
 
   function flash(li) {
@@ -580,6 +590,7 @@
         clearError();
         const li = state.holding === 0 ? place(res.movie) : null;
         if (li) flash(li);
+        changed(res.movie.movieId);
         notice(res.operation ? `Added ${quoted(res.movie)}.` : `${quoted(res.movie)} is already on the list.`);
         return true;
       } catch (err) {
@@ -601,6 +612,7 @@
         if (err.code === 'not-listed') drop(id);
         fail(`Could not remove ${quoted(row)}`, err);
       }
+      changed(id);
     });
   }
 
@@ -652,7 +664,11 @@
         thumb.append(img);
       }
       const text = h('div', 'result-text');
-      const head = h('p', 'result-title', r.title);
+      const head = h('p', 'result-title');
+      const link = h('a', 'movie-link', r.title);
+      link.href = `#movie/${r.movieId}`;
+      head.append(link);
+      known.set(r.movieId, r);
       if (r.year) head.append(' ', h('span', 'result-year', `(${r.year})`));
       text.append(head);
       if (shown.has(r.movieId)) text.append(h('p', 'on-list', 'On the list'));
@@ -684,6 +700,14 @@
     ui.results.replaceChildren();
     state.search = null;
   }
+
+  // ---------------------------------------------------------------- for browse.js
+
+  window.peerd = Object.freeze({
+    api, h, button, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER, THUMB,
+    row: (id) => shown.get(id)?.row,
+    watch: (fn) => watchers.push(fn),
+  });
 
   // ---------------------------------------------------------------- start
 
@@ -736,7 +760,7 @@
       if (b) remove(Number(b.closest('.card').dataset.movieId), b);
     });
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && !ui.found.hidden) {
+      if (event.key === 'Escape' && !ui.found.hidden && !document.querySelector('dialog[open]')) {
         event.preventDefault();
         closeResults();
         ui.query.focus();

@@ -12,6 +12,11 @@ bob, one group secret), a browser on alice's page.
 2. The first render of alice's page holding --movies movies: --loads fresh loads (plus one to warm
    up), each from navigation start to the page's performance.mark("first-render"), set when the
    first page of the list (50 cards) is on screen. p50 (target ≤ 300 ms) and the slowest.
+3. The Discover view's first render on alice, who holds no TMDB token: carol holds one, for a fake
+   TMDB on loopback answering in 50 ms. Fresh loads of `#discover`, navigation start to the page's
+   performance.mark("discover-render"), set when the first row's tiles are on screen. The first
+   load asks carol (and TMDB); the next --loads find the pages alice keeps on disk (fresh for an
+   hour, proto/CONTROL.md "discover"): p50 of those (target ≤ 300 ms), and the first load beside it.
 
 Prints a table like peerd-bench's; with --results, merges three rows into that file's "results"
 (as integration/lab/bench_discovery.py does). Exits 0 when it measured (a missed target shows in
@@ -29,14 +34,18 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "integration"))
 sys.path.insert(0, str(ROOT / "integration" / "web"))
 sys.path.insert(0, str(ROOT / "integration" / "lab"))
+sys.path.insert(0, str(ROOT / "integration" / "catalog"))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError  # noqa: E402
 import web_support as ws  # noqa: E402
+from fake_tmdb import FakeTMDB  # noqa: E402
 
 FIRST_RENDER_TARGET_MS = 300
 LIVE_TARGET_MS = 1000  # WEB.md: the page updates live; the browser test's bound
 FIRST_RENDER = "page first render, 1,000 movies"
 LIVE = "add on a peer → on the page"
+DISCOVER = "Discover view first render, through a peer's token"
+TMDB_LATENCY_MS = 50
 
 
 def print_table(rows):
@@ -87,6 +96,32 @@ def measure_first_render(page, loads, warmup):
     return times, cards
 
 
+def measure_discover(browser, url, loads):
+    """navigationStart → discover-render mark, ms: the first load (through the holder), then `loads` more."""
+    page = ws.Page(browser, url).open(timeout=30)  # the token goes into the tab's sessionStorage
+    times = []
+    for _ in range(1 + loads):
+        page.driver.get("about:blank")
+        page.driver.get(page.base + "#discover")
+        times.append(harness.eventually(lambda: page.js(
+            "const m = performance.getEntriesByName('discover-render'); return m.length ? m[0].startTime : null"),
+            15, "performance mark discover-render", 0.01))
+    return times[0], times[1:]
+
+
+def token_holder(work, secret, alice_port):
+    """carol: a TMDB key for a fake TMDB that answers in 50 ms, dialing alice; (carol, fake)."""
+    key = "0123456789abcdef0123456789abcdef"
+    fake = FakeTMDB([key]).start()
+    fake.set_fault("ok", TMDB_LATENCY_MS)
+    key_file = work / "carol.tmdb"
+    key_file.write_text(key)
+    key_file.chmod(0o600)
+    carol = ws.WebPeerd(work, "carol", harness.free_port(), None, secret, [alice_port],
+                        ["--tmdb-url", fake.url, "--tmdb-token-file", str(key_file)])
+    return carol, fake
+
+
 def main():
     parser = argparse.ArgumentParser(description="the page's first render and live updates in headless Chromium")
     parser.add_argument("--adds", type=int, default=100, help="timed adds (default 100)")
@@ -101,7 +136,7 @@ def main():
         print(f"web bench: no peerd at {harness.BIN_DIR / 'peerd'} (set PEERD_BIN_DIR)")
         return 1
     work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-web-bench-"))
-    browser, daemons, ok, skipped = ws.Browser(work, "alice"), [], False, False
+    browser, daemons, ok, skipped, fake = ws.Browser(work, "alice"), [], False, False, None
     try:
         try:
             browser.start()
@@ -120,6 +155,12 @@ def main():
         url = alice.wait_page()
         harness.eventually(lambda: alice.connected_to(bob) and bob.connected_to(alice), 30, "alice and bob connected")
         version = browser.version
+        carol, fake = token_holder(work, secret, ports[0])
+        daemons.append(carol)
+        carol.start()
+        harness.eventually(lambda: carol.connected_to(alice), 30, "carol connected to alice")
+        discover_first, discovers = measure_discover(browser, url, args.loads)
+        carol.stop()
         page = ws.Page(browser, url).open(timeout=30)
         harness.eventually(lambda: page.js("return document.body.dataset.live") == "true", 30, "data-live")
         print(f"web bench: Chromium {version}, peerd from {harness.BIN_DIR}; {args.adds} adds, then "
@@ -139,6 +180,8 @@ def main():
         browser.stop()
         for d in reversed(daemons):
             d.stop()
+        if fake:
+            fake.stop()
         if ok and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         elif not skipped:
@@ -158,6 +201,12 @@ def main():
         {"measure": f"{LIVE}, p99", "value": add_p99, "unit": "ms", "target": f"≤ {LIVE_TARGET_MS} ms",
          "met": add_p99 <= LIVE_TARGET_MS, "detail": f"{len(adds)} adds; slowest {max(adds):.0f} ms"},
     ]
+    discover_p50 = ws.median(discovers)
+    rows.append({"measure": f"{DISCOVER}, p50", "value": discover_p50, "unit": "ms",
+                 "target": f"≤ {FIRST_RENDER_TARGET_MS} ms", "met": discover_p50 <= FIRST_RENDER_TARGET_MS,
+                 "detail": f"{len(discovers)} fresh loads of #discover on a peer without a token, navigation start → "
+                           f"mark discover-render (the first row's tiles), its pages kept on disk; the first load, "
+                           f"through the holder and TMDB answering in {TMDB_LATENCY_MS} ms: {discover_first:.0f} ms"})
     print_table(rows)
     if args.results:
         from bench_discovery import merge_results

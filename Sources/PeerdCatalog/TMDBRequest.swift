@@ -70,7 +70,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     func query(language: String) -> [(name: String, value: String)] {
         switch self {
         case .details:
-            return [("language", language)]
+            return [("language", language), ("append_to_response", "watch/providers")]
         case .search(let query, let year, let page):
             var items = [("query", query), ("include_adult", "false"), ("language", language), ("page", "\(page)")]
             if let year { items.append(("year", "\(year)")) }

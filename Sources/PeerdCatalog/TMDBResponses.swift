@@ -37,6 +37,7 @@ package enum TMDBResponses {
                 posterPath: movie.posterPath.flatMap(path),
                 voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
                 imdbID: movie.imdbId.flatMap(nonEmpty),
+                providers: try providers(body, region: region(of: language)),
                 language: language,
                 fetchedAt: fetchedAt
             )
@@ -45,6 +46,41 @@ package enum TMDBResponses {
             throw .unexpectedResponse("movie \(movie.id) breaks a limit of describes: \(reason)")
         }
         return details
+    }
+
+    /// The region a language names (`en-US`: `US`); `US` for a language without one (`en`).
+    package static func region(of language: String) -> String {
+        let parts = language.split(separator: "-")
+        guard let last = parts.last, parts.count > 1, last.count == 2, last.allSatisfy(\.isLetter) else { return "US" }
+        return last.uppercased()
+    }
+
+    /// `watch/providers` appended to a movie's details: the offers in `region`, each kind in TMDB's
+    /// display order, cut to ``WatchProviders/maxPerKind``; nil when TMDB lists none there.
+    static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders? {
+        guard let offers = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results?[region] else {
+            return nil
+        }
+        func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
+            let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }
+            let kept = sorted.compactMap { offer -> WatchProviders.Provider? in
+                guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
+                    name.count <= WatchProviders.maxNameLength
+                else { return nil }
+                return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
+            }
+            return Array(kept.prefix(WatchProviders.maxPerKind))
+        }
+        let link = offers.link.flatMap {
+            $0.hasPrefix("https://") && $0.utf8.count <= MovieDetails.maxPathLength ? $0 : nil
+        }
+        return WatchProviders(
+            region: region,
+            link: link,
+            stream: providers(offers.flatrate),
+            rent: providers(offers.rent),
+            buy: providers(offers.buy)
+        )
     }
 
     /// One page of movies: of `/3/search/movie` for `query`, or of a list (then `query` names it).

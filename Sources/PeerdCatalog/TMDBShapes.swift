@@ -15,6 +15,33 @@ enum TMDBShapes {
         var imdbId: String?
     }
 
+    /// What `append_to_response=watch/providers` adds to `/3/movie/{id}`.
+    struct Appended: Decodable {
+        var watchProviders: WatchProviderResults?
+
+        enum CodingKeys: String, CodingKey {
+            case watchProviders = "watch/providers"
+        }
+    }
+
+    struct WatchProviderResults: Decodable {
+        var results: [String: RegionOffers]?
+    }
+
+    struct RegionOffers: Decodable {
+        var link: String?
+        var flatrate: [Offer]?
+        var rent: [Offer]?
+        var buy: [Offer]?
+    }
+
+    struct Offer: Decodable {
+        var providerId: Int?
+        var providerName: String?
+        var logoPath: String?
+        var displayPriority: Int?
+    }
+
     struct Genre: Decodable {
         var id: Int?
         var name: String?

@@ -25,6 +25,8 @@ extension MovieDetails {
         package let voteAverage: Int?
         /// `tt0133093`.
         package let imdbID: String?
+        /// Where to watch it in the region of the fetcher's language (`en-US`: US), when TMDB knows.
+        package let providers: WatchProviders?
         /// The language TMDB was asked for, e.g. `en-US`.
         package let language: String
         /// When it was fetched, milliseconds since 1970.
@@ -33,7 +35,7 @@ extension MovieDetails {
         enum CodingKeys: String, CodingKey {
             case title, originalTitle, releaseDate, runtime, genres, overview, posterPath, voteAverage
             case imdbID = "imdbId"
-            case language, fetchedAt
+            case providers, language, fetchedAt
         }
 
         package init(
@@ -46,6 +48,7 @@ extension MovieDetails {
             posterPath: String? = nil,
             voteAverage: Int? = nil,
             imdbID: String? = nil,
+            providers: WatchProviders? = nil,
             language: String,
             fetchedAt: Int64
         ) {
@@ -58,6 +61,7 @@ extension MovieDetails {
             self.posterPath = posterPath
             self.voteAverage = voteAverage
             self.imdbID = imdbID
+            self.providers = providers
             self.language = language
             self.fetchedAt = fetchedAt
         }

@@ -80,6 +80,7 @@ extension MovieDetails.Fields {
             return "a poster path starts with / and is at most \(MovieDetails.maxPathLength) bytes"
         }
         if let imdbID, !Self.isIMDbID(imdbID) { return "an IMDb id is tt and 1 to 12 digits" }
+        if let reason = providers?.invalidReason { return reason }
         if language.isEmpty || language.utf8.count > 35 { return "a language is 1 to 35 bytes" }
         return nil
     }

@@ -39,6 +39,7 @@ struct ShowCommand: ParsableCommand {
             if let vote = details.voteAverage { facts.append(("rating", "\(vote / 100).\(vote % 100 / 10)/10")) }
             if let imdb = details.imdbID { facts.append(("IMDb", "https://www.imdb.com/title/\(imdb)/")) }
             if let poster = details.posterURL { facts.append(("poster", poster)) }
+            facts += watchFacts(details.providers)
         }
         if let movie = shown.movie {
             facts.append(("added by", movie.addedBy.joined(separator: ", ") + " at " + Output.clockTime(movie.addedAt)))
@@ -52,6 +53,22 @@ struct ShowCommand: ParsableCommand {
         } else if let pending = shown.pending {
             facts.append(("details", "pending: \(pending)"))
         }
+        return facts
+    }
+}
+
+extension ShowCommand {
+    /// Where to watch it, by kind of offer, with the attribution TMDB asks for: its data is JustWatch's.
+    static func watchFacts(_ providers: WatchProviders?) -> [(String, String)] {
+        guard let providers else { return [] }
+        let region = providers.region
+        var facts: [(String, String)] = []
+        for (kind, offers) in [("stream", providers.stream), ("rent", providers.rent), ("buy", providers.buy)]
+        where !offers.isEmpty {
+            facts.append(("\(kind) (\(region))", offers.map(\.name).joined(separator: ", ")))
+        }
+        if facts.isEmpty { facts.append(("watch (\(region))", "nowhere TMDB knows of")) }
+        facts.append(("", "where-to-watch data by JustWatch" + (providers.link.map { ": \($0)" } ?? "")))
         return facts
     }
 }

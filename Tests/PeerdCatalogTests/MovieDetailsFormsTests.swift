@@ -23,17 +23,30 @@ import Testing
             posterPath: "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg",
             voteAverage: 822,
             imdbID: "tt0133093",
+            providers: WatchProviders(
+                region: "US",
+                link: "https://www.themoviedb.org/movie/603-the-matrix/watch?locale=US",
+                stream: [.init(id: 8, name: "Netflix", logoPath: "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg")],
+                rent: [.init(id: 2, name: "Apple TV")],
+                buy: [.init(id: 2, name: "Apple TV")]
+            ),
             language: "en-US",
             fetchedAt: 1_763_700_070_000
         )
     )
 
-    /// Its canonical JSON, as in proto/golden/peer-ops-describe.bin (there with a longer overview).
+    /// Its canonical JSON, as in proto/golden/peer-ops-describe.bin (there with a longer overview,
+    /// and where to watch it in peer-ops-describe-providers.bin).
     static let canonical =
         #"{"fetchedAt":1763700070000,"genres":["Action","Science Fiction"],"imdbId":"tt0133093","#
         + #""language":"en-US","originalTitle":"The Matrix","#
         + #""overview":"Set in the 22nd century, The Matrix tells the story of a computer hacker.","#
-        + #""posterPath":"/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg","releaseDate":"1999-03-31","runtime":136,"#
+        + #""posterPath":"/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg","#
+        + #""providers":{"buy":[{"id":2,"name":"Apple TV"}],"#
+        + #""link":"https://www.themoviedb.org/movie/603-the-matrix/watch?locale=US","region":"US","#
+        + #""rent":[{"id":2,"name":"Apple TV"}],"#
+        + #""stream":[{"id":8,"logoPath":"/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg","name":"Netflix"}]},"#
+        + #""releaseDate":"1999-03-31","runtime":136,"#
         + #""title":"The Matrix","voteAverage":822}"#
 
     @Test func theFixtureSetsEveryFieldAndEachFieldHasAKey() throws {
@@ -95,8 +108,8 @@ import Testing
         let shown = ControlResponse.shown(ShownRecord(movie: nil, details: record, describedBy: nil, pending: nil))
         let body = WireCoding.encode(shown)
         let withURL = Self.canonical.replacingOccurrences(
-            of: #","releaseDate""#,
-            with: #","posterURL":"\#(poster)","releaseDate""#
+            of: #","providers""#,
+            with: #","posterURL":"\#(poster)","providers""#
         )
         #expect(String(decoding: body, as: UTF8.self) == #"{"details":\#(withURL),"type":"shown"}"#)
         #expect(try WireCoding.decode(ControlResponse.self, from: body) == shown)

@@ -73,6 +73,10 @@ def check_movie_view(w):
         "return document.querySelectorAll('dialog#movie li.tile').length"), APPEAR, "similar movies in the view")
     if b.js("return location.hash") != "#movie/603" or "Remove from the list" not in said:
         raise CheckFailed(f"hash {b.js('return location.hash')!r}; view says {said[:300]!r}")
+    logos = b.js("return [...document.querySelectorAll('dialog#movie li.provider img')].map(i => i.src)")
+    if "Where to watch (US)" not in said or "MUBI" not in said or "JustWatch" not in said or not logos:
+        raise CheckFailed(f"where to watch 603 in US (MUBI, with JustWatch named and a logo): {said[:600]!r}, "
+                          f"logos {logos}")
     ActionChains(b.driver).send_keys(Keys.ESCAPE).perform()
     harness.expect_eventually(lambda: open_dialog(b) is None, APPEAR, "the movie view closed by Escape")
     if b.js("return location.hash").startswith("#movie"):
@@ -85,7 +89,8 @@ def check_movie_view(w):
     harness.expect_eventually(lambda: open_dialog(b) is None, APPEAR, "closed again")
     keys = keyboard_only(b, ActionChains, Keys)
     fits = at_360(b)
-    return (f"from the card: {similar} similar movies, '136 min', IMDb; Escape closes; the link opens it after a "
+    return (f"from the card: {similar} similar movies, '136 min', IMDb, where to watch in US (MUBI, its logo, "
+            f"JustWatch named); Escape closes; the link opens it after a "
             f"reload; {keys}; {fits}")
 
 

@@ -7,6 +7,7 @@
   if (!P) return;
   const { h, button } = P;
   const TILE = 'https://image.tmdb.org/t/p/w185';
+  const LOGO = 'https://image.tmdb.org/t/p/w45';
   const $ = (id) => document.getElementById(id);
   const ui = {
     app: $('app'), discover: $('discover'), rows: $('rows'), noToken: $('no-token'),
@@ -261,6 +262,7 @@
     const links = h('p', 'links');
     if (details?.imdbId) links.append(link('IMDb', `https://www.imdb.com/title/${details.imdbId}/`), ' ');
     links.append(link('TMDB', `https://www.themoviedb.org/movie/${id}`));
+    if (details?.providers) text.append(watchBlock(details.providers));
     const action = listButton({ movieId: id, title, year: year ? Number(year) : undefined });
     action.classList.add('big');
     mark(action);
@@ -268,6 +270,40 @@
     const top = h('div', 'movie-top');
     top.append(box, text);
     return top;
+  }
+
+  /** Where to watch it in the describe's region, with logos and the attribution TMDB asks for (JustWatch). */
+  function watchBlock(providers) {
+    const block = h('section', 'watch');
+    block.append(h('h3', null, `Where to watch (${providers.region})`));
+    const kinds = [['Stream', providers.stream], ['Rent', providers.rent], ['Buy', providers.buy]];
+    for (const [kind, offers] of kinds) {
+      if (!offers?.length) continue;
+      const line = h('div', 'offers');
+      const list = h('ul', 'logos');
+      for (const offer of offers) {
+        const item = h('li', 'provider');
+        item.dataset.providerId = offer.id;
+        if (offer.logoPath) {
+          const logo = h('img');
+          logo.src = LOGO + offer.logoPath;
+          logo.alt = '';
+          logo.width = 28;
+          logo.height = 28;
+          logo.addEventListener('error', () => logo.classList.add('broken'));
+          item.append(logo);
+        }
+        item.append(h('span', null, offer.name));
+        list.append(item);
+      }
+      line.append(h('span', 'kind', kind), list);
+      block.append(line);
+    }
+    if (!kinds.some(([, offers]) => offers?.length)) block.append(h('p', 'hint', 'Nowhere that TMDB knows of.'));
+    const credit = h('p', 'hint', 'Where-to-watch data by JustWatch');
+    if (providers.link) credit.append(' · ', link('all offers', providers.link));
+    block.append(credit);
+    return block;
   }
 
   let similar = null;

@@ -32,14 +32,15 @@ struct GoldenFrameTests {
     @Test("every message type of both protocols has a golden frame")
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
-            .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft"],
+            .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"],
             .controlRequest: [
                 "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
-                "search", "show", "refresh", "page", "diagnose",
+                "search", "discover", "similar", "genres", "show", "refresh", "page", "diagnose",
             ],
             .controlResponse: [
                 "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                "joined", "forgotten", "trusted", "searchResults", "shown", "refreshing", "page", "diagnosis", "error",
+                "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "shown", "refreshing", "page",
+                "diagnosis", "error",
             ],
         ]
         for (stream, names) in types {

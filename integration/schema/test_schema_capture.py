@@ -10,18 +10,19 @@ daemon runs with PEERD_TRACE_FRAMES=<file>: peerd appends each JSON peer frame i
 after admission, as 1 byte direction (`>` sent, `<` received), a 4-byte big-endian length and the
 body. Every traced frame of every daemon, both directions, is validated.
 
-The scenario: alice and bob share a group secret (--group-secret-file) and alice dials bob; carol has
-no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. alice alone holds
-a TMDB key, for integration/catalog/fake_tmdb.py on loopback: her describe operations must reach bob,
-and search, show and refresh run on her (carol, who has no key, searches through her: `query`, `answer`). peerctl id, trust
-and forget run too, so every control request and response type is captured. Peer `error` frames
-come from `peerctl forget carol` on alice: alice closes its session with carol with an `error`
-(code `revoked`, "revoked with peerctl forget"), which shows up in both traces. The error frames a
-receiver sends for bad input (malformed-frame, unsupported-version, ...) can no longer be provoked
-from here: a plain socket never gets past TLS and admission, so nothing it sends reaches the JSON
-layer. Those are covered by proto/golden/peer-error*.bin and the invalid-peer-*.bin frames
-(`proto/validate.py --golden`, Tests/PeerdWireTests/GoldenFrameTests.swift) and, for members'
-bad frames over TLS, by Tests/EndToEndTests/BadInputTests.swift.
+The scenario: alice and bob share a group secret (--group-secret-file) and alice dials bob; carol
+has no secret and pairs with alice through `peerctl invite` / `peerctl join --address`. alice alone
+holds a TMDB key, for integration/catalog/fake_tmdb.py on loopback: her describe operations must
+reach bob, and search, show and refresh run on her (carol, who has no key, searches and browses
+TMDB's lists through her: `query`, `answer`). peerctl id, trust and forget run too, so every control
+request and response type is captured. Peer `error` frames come from `peerctl forget carol` on
+alice: alice closes its session with carol with an `error` (code `revoked`, "revoked with peerctl
+forget"), which shows up in both traces. The error frames a receiver sends for bad input
+(malformed-frame, unsupported-version, ...) can no longer be provoked from here: a plain socket
+never gets past TLS and admission, so nothing it sends reaches the JSON layer. Those are covered by
+proto/golden/peer-error*.bin and the invalid-peer-*.bin frames (`proto/validate.py --golden`,
+Tests/PeerdWireTests/GoldenFrameTests.swift) and, for members' bad frames over TLS, by
+Tests/EndToEndTests/BadInputTests.swift.
 
 The relay tree (PEER.md, "Relay tree"; every peerd hello says `"tree":true`, which is checked): once
 carol is in, she also dials bob (`peerctl connect`), closing a triangle. alice then adds movies one
@@ -61,10 +62,10 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
 EXPECTED = {
     "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
     "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget",
-                        "trust", "search", "show", "refresh", "page", "diagnose"},
+                        "trust", "search", "discover", "similar", "genres", "show", "refresh", "page", "diagnose"},
     "control-response": {"added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                         "joined", "forgotten", "trusted", "error", "searchResults", "shown", "refreshing", "page",
-                         "diagnosis"},
+                         "joined", "forgotten", "trusted", "error", "searchResults", "movies", "genres", "shown",
+                         "refreshing", "page", "diagnosis"},
 }
 
 
@@ -72,8 +73,8 @@ def expected_directions(names):
     """The peer message types each daemon must have sent and received. Every session starts with
     hello and members each way; alice sends carol the error of `forget`. The relay tree: bob prunes
     alice's origin on his session with carol, carol announces alice's later operations to him with
-    `have`, and he grafts the origin back. carol, without a token, searches through alice: `query`
-    and `answer`."""
+    `have`, and he grafts the origin back. carol, without a token, searches and browses through alice:
+    `query` and `answer`."""
     expected = {f"{name} {way}": {"hello", "members", "ops"} for name in names for way in ("sent", "received")}
     for key, types in {"alice sent": {"error", "answer"}, "carol received": {"error", "prune", "graft", "answer"},
                        "bob sent": {"prune", "graft"}, "carol sent": {"have", "query"}, "bob received": {"have"},
@@ -139,8 +140,21 @@ def step_pairing(c):
     searched = json.loads(c.peerctl(c.carol_sock, "search", "dune", "--json").stdout)
     if not searched.get("results"):
         raise CheckFailed(f"carol's search for dune through alice: {searched}")
+    # ... and her discover, similar and genres (CONTROL.md, "discover"). The second `discover` is
+    # answered from the page carol kept a moment ago, with its `fetchedAt`, and asks no one.
+    browsed = {" ".join(args): json.loads(c.peerctl(c.carol_sock, *args, "--json").stdout)
+               for args in (("discover",), ("discover", "--top-rated", "--genre", "18"), ("genres",),
+                            ("similar", "603"))}
+    kept = json.loads(c.peerctl(c.carol_sock, "discover", "--json").stdout)
+    wrong = {args: answer for args, answer in browsed.items()
+             if answer.get("type") != ("genres" if args == "genres" else "movies")}
+    if wrong or not browsed["discover"].get("results") or not browsed["genres"].get("genres"):
+        raise CheckFailed(f"carol browsing through alice: {wrong or browsed}")
+    if "fetchedAt" not in kept or "stale" in kept or kept["results"] != browsed["discover"]["results"]:
+        raise CheckFailed(f"carol's second discover, not the page she kept: {kept}")
     expect_eventually(lambda: 27205 in c.listed(c.sock), 20, "carol's add reaching alice")
-    return "carol joined alice; the list reached carol, her add reached alice"
+    return ("carol joined alice; the list reached carol, her add reached alice; she searched and browsed through "
+            "alice")
 
 
 def step_triangle(c):
@@ -227,7 +241,8 @@ def step_forget(c):
 SCENARIO = [
     ("control: adds, removes and lists through alice's proxy, with a follow", step_control),
     ("details: describes on alice and bob; show, search, refresh, status, open, connect", step_details),
-    ("pairing: carol joins alice by invite code; the lists reach each other", step_pairing),
+    ("pairing: carol joins alice by invite code; the lists reach each other; she searches and browses through alice",
+     step_pairing),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
     ("trust, doctor, keepalives; forget closes carol's session", step_forget),

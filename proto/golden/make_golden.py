@@ -207,6 +207,24 @@ SEARCH_PAGE = {"query": "matrix", "page": 1, "totalPages": 3, "totalResults": 52
      "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg", "voteAverage": 822},
     {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
     {"movieId": 1_000_000, "title": "Matrix", "originalTitle": "Матрица"}]}
+# Pages of TMDB's lists (`movies` on the control socket, `answer`'s `movies` between peers): `query`
+# names the list. A filtered top-rated list, as TMDB gives it now, and the popular list as bob keeps it
+# on disk, 3 hours old, shown because no peer with a token is connected (CONTROL.md, "discover").
+FILTERED_LIST = {"query": "top rated · genre 35 · 1999 · ≤ 110 min · rated ≥ 7.5", "page": 2, "totalPages": 2,
+                 "totalResults": 21, "results": [
+                     {"movieId": 863, "title": "Toy Story 2", "year": 1999, "voteAverage": 759}]}
+KEPT_LIST = {"query": "popular", "page": 1, "totalPages": 500, "totalResults": 10_000, "results": [
+    {"movieId": 603, "title": "The Matrix", "year": 1999, "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg",
+     "voteAverage": 822},
+    {"movieId": 550, "title": "Fight Club", "year": 1999, "voteAverage": 844}],
+    "fetchedAt": AT - 10_800_000,
+    "stale": "no connected peer holds a TMDB token; alice holds one and was last seen 2 h ago"}
+SIMILAR_PAGE = {"query": "movies like 603", "page": 1, "totalPages": 2, "totalResults": 40, "results": [
+    {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
+    {"movieId": 605, "title": "The Matrix Revolutions", "year": 2003, "voteAverage": 670}]}
+# TMDB's movie genres (the first four of them), as `genres` answers them.
+GENRES = [{"id": 28, "name": "Action"}, {"id": 35, "name": "Comedy"}, {"id": 18, "name": "Drama"},
+          {"id": 878, "name": "Science Fiction"}]
 
 DIAGNOSIS = {
     "type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice", "port": 7820, "listenAddress": "::",
@@ -271,6 +289,12 @@ VALID = {
     "peer-answer": {"type": "answer", "id": 7, "search": SEARCH_PAGE},
     "peer-answer-error": {"type": "answer", "id": 9, "error": {
         "code": "rate-limited", "message": "too many queries from one peer; try again in 2 s"}},
+    "peer-query-discover": {"type": "query", "id": 10, "kind": "discover", "list": "top-rated", "genre": 18,
+                            "maxRuntime": 120, "page": 1},
+    "peer-query-similar": {"type": "query", "id": 11, "kind": "similar", "movie": 603, "page": 1},
+    "peer-query-genres": {"type": "query", "id": 12, "kind": "genres"},
+    "peer-answer-movies": {"type": "answer", "id": 11, "movies": SIMILAR_PAGE},
+    "peer-answer-genres": {"type": "answer", "id": 12, "genres": GENRES},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -292,6 +316,12 @@ VALID = {
     "control-request-trust": {"type": "trust", "version": 1, "peer": BOB},
     "control-request-search": {"type": "search", "version": 1, "query": "the matrix", "year": 1999, "page": 1},
     "control-request-search-words": {"type": "search", "version": 1, "query": "matrix"},
+    # peerd writes `list` even for the default, popular, so a discover always has it.
+    "control-request-discover": {"type": "discover", "version": 1, "list": "popular"},
+    "control-request-discover-filters": {"type": "discover", "version": 1, "list": "top-rated", "genre": 35,
+                                         "year": 1999, "maxRuntime": 110, "minRating": 7.5, "page": 2},
+    "control-request-similar": {"type": "similar", "version": 1, "movie": 603, "page": 1},
+    "control-request-genres": {"type": "genres", "version": 1},
     "control-request-show": {"type": "show", "version": 1, "movie": 603},
     "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
     "control-request-refresh-all": {"type": "refresh", "version": 1},
@@ -347,6 +377,9 @@ VALID = {
     "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
     "control-response-trusted": {"type": "trusted", "peer": BOB},
     "control-response-searchResults": dict(SEARCH_PAGE, type="searchResults"),
+    "control-response-movies": dict(FILTERED_LIST, type="movies"),
+    "control-response-movies-stale": dict(KEPT_LIST, type="movies"),
+    "control-response-genres": {"type": "genres", "genres": GENRES, "fetchedAt": AT - 172_800_000},
     "control-response-shown": {"type": "shown", "movie": dict(MATRIX_ROW, posterPath=MATRIX_DETAILS["posterPath"]),
                                "details": dict(MATRIX_DETAILS, posterURL="https://image.tmdb.org/t/p/w500"
                                                                          "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
@@ -433,6 +466,8 @@ INVALID = {
     "invalid-peer-prune-no-origins": (frame(canonical({"type": "prune", "origins": []})), "malformed-frame"),
     "invalid-peer-query-empty-text": (frame(canonical({"type": "query", "id": 3, "kind": "search", "text": ""})),
                                       "malformed-frame"),
+    "invalid-peer-query-page-zero": (frame(canonical({"type": "query", "id": 4, "kind": "discover", "list": "popular",
+                                                      "page": 0})), "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -477,6 +512,11 @@ ABOUT = {
     "control-request-trust": "trust a full peer id",
     "control-request-search": "search with a year and a page",
     "control-request-search-words": "search: the query alone (page 1, any year)",
+    "control-request-discover": "discover: the popular list, page 1 (`list` is written even for the default)",
+    "control-request-discover-filters": "discover: the top-rated list narrowed by every filter (genre, year, longest "
+                                        "runtime, least rating), page 2",
+    "control-request-similar": "similar: movies like The Matrix, page 1",
+    "control-request-genres": "genres",
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
@@ -508,6 +548,11 @@ ABOUT = {
     "control-response-trusted": "trusted",
     "control-response-searchResults": "one page of search results: a full result, one without overview or poster, "
                                        "one whose original title differs",
+    "control-response-movies": "a page of a list fresh from TMDB (no `fetchedAt`): `query` names the list and its "
+                               "filters",
+    "control-response-movies-stale": "a page of the popular list kept on disk 3 hours ago (`fetchedAt`), shown "
+                                     "because a fresh one could not be had (`stale` says why)",
+    "control-response-genres": "genres kept on disk 2 days ago, still fresh (`fetchedAt`, no `stale`)",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
     "control-response-shown-pending": "a movie no one described yet, and why",
     "control-response-refreshing": "refreshing: how many fetches were queued",
@@ -565,11 +610,17 @@ ABOUT = {
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
     "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",
     "invalid-peer-query-empty-text": "a search query with no words: 1 to 200 characters are allowed",
+    "invalid-peer-query-page-zero": "a discover query for page 0: pages are 1 to 500",
     "peer-hello-catalog": "hello from a peer that holds a TMDB token and answers queries (`catalog`: true)",
     "peer-query": "query: a search for matrix, page 1, from a peer without a TMDB token",
     "peer-query-year": "query: a search limited to a release year, page 2",
     "peer-answer": "answer to query 7: one page of TMDB's search results",
     "peer-answer-error": "answer to query 9: refused, the asker is over its rate",
+    "peer-query-discover": "query: the top-rated list narrowed to a genre and a longest runtime, page 1",
+    "peer-query-similar": "query: movies like The Matrix, page 1",
+    "peer-query-genres": "query: TMDB's genres (no page)",
+    "peer-answer-movies": "answer to query 11: a page of recommendations under `movies`",
+    "peer-answer-genres": "answer to query 12: the genres, an array of `{id, name}`",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",
     "invalid-peer-top-level-array": "body is an array",

@@ -169,6 +169,13 @@ struct BadInputTests {
         let replies = polite.readFramesUntilClosedOrCount(2)
         #expect(Self.errorCodes(replies) == ["unknown-type"])
         #expect(replies.last?["type"] as? String == "status")
+        // So is a request whose values are out of bounds: a list this daemon doesn't know.
+        let later = try RawConnection(unixPath: pair.alice.socket)
+        later.sendFrame(#"{"type":"discover","version":1,"list":"cult-classics"}"#)
+        later.sendFrame(#"{"type":"status","version":1}"#)
+        let laterReplies = later.readFramesUntilClosedOrCount(2)
+        #expect(Self.errorCodes(laterReplies) == ["bad-request"])
+        #expect(laterReplies.last?["type"] as? String == "status")
         let future = try RawConnection(unixPath: pair.alice.socket)
         future.sendFrame(#"{"type":"status","version":2}"#)
         future.sendFrame(#"{"type":"status","version":1}"#)

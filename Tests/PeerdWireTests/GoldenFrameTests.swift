@@ -1,5 +1,7 @@
 import Foundation
 import NIOCore
+import PeerdCodec
+import PeerdModel
 import PeerdWire
 import Testing
 
@@ -27,6 +29,38 @@ struct GoldenFrameTests {
             Frame.bytes(decoded.body) == bytes,
             "\(name) re-encodes as \(String(decoding: decoded.body, as: UTF8.self))"
         )
+    }
+
+    /// Round trips alone would pass if the details were kept verbatim (PEER.md, "Operations can grow"):
+    /// the fast reader must take them as known details, so its parser and the canonical writer agree
+    /// with make_golden.py's JSON, `providers` included.
+    @Test(
+        "a golden describe's details are read by the fast reader, not kept verbatim",
+        arguments: ["peer-ops-describe.bin", "peer-ops-describe-providers.bin"]
+    )
+    func describeIsReadByTheFastReader(_ name: String) throws {
+        let body = Array(try GoldenFrames.bytes(name).dropFirst(4))
+        let prefix = Array(#"{"ops":"#.utf8)
+        let suffix = Array(#","type":"ops"}"#.utf8)
+        try #require(body.starts(with: prefix) && body.reversed().starts(with: suffix.reversed()))
+        var reader = OperationJSONReader()
+        let array = Array(body[prefix.count..<(body.count - suffix.count)])
+        let ops = try #require(array.withUnsafeBytes { reader.readArray($0) }, "\(name) is not in the fast shape")
+        let op = try #require(ops.first)
+        #expect(ops.count == 1 && op.kind == .describe && op.details != nil && op.verbatim == nil)
+        #expect(Array("[".utf8) + OperationJSON.encode(op) + Array("]".utf8) == array)
+        if name == "peer-ops-describe-providers.bin" {
+            #expect(
+                op.details?.providers
+                    == WatchProviders(
+                        region: "US",
+                        link: "https://www.themoviedb.org/movie/603-the-matrix/watch?locale=US",
+                        stream: [.init(id: 8, name: "Netflix", logoPath: "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg")],
+                        rent: [.init(id: 2, name: "Apple TV")],
+                        buy: [.init(id: 2, name: "Apple TV")]
+                    )
+            )
+        }
     }
 
     @Test("every message type of both protocols has a golden frame")

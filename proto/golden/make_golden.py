@@ -180,6 +180,18 @@ MATRIX_DETAILS = {
 }
 DESCRIBE_OP = sign({"origin": ALICE, "seq": 6, "lamport": 11, "at": AT + 70_000, "by": "alice", "op": "describe",
                     "movie": {"id": 603}, "details": MATRIX_DETAILS}, ALICE_OPS[4])
+# alice's seq 7: she refreshed The Matrix's details, and TMDB now lists where to watch it in the US, the
+# region of her language (PEER.md, "Describing a movie"): `providers`, an optional `logoPath` left out.
+MATRIX_PROVIDERS = {
+    "region": "US", "link": "https://www.themoviedb.org/movie/603-the-matrix/watch?locale=US",
+    "stream": [{"id": 8, "name": "Netflix", "logoPath": "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg"}],
+    "rent": [{"id": 2, "name": "Apple TV"}],
+    "buy": [{"id": 2, "name": "Apple TV"}],
+}
+MATRIX_DETAILS_PROVIDERS = dict(MATRIX_DETAILS, fetchedAt=AT + 90_000, providers=MATRIX_PROVIDERS)
+DESCRIBE_PROVIDERS_OP = sign({"origin": ALICE, "seq": 7, "lamport": 15, "at": AT + 90_000, "by": "alice",
+                              "op": "describe", "movie": {"id": 603}, "details": MATRIX_DETAILS_PROVIDERS},
+                             DESCRIBE_OP)
 # zoë's first operation carries her key.
 CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
@@ -266,6 +278,7 @@ VALID = {
     "peer-ops-unicode": {"type": "ops", "ops": [CAROL_OPS[0]]},
     "peer-ops-later-version": {"type": "ops", "ops": BOB_LATER_OPS},
     "peer-ops-describe": {"type": "ops", "ops": [DESCRIBE_OP]},
+    "peer-ops-describe-providers": {"type": "ops", "ops": [DESCRIBE_PROVIDERS_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -385,6 +398,13 @@ VALID = {
                                                                          "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
                                "describedBy": {"operation": {"origin": ALICE, "seq": 6}, "peer": ALICE,
                                                "name": "alice", "at": AT + 70_000}},
+    "control-response-shown-providers": {"type": "shown",
+                                         "movie": dict(MATRIX_ROW, posterPath=MATRIX_DETAILS["posterPath"]),
+                                         "details": dict(MATRIX_DETAILS_PROVIDERS,
+                                                         posterURL="https://image.tmdb.org/t/p/w500"
+                                                                   "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
+                                         "describedBy": {"operation": {"origin": ALICE, "seq": 7}, "peer": ALICE,
+                                                         "name": "alice", "at": AT + 90_000}},
     "control-response-shown-pending": {"type": "shown", "movie": INCEPTION_ROW,
                                        "pending": "waiting for a peer with a TMDB token to describe it "
                                                   "(this peerd has none)"},
@@ -554,6 +574,8 @@ ABOUT = {
                                      "because a fresh one could not be had (`stale` says why)",
     "control-response-genres": "genres kept on disk 2 days ago, still fresh (`fetchedAt`, no `stale`)",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
+    "control-response-shown-providers": "a described movie whose details say where to watch it (`providers`): "
+                                        "clients show JustWatch's attribution with them",
     "control-response-shown-pending": "a movie no one described yet, and why",
     "control-response-refreshing": "refreshing: how many fetches were queued",
     "control-response-page": "page: the address with the token in its fragment",
@@ -576,6 +598,9 @@ ABOUT = {
     "peer-ops-id-only": "an add that knows only the movie id (bob's seq 6: `prev` and `sig`)",
     "peer-ops-describe": "a describe: alice's seq 6 carries The Matrix's details from TMDB (PEER.md, \"Describing a "
                          "movie\")",
+    "peer-ops-describe-providers": "a describe with where to watch: alice's seq 7, The Matrix's details fetched "
+                                   "again, now with `providers` for the US (one offer of each kind, one with a "
+                                   "`logoPath`)",
     "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
                               "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
                               "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",

@@ -145,27 +145,27 @@ def check_shelf_holder_away(w):
 def check_providers(w):
     """Where to watch travels in the describe: bob, without a token, shows alice's, for her language's region."""
     w.up()
-    for movie in (13, 278):
+    for movie in (624860, 278):
         if movie not in w.bob.movie_ids():
             w.alice.peerctl("add", movie)
-    w.wait_for(lambda: all("details" in w.bob.show(m) for m in (13, 278)), 20, "13 and 278 described on bob")
-    shown = w.bob.show(13)["details"].get("providers") or {}
-    want = lists.watch_providers(CATALOG[13])["US"]
+    w.wait_for(lambda: all("details" in w.bob.show(m) for m in (624860, 278)), 20, "624860 and 278 described on bob")
+    shown = w.bob.show(624860)["details"].get("providers") or {}
+    want = lists.watch_providers(CATALOG[624860])["US"]
     names = lambda offers: [o["provider_name"] if "provider_name" in o else o["name"] for o in offers]  # noqa: E731
     if shown.get("region") != "US" or any(names(shown.get(k, [])) != names(want.get(f, []))
                                           for k, f in (("stream", "flatrate"), ("rent", "rent"), ("buy", "buy"))):
-        raise CheckFailed(f"bob's show 13: providers {shown}; TMDB's US offers {want}")
+        raise CheckFailed(f"bob's show 624860: providers {shown}; TMDB's US offers {want}")
     if shown.get("link") != want["link"]:
         raise CheckFailed(f"the where-to-watch link {shown.get('link')!r}, TMDB's {want['link']!r}")
     nowhere = w.bob.show(278)["details"].get("providers")
-    text = w.bob.peerctl("show", "13")
+    text = w.bob.peerctl("show", "624860")
     if nowhere is not None or "stream (US)" not in text.stdout or "JustWatch" not in text.stdout:
-        raise CheckFailed(f"278 (no US offers): {nowhere}; peerctl show 13: {text.stdout}")
-    asked = [r for r in w.fake.requests("/3/movie/13")]
+        raise CheckFailed(f"278 (no US offers): {nowhere}; peerctl show 624860: {text.stdout}")
+    asked = w.fake.requests("/3/movie/624860")
     if not asked or any(r["query"].get("append_to_response") != "watch/providers" for r in asked):
-        raise CheckFailed(f"/3/movie/13 was asked {[r['query'] for r in asked]}")
-    return (f"13 in US: stream {names(shown['stream'])}, rent {names(shown.get('rent', []))}; 278: none in US; "
-            f"{len(asked)} request(s) for 13, each with append_to_response=watch/providers")
+        raise CheckFailed(f"/3/movie/624860 was asked {[r['query'] for r in asked]}")
+    return (f"624860 in US: stream {names(shown['stream'])}, rent {names(shown.get('rent', []))}; 278: none in US; "
+            f"{len(asked)} request(s) for 624860, each with append_to_response=watch/providers")
 
 
 CHECKS = [

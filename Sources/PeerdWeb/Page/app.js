@@ -36,9 +36,9 @@
   };
   /** movieId → {row, li}: the cards on screen, in list order in the DOM. */
   const shown = new Map();
-  /** Called with a movie id whenever that movie is added to or removed from the list (browse.js). */
+  /** Called with a movie id and whether it is listed now, whenever it is added or removed (browse.js). */
   const watchers = [];
-  const changed = (id) => watchers.forEach((watch) => watch(id));
+  const changed = (id, listed) => watchers.forEach((watch) => watch(id, listed));
   /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
   const known = new Map();
 
@@ -406,7 +406,7 @@
     }
     showCounts();
     peersSoon();
-    changed(change.movieId ?? change.row?.movieId);
+    changed(change.movieId ?? change.row?.movieId, change.change !== 'removed');
   }
 
   function flash(li) {
@@ -590,7 +590,7 @@
         clearError();
         const li = state.holding === 0 ? place(res.movie) : null;
         if (li) flash(li);
-        changed(res.movie.movieId);
+        changed(res.movie.movieId, true);
         notice(res.operation ? `Added ${quoted(res.movie)}.` : `${quoted(res.movie)} is already on the list.`);
         return true;
       } catch (err) {
@@ -608,11 +608,14 @@
         clearError();
         drop(id);
         notice(`Removed ${quoted(row)}.`);
+        changed(id, false);
       } catch (err) {
-        if (err.code === 'not-listed') drop(id);
+        if (err.code === 'not-listed') {
+          drop(id);
+          changed(id, false);
+        }
         fail(`Could not remove ${quoted(row)}`, err);
       }
-      changed(id);
     });
   }
 

@@ -15,6 +15,10 @@
     dialog: $('movie'), body: $('movie-body'), close: $('movie-close'),
   };
   const view = { current: 'list', built: false, rendered: false, movie: 0, opener: null };
+  /** movieId → whether it is listed, as last heard (a change, an add, a remove, a `show`): the list
+   * view holds only the pages loaded so far, so its cards alone can't say. */
+  const listed = new Map();
+  const isListed = (id) => listed.get(id) ?? Boolean(P.row(id));
 
   /** A request; when the group's token is busy (`rate-limited`), asked again a second later, thrice at most. */
   async function ask(request) {
@@ -36,7 +40,7 @@
     const b = button('add', '');
     b.dataset.movieId = movie.movieId;
     b.addEventListener('click', async () => {
-      if (P.row(movie.movieId)) {
+      if (isListed(movie.movieId)) {
         await P.remove(movie.movieId, b);
       } else {
         const wanted = { id: movie.movieId, title: movie.title };
@@ -51,15 +55,16 @@
 
   function mark(b) {
     const id = Number(b.dataset.movieId);
-    const listed = Boolean(P.row(id));
+    const on = isListed(id);
     const name = P.titleOf(P.row(id) || P.known.get(id) || { movieId: id });
     const big = b.classList.contains('big');
-    b.textContent = listed ? (big ? 'Remove from the list' : 'On the list ✓') : (big ? 'Add to the list' : 'Add');
-    b.classList.toggle('done', listed && !big);
-    b.setAttribute('aria-label', listed ? `Remove ${name} from the list` : `Add ${name} to the list`);
+    b.textContent = on ? (big ? 'Remove from the list' : 'On the list ✓') : (big ? 'Add to the list' : 'Add');
+    b.classList.toggle('done', on && !big);
+    b.setAttribute('aria-label', on ? `Remove ${name} from the list` : `Add ${name} to the list`);
   }
 
-  P.watch((id) => {
+  P.watch((id, on) => {
+    listed.set(id, on);
     for (const b of document.querySelectorAll(`button.add[data-movie-id="${id}"]`)) mark(b);
     if (id === view.movie) showMovie(id);
   });
@@ -125,7 +130,7 @@
       const empty = row.page === 1 && res.results.length === 0;
       row.note.replaceChildren(empty ? 'Nothing here.' : res.stale ? `As TMDB listed it ${P.ago(res.fetchedAt)}: ${res.stale}` : '');
       row.note.classList.toggle('stale', Boolean(res.stale));
-      if (!view.rendered && res.results.length) firstRender();
+      if (!view.rendered && res.results.length && row.section === ui.rows.firstElementChild) firstRender();
     } catch (err) {
       failed(row, err);
     } finally {
@@ -253,7 +258,7 @@
     fact(facts, 'Genres', (details?.genres || []).join(', '));
     const vote = details?.voteAverage ?? result?.voteAverage;
     fact(facts, 'Rating', vote == null ? '' : `${rating(vote)} of 10 on TMDB`);
-    fact(facts, 'Added', row?.addedBy ? `by ${row.addedBy.join(', ')}, ${P.ago(row.addedAt)}` : 'Not on the list');
+    fact(facts, 'Added', row?.addedBy && isListed(id) ? `by ${row.addedBy.join(', ')}, ${P.ago(row.addedAt)}` : 'Not on the list');
     const text = h('div', 'movie-text');
     text.append(head, facts);
     const overview = details?.overview || result?.overview;
@@ -333,10 +338,15 @@
     try {
       const shown = await ask({ type: 'show', movie: id });
       if (view.movie !== id) return;
+      listed.set(id, Boolean(shown.movie));
       shownOf = { id, shown };
       showMovie(id);
-    } catch {
+    } catch (err) {
       // Not listed and never described: the result that named it is all there is to show.
+      if (err.code === 'not-listed' && view.movie === id) {
+        listed.set(id, false);
+        showMovie(id);
+      }
     }
   }
 

@@ -64,7 +64,7 @@ package actor QueryDesk: Service {
         reply: @escaping @Sendable (CatalogAnswer) -> Void
     ) {
         let now = clock.now
-        if case .unanswerable(_, let reason) = query.ask {
+        if let reason = query.ask.invalidReason {
             return reply(.init(id: query.id, outcome: .failure(WireError(.badRequest, reason))))
         }
         if let cached = answers.answer(for: query.ask, now: now) {

@@ -6,6 +6,7 @@ extension TMDBClient {
     package func lookup(_ ask: CatalogQuery.Ask, for asker: RequestFor = .us) async throws(CatalogError)
         -> CatalogAnswer.Found
     {
+        if let reason = ask.invalidReason { throw .unanswerable(kind: ask.kind, reason: reason) }
         switch ask {
         case .search(let text, let year, let page):
             return .search(try await search(text, year: year, page: page, for: asker))
@@ -17,7 +18,7 @@ extension TMDBClient {
         case .genres:
             let body = try await fetch(.genres, for: asker)
             return .genres(try Self.parsing(.genres) { () throws(CatalogError) in try TMDBResponses.genres(body) })
-        case .unanswerable(let kind, let reason):
+        case .unanswerable(let kind, let reason):  // refused above
             throw .unanswerable(kind: kind, reason: reason)
         }
     }

@@ -24,9 +24,7 @@ struct WebAPI<Backend: WebBackend> {
         do throws(WireError) {
             control = try WireCoding.decode(ControlRequest.self, from: body)
         } catch {
-            // A request whose values are out of bounds was taken and refused, as on the socket
-            // (`200`); a body that is no control request is `400` (proto/WEB.md).
-            return Self.json(.error(error), status: error.code == .badRequest ? .ok : .badRequest)
+            return Self.json(.error(error), status: .badRequest)
         }
         guard control.allowedFromPage else {
             let refusal = WireError(.forbidden, "'\(control.type)' is for peerctl, not the page")

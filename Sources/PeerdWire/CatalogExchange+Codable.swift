@@ -21,12 +21,7 @@ extension CatalogQuery: Codable {
                 throw WireError(.malformedFrame, "a search query is 1 to 200 characters, its page 1 to 500")
             }
             ask = .search(text: text, year: try c.decodeIfPresent(Int.self, forKey: .year), page: page)
-        case "discover":
-            do {
-                ask = .discover(try DiscoverList(from: decoder), page: page)
-            } catch let error as WireError where error.code == .badRequest {
-                ask = .unanswerable(kind: kind, reason: error.message)
-            }
+        case "discover": ask = .discover(try DiscoverList(from: decoder), page: page)
         case "similar": ask = .similar(try c.decode(MovieID.self, forKey: .movie), page: page)
         case "genres": ask = .genres
         default: ask = .unanswerable(kind: kind, reason: "unknown query kind '\(kind.prefix(40))'")

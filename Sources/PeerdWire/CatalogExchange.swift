@@ -22,8 +22,8 @@ package struct CatalogQuery: Hashable, Sendable {
         case similar(MovieID, page: Int)
         /// TMDB's movie genres.
         case genres
-        /// A kind this peer doesn't know, or a list it doesn't know, kept so the holder answers it
-        /// with `bad-request` and the session goes on: later versions add kinds and lists.
+        /// A kind this peer doesn't know, kept so the holder answers it with `bad-request` and the
+        /// session goes on: later versions add kinds.
         case unanswerable(kind: String, reason: String)
 
         package var kind: String {
@@ -33,6 +33,16 @@ package struct CatalogQuery: Hashable, Sendable {
             case .similar: "similar"
             case .genres: "genres"
             case .unanswerable(let kind, _): kind
+            }
+        }
+
+        /// Why this can't be asked of TMDB (answered with `bad-request`), or nil: an unknown kind,
+        /// or a `discover` of a list this version doesn't know or with a filter out of bounds.
+        package var invalidReason: String? {
+            switch self {
+            case .discover(let list, _): list.invalidReason
+            case .unanswerable(_, let reason): reason
+            case .search, .similar, .genres: nil
             }
         }
 

@@ -24,19 +24,29 @@ package struct DiscoverList: Hashable, Sendable, CustomStringConvertible {
 
     package var kind: Kind
     package var filter: DiscoverFilter
+    /// The name of a list a later version knows and this one doesn't (`kind` is then `popular`, and
+    /// meaningless): kept, so the query is refused with `bad-request` and re-encodes as it came.
+    package var unknownName: String?
 
-    package init(_ kind: Kind = .popular, filter: DiscoverFilter = DiscoverFilter()) {
+    package init(_ kind: Kind = .popular, filter: DiscoverFilter = DiscoverFilter(), unknownName: String? = nil) {
         self.kind = kind
         self.filter = filter
+        self.unknownName = unknownName
     }
 
     /// "popular", "top rated · genre 35 · 1999 · ≤ 110 min · rated ≥ 7.0".
     package var description: String {
-        ([kind.words] + filter.words).joined(separator: " · ")
+        ([unknownName.map { "the list '\($0.prefix(40))'" } ?? kind.words] + filter.words).joined(separator: " · ")
     }
 
-    /// Why this list can't be asked for, or nil.
+    /// Why this list can't be asked for, or nil. A request or a query is read whatever its values,
+    /// and refused with this reason where it is answered, so a later version's list or filter is
+    /// refused without closing the connection or the session.
     package var invalidReason: String? {
+        if let unknownName {
+            let known = Kind.allCases.map(\.rawValue).joined(separator: ", ")
+            return "unknown list '\(unknownName.prefix(40))'; the lists are \(known)"
+        }
         if let reason = filter.invalidReason { return reason }
         guard filter.isEmpty || kind == .popular || kind == .topRated else {
             return "filters narrow the popular and top-rated lists only, not \(kind.words)"
@@ -89,21 +99,18 @@ extension DiscoverList: Codable {
     }
 
     /// The list's keys sit beside those of the message that carries it: `list` (default `popular`)
-    /// and the filter's `genre`, `year`, `maxRuntime` and `minRating`.
+    /// and the filter's `genre`, `year`, `maxRuntime` and `minRating`. Values out of bounds are
+    /// kept as they came (``invalidReason`` says why they can't be asked for).
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let name = try c.decodeIfPresent(String.self, forKey: .list) ?? Kind.popular.rawValue
-        guard let kind = Kind(rawValue: name) else {
-            let known = Kind.allCases.map(\.rawValue).joined(separator: ", ")
-            throw WireError(.badRequest, "unknown list '\(name.prefix(40))'; the lists are \(known)")
-        }
-        self.init(kind, filter: try DiscoverFilter(from: decoder))
-        if let reason = invalidReason { throw WireError(.badRequest, reason) }
+        let kind = Kind(rawValue: name)
+        self.init(kind ?? .popular, filter: try DiscoverFilter(from: decoder), unknownName: kind == nil ? name : nil)
     }
 
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(kind.rawValue, forKey: .list)
+        try c.encode(unknownName ?? kind.rawValue, forKey: .list)
         try filter.encode(to: encoder)
     }
 }

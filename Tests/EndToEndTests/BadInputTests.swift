@@ -169,7 +169,8 @@ struct BadInputTests {
         let replies = polite.readFramesUntilClosedOrCount(2)
         #expect(Self.errorCodes(replies) == ["unknown-type"])
         #expect(replies.last?["type"] as? String == "status")
-        // So is a request whose values are out of bounds: a list this daemon doesn't know.
+        // So is a request whose values are out of bounds (a list this daemon doesn't know): it is
+        // read as it came and refused where it is answered.
         let later = try RawConnection(unixPath: pair.alice.socket)
         later.sendFrame(#"{"type":"discover","version":1,"list":"cult-classics"}"#)
         later.sendFrame(#"{"type":"status","version":1}"#)

@@ -31,6 +31,7 @@ extension ControlResponder {
     private func answer(page: Int?, _ ask: (Int) -> CatalogQuery.Ask) async -> ControlResponse {
         let page = page ?? 1
         guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
+        if let reason = ask(page).invalidReason { return .error(WireError(.badRequest, reason)) }
         return await answer(ask(page))
     }
 

@@ -84,10 +84,8 @@ final class ControlServer: Service {
                 logger.notice("bad control request", metadata: ["error": "\(error)"])
                 try await outbound.write(Self.encode(.error(error)))
                 // An unknown type leaves the stream intact, so a newer client can probe for a
-                // request this daemon lacks and go on, and so does a request whose values are out
-                // of bounds (a `discover` of a list this daemon doesn't know); an error in the
-                // frame itself closes it (CONTROL.md).
-                guard error.code == .unknownType || error.code == .badRequest else { return false }
+                // request this daemon lacks and go on; any other error closes it (CONTROL.md).
+                guard error.code == .unknownType else { return false }
                 continue
             }
             if case .follow = request { return try await follow(frames: &frames, outbound: outbound) }

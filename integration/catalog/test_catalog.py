@@ -50,6 +50,7 @@ SETTLE_WAIT = 20.0  # s: a marker's round trip (wait_settled); a Retry-After may
 HOLD = 4.0
 MAX_ATTEMPTS = 10  # /3/movie/{id} requests per movie over a fault check
 RSS_LIMIT = 10 << 20
+TURN_CLASH = 0.5  # s: two holders' turns this close both ask TMDB (a describe takes longer to reach the other)
 FIELDS = ("adult backdrop_path belongs_to_collection budget genres homepage id imdb_id origin_country "
           "original_language original_title overview popularity poster_path production_companies "
           "production_countries release_date revenue runtime spoken_languages status tagline title video "
@@ -990,8 +991,15 @@ def ten_peers(crowd):
     # have been asked by now.
     settled = wait_settled(crowd.fake, {crowd.daemons[name]: index for name, index in Crowd.HOLDERS.items()}, daemons)
     holders = {index: name for name, index in Crowd.HOLDERS.items()}
-    asked = {m: [holders.get(r["token"]) for r in crowd.fake.requests(f"/3/movie/{m}")] for m in adders}
-    problems = [f"{m}: {len(a)} requests ({a})" for m, a in asked.items() if len(a) != 1]
+    requests = {m: crowd.fake.requests(f"/3/movie/{m}") for m in adders}
+    asked = {m: [holders.get(r["token"]) for r in rs] for m, rs in requests.items()}
+    # Each holder's turn is its own hash of (peer, movie), 1 to 5 s after the add: two turns can fall
+    # closer together than a describe takes to travel (fetch, sign, store, relay), and then both
+    # holders ask, as the rule says. A second request that far (TURN_CLASH) after the first is not
+    # that: the describe should have stopped it.
+    clashes = {m: rs[1]["at"] - rs[0]["at"] for m, rs in requests.items() if len(rs) == 2}
+    problems = [f"{m}: {len(a)} requests ({a})" for m, a in asked.items()
+                if len(a) != 1 and not (m in clashes and clashes[m] <= TURN_CLASH)]
     if crowd.daemons["p2"].show(13)["describedBy"].get("name") != "p2" or asked[13] != ["p2"]:
         problems.append(f"13, added on holder p2, was asked by {asked[13]}")
     anonymous = [r["path"] for r in crowd.fake.requests() if r["token"] is None]
@@ -999,8 +1007,10 @@ def ten_peers(crowd):
         problems.append(f"requests without a token (a peer without one called TMDB?): {anonymous}")
     if problems:
         raise CheckFailed("; ".join(problems))
-    return "one request per movie, by " + ", ".join(f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items()) \
-        + f"; settled {settled:.1f} s after the details were everywhere"
+    clashed = "".join(f"; {m}: two holders' turns {clashes[m] * 1000:.0f} ms apart, both asked" for m in clashes)
+    return "one request per movie (two only where two turns clashed), by " + ", ".join(
+        f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items()) \
+        + f"{clashed}; settled {settled:.1f} s after the details were everywhere"
 
 
 CHECKS = [

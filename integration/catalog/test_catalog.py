@@ -995,11 +995,11 @@ def ten_peers(crowd):
     asked = {m: [holders.get(r["token"]) for r in rs] for m, rs in requests.items()}
     # Each holder's turn is its own hash of (peer, movie), 1 to 5 s after the add: two turns can fall
     # closer together than a describe takes to travel (fetch, sign, store, relay), and then both
-    # holders ask, as the rule says. A second request that far (TURN_CLASH) after the first is not
-    # that: the describe should have stopped it.
-    clashes = {m: rs[1]["at"] - rs[0]["at"] for m, rs in requests.items() if len(rs) == 2}
-    problems = [f"{m}: {len(a)} requests ({a})" for m, a in asked.items()
-                if len(a) != 1 and not (m in clashes and clashes[m] <= TURN_CLASH)]
+    # holders ask, as the rule says (a run had three turns 1.22, 1.25 and 1.26 s after the add). A
+    # request later than TURN_CLASH after the first is not that: the describe should have stopped it.
+    clashes = {m: rs[-1]["at"] - rs[0]["at"] for m, rs in requests.items() if len(rs) > 1}
+    problems = [f"{m}: {len(a)} requests ({a}{f', {clashes[m]:.2f} s apart' if m in clashes else ''})"
+                for m, a in asked.items() if len(a) != 1 and not (m in clashes and clashes[m] <= TURN_CLASH)]
     if crowd.daemons["p2"].show(13)["describedBy"].get("name") != "p2" or asked[13] != ["p2"]:
         problems.append(f"13, added on holder p2, was asked by {asked[13]}")
     anonymous = [r["path"] for r in crowd.fake.requests() if r["token"] is None]
@@ -1007,8 +1007,9 @@ def ten_peers(crowd):
         problems.append(f"requests without a token (a peer without one called TMDB?): {anonymous}")
     if problems:
         raise CheckFailed("; ".join(problems))
-    clashed = "".join(f"; {m}: two holders' turns {clashes[m] * 1000:.0f} ms apart, both asked" for m in clashes)
-    return "one request per movie (two only where two turns clashed), by " + ", ".join(
+    clashed = "".join(f"; {m}: {len(asked[m])} holders' turns within {clashes[m] * 1000:.0f} ms, each asked"
+                      for m in clashes)
+    return "one request per movie (more only where turns clashed), by " + ", ".join(
         f"{m}: {a[0]} (added on {adders[m]})" for m, a in asked.items()) \
         + f"{clashed}; settled {settled:.1f} s after the details were everywhere"
 

@@ -58,6 +58,20 @@
     return b;
   }
 
+  /** An image on TMDB's server at `base` (a size), or null for a path that is not one; it goes away if it fails. */
+  function picture(base, path, width, height, alt = '') {
+    if (typeof path !== 'string' || !path.startsWith('/')) return null;
+    const img = h('img');
+    img.src = base + path;
+    img.alt = alt;
+    img.width = width;
+    img.height = height;
+    img.loading = 'lazy';
+    img.decoding = 'async';
+    img.addEventListener('error', () => img.remove());
+    return img;
+  }
+
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const titleOf = (m) => m.title || `TMDB ${m.movieId ?? m.id}`;
   const quoted = (m) => `“${titleOf(m)}”`;
@@ -656,16 +670,8 @@
       const li = h('li', 'result');
       li.dataset.movieId = r.movieId;
       const thumb = h('div', `thumb hue-${r.movieId % 8}`);
-      if (typeof r.posterPath === 'string' && r.posterPath.startsWith('/')) {
-        const img = h('img');
-        img.src = THUMB + r.posterPath;
-        img.alt = '';
-        img.width = 92;
-        img.height = 138;
-        img.loading = 'lazy';
-        img.addEventListener('error', () => img.remove());
-        thumb.append(img);
-      }
+      const img = picture(THUMB, r.posterPath, 92, 138);
+      if (img) thumb.append(img);
       const text = h('div', 'result-text');
       const head = h('p', 'result-title');
       const link = h('a', 'movie-link', r.title);
@@ -707,7 +713,7 @@
   // ---------------------------------------------------------------- for browse.js
 
   window.peerd = Object.freeze({
-    api, h, button, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER, THUMB,
+    api, h, button, picture, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER,
     row: (id) => shown.get(id)?.row,
     watch: (fn) => watchers.push(fn),
   });

@@ -79,17 +79,8 @@
     link.href = `#movie/${r.movieId}`;
     const box = h('div', `tile-poster hue-${r.movieId % 8}`);
     box.append(h('span', 'ph-title', r.title));
-    if (typeof r.posterPath === 'string' && r.posterPath.startsWith('/')) {
-      const img = h('img');
-      img.src = TILE + r.posterPath;
-      img.alt = '';
-      img.width = 185;
-      img.height = 278;
-      img.loading = 'lazy';
-      img.decoding = 'async';
-      img.addEventListener('error', () => img.remove());
-      box.append(img);
-    }
+    const img = P.picture(TILE, r.posterPath, 185, 278);
+    if (img) box.append(img);
     const meta = [r.year, rating(r.voteAverage)].filter(Boolean).join(' · ');
     link.append(box, h('span', 'tile-title', r.title), h('span', 'tile-meta', meta));
     li.append(link, listButton(r));
@@ -241,15 +232,8 @@
     const year = details?.releaseDate?.slice(0, 4) || row?.year || result?.year;
     const path = details?.posterPath || row?.posterPath || result?.posterPath;
     const box = h('div', `movie-poster hue-${id % 8}`);
-    if (typeof path === 'string' && path.startsWith('/')) {
-      const img = h('img');
-      img.src = P.POSTER + path;
-      img.alt = `Poster: ${title}`;
-      img.width = 342;
-      img.height = 513;
-      img.addEventListener('error', () => img.remove());
-      box.append(img);
-    }
+    const img = P.picture(P.POSTER, path, 342, 513, `Poster: ${title}`);
+    if (img) box.append(img);
     const head = h('h2', 'movie-title', title);
     head.id = 'movie-title';
     const facts = h('dl', 'facts');

@@ -45,10 +45,27 @@ def check_discover(w):
     b.js("window.scrollTo(0, document.body.scrollHeight)")
     last = harness.expect_eventually(lambda: tiles(b, rows - 1), APPEAR,
                                      f"the last row ({rows} rows) loading once scrolled to")
+    added = add_from_tile(w, b)
     kept = shown_while_away(w, b)
     return (f"first row on screen {rendered:.0f} ms after the click on Discover: 20 tiles, {len(more)} after scrolling "
             f"it sideways; {rows} rows (5 lists and the genres); the last loaded {len(last)} tiles when scrolled to; "
-            f"{kept}")
+            f"{added}; {kept}")
+
+
+def add_from_tile(w, b):
+    """The first tile of the first row not on the list yet: its Add puts it on bob's list, and it then
+    says "On the list" and adds nothing more."""
+    movie = b.js("const t = [...document.querySelectorAll('#rows section.row li.tile')]"
+                 ".find(t => !t.querySelector('button.add').disabled); return t ? Number(t.dataset.movieId) : null")
+    if movie is None:
+        raise CheckFailed("every tile of bob's Discover view says it is on the list")
+    b.js("window.scrollTo(0, 0); document.querySelector(`li.tile[data-movie-id='${arguments[0]}'] button.add`)"
+         ".click()", movie)
+    harness.expect_eventually(lambda: movie in w.bob.movie_ids(), APPEAR, f"{movie}, added from its tile, on bob's list")
+    said = harness.expect_eventually(lambda: b.js(
+        "const a = document.querySelector(`li.tile[data-movie-id='${arguments[0]}'] button.add`);"
+        "return a.disabled && a.textContent", movie), APPEAR, f"{movie}'s tile saying it is on the list")
+    return f"{movie} added from its tile, which then says {said!r}"
 
 
 def shown_while_away(w, b):

@@ -58,9 +58,13 @@
     const on = isListed(id);
     const name = P.titleOf(P.row(id) || P.known.get(id) || { movieId: id });
     const big = b.classList.contains('big');
-    b.textContent = on ? (big ? 'Remove from the list' : 'On the list ✓') : (big ? 'Add to the list' : 'Add');
+    // A tile only adds: "On the list" is a state, not a button that removes (the movie view and the
+    // list's cards remove). The movie view's big button does both, and says which.
+    b.textContent = on ? (big ? 'Remove from the list' : 'On the list') : (big ? 'Add to the list' : 'Add');
+    b.disabled = on && !big;
     b.classList.toggle('done', on && !big);
-    b.setAttribute('aria-label', on ? `Remove ${name} from the list` : `Add ${name} to the list`);
+    b.setAttribute('aria-label', on ? (big ? `Remove ${name} from the list` : `${name} is on the list`)
+      : `Add ${name} to the list`);
   }
 
   P.watch((id, on) => {

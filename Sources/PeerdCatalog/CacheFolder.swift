@@ -42,10 +42,14 @@ package struct CacheFolder: Sendable {
         }
     }
 
-    /// The names of the files whose names pass `wanted`, oldest first (by when they were written).
+    /// The names of the files whose names pass `wanted`, in no order.
     func names(where wanted: (String) -> Bool) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.string)) ?? []).filter(wanted)
+    }
+
+    /// `names`, oldest first (by when they were written).
+    func oldestFirst(_ names: [String]) -> [String] {
         let files = FileManager.default
-        let names = ((try? files.contentsOfDirectory(atPath: directory.string)) ?? []).filter(wanted)
         let written = names.map { name in
             let attributes = try? files.attributesOfItem(atPath: directory.appending(name).string)
             return (name, attributes?[.modificationDate] as? Date ?? .distantPast)

@@ -70,7 +70,8 @@ package struct CatalogShelf: Sendable {
         try folder.write(entry, named: key + ".json")
         guard key != "genres" else { return }
         let pages = folder.names { $0.hasPrefix("list-") || $0.hasPrefix("similar-") }
-        for name in pages.dropLast(Self.maxPages) { folder.remove(named: name) }
+        guard pages.count > Self.maxPages else { return }
+        for name in folder.oldestFirst(pages).dropLast(Self.maxPages) { folder.remove(named: name) }
     }
 
     /// The file's name without `.json`, or nil for an ask that is never kept.

@@ -73,16 +73,15 @@ struct DiscoverCommand: ParsableCommand {
     func validate() throws {
         if window != nil, list != .trending { throw ValidationError("day or week goes with --trending") }
         guard (1...500).contains(page) else { throw ValidationError("--page is 1 to 500") }
-        if let reason = DiscoverList(
-            kind,
-            filter: DiscoverFilter(year: year, maxRuntime: maxRuntime, minRating: minRating)
+        // The genre is resolved to its id in run(); any id stands for it here, so the list's own
+        // rules (DiscoverList.invalidReason) say what filters go with which list.
+        let filter = DiscoverFilter(
+            genre: genre.map { _ in 1 },
+            year: year,
+            maxRuntime: maxRuntime,
+            minRating: minRating
         )
-        .invalidReason {
-            throw ValidationError(reason)
-        }
-        if genre != nil, list != .popular, list != .topRated {
-            throw ValidationError("--genre narrows the popular and top-rated lists only")
-        }
+        if let reason = DiscoverList(kind, filter: filter).invalidReason { throw ValidationError(reason) }
     }
 
     var kind: DiscoverList.Kind {

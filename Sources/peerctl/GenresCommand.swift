@@ -17,9 +17,7 @@ struct GenresCommand: ParsableCommand {
         let response = try options.request(.genres)
         guard case .genres(let record) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        if let fetchedAt = record.fetchedAt, let stale = record.stale {
-            Output.note("kept from \(Output.duration(Double(Output.nowMillis() - fetchedAt) / 1_000)) ago: \(stale)")
-        }
+        MoviePageOutput.keptNote(fetchedAt: record.fetchedAt, stale: record.stale)
         var table = Output.Table(["ID", "GENRE"])
         for genre in record.genres { table.add([String(genre.id), genre.name]) }
         table.print()

@@ -5,10 +5,7 @@ enum MoviePageOutput {
     /// The table, then which page this is and the command for the next one. A page kept on disk
     /// says how old it is, and why a fresh one could not be had, on standard error.
     static func print(_ page: SearchResultsRecord, next: (Int) -> String) {
-        if let fetchedAt = page.fetchedAt, let stale = page.stale {
-            let age = Output.duration(Double(Output.nowMillis() - fetchedAt) / 1_000)
-            Output.note("kept from \(age) ago: \(stale)")
-        }
+        keptNote(fetchedAt: page.fetchedAt, stale: page.stale)
         table(page)
         if page.page < page.totalPages {
             Swift.print(
@@ -17,6 +14,13 @@ enum MoviePageOutput {
         } else if page.totalPages > 1 {
             Swift.print("page \(page.page) of \(page.totalPages) (\(page.totalResults) movies)")
         }
+    }
+
+    /// "kept from 2h 0m ago: <why>", on standard error, for an answer kept on disk that was shown
+    /// because a fresh one could not be had (a list's page or the genres).
+    static func keptNote(fetchedAt: Int64?, stale: String?) {
+        guard let fetchedAt, let stale else { return }
+        Output.note("kept from \(Output.duration(Double(Output.nowMillis() - fetchedAt) / 1_000)) ago: \(stale)")
     }
 
     static func table(_ page: SearchResultsRecord) {

@@ -31,8 +31,9 @@ extension ControlResponder {
     private func answer(page: Int?, _ ask: (Int) -> CatalogQuery.Ask) async -> ControlResponse {
         let page = page ?? 1
         guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
-        if let reason = ask(page).invalidReason { return .error(WireError(.badRequest, reason)) }
-        return await answer(ask(page))
+        let asked = ask(page)
+        if let reason = asked.invalidReason { return .error(WireError(.badRequest, reason)) }
+        return await answer(asked)
     }
 
     /// What `ask` finds, as a response. A page the shelf keeps fresh asks nobody; one TMDB (or

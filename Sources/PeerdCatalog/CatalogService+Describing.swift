@@ -2,17 +2,22 @@ import Logging
 import PeerdModel
 
 extension CatalogService {
-    /// Gets `movie`'s details (from the cache unless a refresh asked for TMDB's), appends the
-    /// describe, and tells the schedule how it went.
+    /// Gets `movie`'s details with where to watch it in the group's region (from the cache unless a
+    /// refresh asked for TMDB's, or the cached ones looked in another region), appends the describe,
+    /// and tells the schedule how it went.
     func describe(_ movie: MovieID) async {
         let attempt = schedule.failures(of: movie) + 1
+        let groupRegion = await replica.groupRegion()
+        let region = groupRegion ?? TMDBResponses.region(of: client.settings.language)
         let details: MovieDetails
         let source: String
-        if !schedule.isRefresh(movie), let cached = cache.details(of: movie, language: client.settings.language) {
+        if !schedule.isRefresh(movie), let cached = cache.details(of: movie, language: client.settings.language),
+            groupRegion == nil || cached.providers?.region == groupRegion
+        {
             (details, source) = (cached, "cache")
         } else {
             do {
-                details = try await client.details(of: movie)
+                details = try await client.details(of: movie, region: region)
             } catch {
                 return failed(movie, error, attempt: attempt)
             }

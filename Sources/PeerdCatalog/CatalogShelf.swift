@@ -12,11 +12,12 @@ package import SystemPackage
 ///     list-popular-p1.json                         a page of a list, in the same form
 ///     list-top-rated-g35-y1999-r110-m7.0-p2.json   filtered: genre, year, runtime, rating
 ///     similar-603-p1.json                          a page of recommendations
+///     providers-DE.json                            the streaming services in a region
 /// ```
 ///
-/// The genres are fresh for 7 days, a page of a list for 1 hour: trending and popular change
-/// within a day. A fresh entry is answered from here and asks nobody; an older one only when a
-/// fresh one can't be had. Searches are not kept. At most ``maxPages`` pages are kept: the
+/// The genres and a region's services are fresh for 7 days, a page of a list for 1 hour: trending
+/// and popular change within a day. A fresh entry is answered from here and asks nobody; an older
+/// one only when a fresh one can't be had. Searches are not kept. At most ``maxPages`` pages are kept: the
 /// oldest go first.
 package struct CatalogShelf: Sendable {
     /// A kept answer and when TMDB gave it (ms since 1970).
@@ -52,7 +53,11 @@ package struct CatalogShelf: Sendable {
 
     /// Whether `kept` is young enough to answer `ask` without asking TMDB.
     package static func isFresh(_ kept: Kept, for ask: CatalogQuery.Ask, now: Int64) -> Bool {
-        let life = ask == .genres ? genresLife : pageLife
+        let life =
+            switch ask {
+            case .genres, .providers: genresLife
+            default: pageLife
+            }
         let age = now - kept.fetchedAt
         return age >= 0 && age < life.components.seconds * 1_000
     }
@@ -68,7 +73,7 @@ package struct CatalogShelf: Sendable {
             answer: CatalogAnswer(id: 0, outcome: .success(found))
         )
         try folder.write(entry, named: key + ".json")
-        guard key != "genres" else { return }
+        guard key.hasPrefix("list-") || key.hasPrefix("similar-") else { return }
         let pages = folder.names { $0.hasPrefix("list-") || $0.hasPrefix("similar-") }
         guard pages.count > Self.maxPages else { return }
         for name in folder.oldestFirst(pages).dropLast(Self.maxPages) { folder.remove(named: name) }
@@ -86,6 +91,7 @@ package struct CatalogShelf: Sendable {
             ].compactMap { $0 }
             return (["list", list.kind.rawValue] + parts + ["p\(page)"]).joined(separator: "-")
         case .similar(let movie, let page): return "similar-\(movie.rawValue)-p\(page)"
+        case .providers(let region): return "providers-\(region)"
         case .search, .unanswerable: return nil
         }
     }

@@ -18,6 +18,13 @@ extension TMDBClient {
         case .genres:
             let body = try await fetch(.genres, for: asker)
             return .genres(try Self.parsing(.genres) { () throws(CatalogError) in try TMDBResponses.genres(body) })
+        case .providers(let region):
+            let body = try await fetch(.providers(region: region), for: asker)
+            return .providers(
+                try Self.parsing(.providers(region: region)) { () throws(CatalogError) in
+                    try TMDBResponses.regionProviders(body, region: region)
+                }
+            )
         case .unanswerable(let kind, let reason):  // refused above
             throw .unanswerable(kind: kind, reason: reason)
         }

@@ -15,6 +15,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     case recommendations(MovieID, page: Int)
     /// `GET /3/genre/movie/list`.
     case genres
+    /// `GET /3/watch/providers/movie`: the services TMDB knows in a region.
+    case providers(region: String)
 
     package var description: String {
         switch self {
@@ -24,6 +26,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         case .list(let list, let page): return "TMDB's \(list), page \(page)"
         case .recommendations(let movie, let page): return "TMDB's movies like \(movie), page \(page)"
         case .genres: return "TMDB's genres"
+        case .providers(let region): return "TMDB's streaming services in \(region)"
         }
     }
 
@@ -35,6 +38,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         case .list(let list, _): return Self.path(of: list)
         case .recommendations(let movie, _): return "/3/movie/\(movie.rawValue)/recommendations"
         case .genres: return "/3/genre/movie/list"
+        case .providers: return "/3/watch/providers/movie"
         }
     }
 
@@ -84,6 +88,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
             return [("language", language), ("page", "\(page)")]
         case .genres:
             return [("language", language)]
+        case .providers(let region):
+            return [("language", language), ("watch_region", region)]
         }
     }
 

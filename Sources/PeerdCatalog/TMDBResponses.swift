@@ -18,10 +18,14 @@ package enum TMDBResponses {
     /// Where posters are when `/3/configuration` was never fetched.
     package static let defaultImageBase = "https://image.tmdb.org/t/p/w500"
 
-    /// `/3/movie/{id}`: the movie's details, as asked for in `language` at `fetchedAt` (ms since 1970).
-    package static func details(_ body: [UInt8], language: String, fetchedAt: Int64) throws(CatalogError)
-        -> MovieDetails
-    {
+    /// `/3/movie/{id}`: the movie's details, as asked for in `language` at `fetchedAt` (ms since 1970),
+    /// with where to watch it in `region` (by default the language's).
+    package static func details(
+        _ body: [UInt8],
+        language: String,
+        region: String? = nil,
+        fetchedAt: Int64
+    ) throws(CatalogError) -> MovieDetails {
         let movie = try decode(TMDBShapes.Movie.self, from: body)
         guard let title = movie.title, !title.isEmpty else {
             throw .unexpectedResponse("movie \(movie.id) has no title")
@@ -37,7 +41,7 @@ package enum TMDBResponses {
                 posterPath: movie.posterPath.flatMap(path),
                 voteAverage: hundredths(movie.voteAverage, votes: movie.voteCount),
                 imdbID: movie.imdbId.flatMap(nonEmpty),
-                providers: try providers(body, region: region(of: language)),
+                providers: try providers(body, region: region ?? Self.region(of: language)),
                 language: language,
                 fetchedAt: fetchedAt
             )
@@ -53,34 +57,6 @@ package enum TMDBResponses {
         let parts = language.split(separator: "-")
         guard let last = parts.last, parts.count > 1, last.count == 2, last.allSatisfy(\.isLetter) else { return "US" }
         return last.uppercased()
-    }
-
-    /// `watch/providers` appended to a movie's details: the offers in `region`, each kind in TMDB's
-    /// display order, cut to ``WatchProviders/maxPerKind``; nil when TMDB lists none there.
-    static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders? {
-        guard let offers = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results?[region] else {
-            return nil
-        }
-        func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
-            let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }
-            let kept = sorted.compactMap { offer -> WatchProviders.Provider? in
-                guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
-                    name.count <= WatchProviders.maxNameLength
-                else { return nil }
-                return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
-            }
-            return Array(kept.prefix(WatchProviders.maxPerKind))
-        }
-        let link = offers.link.flatMap {
-            $0.hasPrefix("https://") && $0.utf8.count <= MovieDetails.maxPathLength ? $0 : nil
-        }
-        return WatchProviders(
-            region: region,
-            link: link,
-            stream: providers(offers.flatrate),
-            rent: providers(offers.rent),
-            buy: providers(offers.buy)
-        )
     }
 
     /// One page of movies: of `/3/search/movie` for `query`, or of a list (then `query` names it).
@@ -147,8 +123,7 @@ package enum TMDBResponses {
         return String(message.prefix(200))
     }
 
-    private static func decode<Shape: Decodable>(_ shape: Shape.Type, from body: [UInt8]) throws(CatalogError) -> Shape
-    {
+    static func decode<Shape: Decodable>(_ shape: Shape.Type, from body: [UInt8]) throws(CatalogError) -> Shape {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
@@ -172,7 +147,7 @@ package enum TMDBResponses {
     }
 
     /// A path on TMDB's image server: starts with `/`, at most 300 bytes.
-    private static func path(_ text: String) -> String? {
+    static func path(_ text: String) -> String? {
         text.hasPrefix("/") && text.utf8.count <= MovieDetails.maxPathLength ? text : nil
     }
 

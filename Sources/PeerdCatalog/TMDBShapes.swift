@@ -42,6 +42,19 @@ enum TMDBShapes {
         var displayPriority: Int?
     }
 
+    /// `/3/watch/providers/movie`.
+    struct ProviderList: Decodable {
+        var results: [RegionProvider]
+    }
+
+    struct RegionProvider: Decodable {
+        var providerId: Int?
+        var providerName: String?
+        var logoPath: String?
+        var displayPriority: Int?
+        var displayPriorities: [String: Int]?
+    }
+
     struct Genre: Decodable {
         var id: Int?
         var name: String?

@@ -10,7 +10,7 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, sig, prev, key
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, sig, prev, key
     }
 
     /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
@@ -30,6 +30,7 @@ extension Operation: Codable {
             movie: try c.decode(Movie.self, forKey: .movie),
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
             details: try c.decodeIfPresent(MovieDetails.self, forKey: .details),
+            settings: try c.decodeIfPresent(GroupSettings.self, forKey: .settings),
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
@@ -64,8 +65,9 @@ extension Operation: Codable {
         try c.encode(lamport, forKey: .lamport)
         try c.encode(at, forKey: .at)
         try c.encode(by, forKey: .by)
-        try c.encode(kind == .add ? "add" : kind == .remove ? "remove" : "describe", forKey: .kind)
+        try c.encode(kind.name ?? "describe", forKey: .kind)
         try c.encodeIfPresent(details, forKey: .details)
+        try c.encodeIfPresent(settings, forKey: .settings)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

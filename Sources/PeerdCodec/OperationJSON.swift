@@ -12,8 +12,8 @@ package import PeerdModel
 /// (0.3–0.5 µs) per operation (callgrind and wall clock on the benchmark machine).
 ///
 /// The canonical form: keys sorted (`at, by, details, key, lamport, movie, op, origin, prev, removes,
-/// seq, sig`; `id, title, year`; `origin, seq`; `details` as ``MovieDetails`` writes itself, sorted
-/// likewise), no whitespace, `title` and `year` omitted when nil,
+/// seq, settings, sig`; `id, title, year`; `origin, seq`; `details` as ``MovieDetails`` and `settings` as
+/// ``GroupSettings`` write themselves, sorted likewise), no whitespace, `title` and `year` omitted when nil,
 /// `removes` written for a removal and wherever it is not empty (an add with one is invalid, and
 /// must reach `Replica` as it came to be refused), `key`, `prev` and `sig` only when present (as strict
 /// padded base64, ``Base64``), integers in plain decimal, strings as UTF-8 with `"` `\` and the
@@ -50,6 +50,7 @@ package enum OperationJSON {
         switch operation.kind {
         case .add: CanonicalJSON.append(#","op":"add""#, to: &buffer)
         case .remove: CanonicalJSON.append(#","op":"remove""#, to: &buffer)
+        case .settings: CanonicalJSON.append(#","op":"settings""#, to: &buffer)
         case .describe, .unknown: CanonicalJSON.append(#","op":"describe""#, to: &buffer)
         }
         CanonicalJSON.append(#","origin":"#, to: &buffer)
@@ -58,6 +59,10 @@ package enum OperationJSON {
         if operation.kind == .remove || !operation.removes.isEmpty { appendRemoves(operation.removes, to: &buffer) }
         CanonicalJSON.append(#","seq":"#, to: &buffer)
         CanonicalJSON.appendInteger(operation.id.seq, to: &buffer)
+        if let settings = operation.settings {
+            CanonicalJSON.append(#","settings":"#, to: &buffer)
+            settings.json.appendCanonical(to: &buffer)
+        }
         if includingSig, let sig = operation.proof.sig { appendBase64(#","sig":""#, sig, to: &buffer) }
         buffer.append(UInt8(ascii: "}"))
     }

@@ -5,7 +5,7 @@ extension OperationJSONParser {
     /// about 6,100 now (callgrind).
     enum Key {
         case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove, sig, prev, key
-        case details, describe
+        case details, describe, settings
 
         /// Nil for anything that is not exactly one of the known names.
         init?(_ bytes: Slice<UnsafeRawBufferPointer>) {
@@ -39,6 +39,7 @@ extension OperationJSONParser {
             case (3, UInt8(ascii: "k")): .key
             case (7, UInt8(ascii: "d")): .details
             case (8, UInt8(ascii: "d")): .describe
+            case (8, UInt8(ascii: "s")): .settings
             default: nil
             }
         }
@@ -63,6 +64,7 @@ extension OperationJSONParser {
             case .key: "key"
             case .details: "details"
             case .describe: "describe"
+            case .settings: "settings"
             }
         }
     }

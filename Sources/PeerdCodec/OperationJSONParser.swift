@@ -12,7 +12,8 @@ import PeerdModel
 /// float — it returns nil and the caller falls back to `JSONDecoder`, so it never accepts what the
 /// model's `Decodable` conformance would refuse. Values are checked by the model's own
 /// initializers (`PeerID`, `MovieID`, `Operation.Kind`). If `Operation` gains a field, this parser
-/// returns nil for records holding it until it learns the field: slower, never wrong.
+/// returns nil for records holding it until it learns the field: slower, never wrong. A settings
+/// operation's `settings` are read like `details`, through `GroupSettings`' `Decodable` conformance.
 ///
 /// Everything it accepts is valid UTF-8 (strings are validated, everything else must be ASCII
 /// punctuation, digits, literals or known keys), nests at most 7 levels deep inside what it parses
@@ -89,6 +90,7 @@ struct OperationJSONParser {
         var movie: Movie?
         var removes: [OperationID]?
         var details: MovieDetails?
+        var settings: GroupSettings?
         var sig: [UInt8]?
         var prev: [UInt8]?
         var publicKey: [UInt8]?
@@ -103,6 +105,7 @@ struct OperationJSONParser {
             case .movie: return set(&movie, parser.movie())
             case .removes: return set(&removes, parser.operationIDs())
             case .details: return set(&details, parser.details())
+            case .settings: return set(&settings, parser.settings())
             case .sig: return set(&sig, parser.base64(OperationProof.signatureLength...OperationProof.signatureLength))
             case .prev: return set(&prev, parser.base64(OperationProof.digestLength...OperationProof.digestLength))
             case .key: return set(&publicKey, parser.base64(1...OperationProof.maxKeyLength))
@@ -125,6 +128,7 @@ struct OperationJSONParser {
             movie: movie,
             removes: removes ?? [],
             details: details,
+            settings: settings,
             proof: OperationProof(sig: sig, prev: prev, key: publicKey)
         )
     }
@@ -156,6 +160,14 @@ struct OperationJSONParser {
             details.json.isSameValue(as: value)
         else { return nil }
         return details
+    }
+
+    /// A settings operation's `settings`, read as ``details()`` are and for the same reasons.
+    private mutating func settings() -> GroupSettings? {
+        guard let value = value(levels: Self.detailsLevels), let settings = GroupSettings.decoding(value),
+            settings.json.isSameValue(as: value)
+        else { return nil }
+        return settings
     }
 
     private mutating func operationIDs() -> [OperationID]? {
@@ -193,7 +205,7 @@ struct OperationJSONParser {
         return take(UInt8(ascii: "}"))
     }
 
-    /// `"add"` or `"remove"`; nil for a kind this version does not know, which the general path keeps
+    /// A kind this version knows (`"add"`, `"remove"`, …); nil for another, which the general path keeps
     /// verbatim.
     private mutating func kind() -> Operation.Kind? {
         if let raw = plainString() {
@@ -202,6 +214,7 @@ struct OperationJSONParser {
             case .add: return .add
             case .remove: return .remove
             case .describe: return .describe
+            case .settings: return .settings
             default: return nil
             }
         }

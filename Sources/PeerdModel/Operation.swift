@@ -29,6 +29,10 @@ package struct Operation: Hashable, Sendable {
         case remove
         /// New details of a movie (``details``): the newest describe of a movie wins on every peer.
         case describe
+        /// The group's region and services (``settings``): the newest wins on every peer. It is about
+        /// the group, not a movie: its `movie` is ``groupMovie``, which older peers check and this
+        /// version ignores.
+        case settings
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -38,9 +42,28 @@ package struct Operation: Hashable, Sendable {
             case "add": self = .add
             case "remove": self = .remove
             case "describe": self = .describe
+            case "settings": self = .settings
             default: self = .unknown
             }
         }
+
+        /// The `op` of a kind this version knows; nil for ``unknown``, which keeps its own.
+        package var name: String? {
+            switch self {
+            case .add: "add"
+            case .remove: "remove"
+            case .describe: "describe"
+            case .settings: "settings"
+            case .unknown: nil
+            }
+        }
+    }
+
+    /// What a describe or a settings operation carries beyond the common fields: one pointer's room,
+    /// since both are classes, so operations of every other kind pay nothing for it.
+    package enum Payload: Hashable, Sendable {
+        case details(MovieDetails)
+        case settings(GroupSettings)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -58,8 +81,8 @@ package struct Operation: Hashable, Sendable {
     /// For a removal: the adds it observed and so cancels. An add not listed here survives,
     /// which is what makes a later (or concurrent) re-add show the movie again.
     package var removes: [OperationID]
-    /// A describe's details of the movie; nil for every other kind.
-    package var details: MovieDetails?
+    /// A describe's details or a settings operation's settings; nil for every other kind.
+    package var payload: Payload?
     /// `sig`, `prev` and `key`: empty until the origin signs the operation.
     package var proof: OperationProof
     /// The operation's canonical JSON as its origin made it, when it holds fields or a kind this
@@ -75,6 +98,7 @@ package struct Operation: Hashable, Sendable {
         movie: Movie,
         removes: [OperationID] = [],
         details: MovieDetails? = nil,
+        settings: GroupSettings? = nil,
         proof: OperationProof = OperationProof(),
         verbatim: VerbatimJSON? = nil
     ) {
@@ -85,10 +109,24 @@ package struct Operation: Hashable, Sendable {
         self.kind = kind
         self.movie = movie
         self.removes = removes
-        self.details = details
+        self.payload = details.map(Payload.details) ?? settings.map(Payload.settings)
         self.proof = proof
         self.verbatim = verbatim
     }
+
+    /// A describe's details of the movie; nil for every other kind.
+    package var details: MovieDetails? {
+        if case .details(let details) = payload { details } else { nil }
+    }
+
+    /// A settings operation's settings; nil for every other kind.
+    package var settings: GroupSettings? {
+        if case .settings(let settings) = payload { settings } else { nil }
+    }
+
+    /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
+    /// that does not know a kind still checks its `movie` (proto/PEER.md, "Operations can grow").
+    package static let groupMovie = Movie(id: MovieID(1)!)
 
     /// The total order every replica agrees on.
     package var orderKey: OrderKey { OrderKey(lamport: lamport, origin: id.origin, seq: id.seq) }
@@ -105,7 +143,12 @@ package struct Operation: Hashable, Sendable {
             guard let details else { return "a describe carries the movie's details" }
             return details.invalidReason
         }
+        if kind == .settings {
+            guard let settings else { return "a settings operation carries the group's settings" }
+            return settings.invalidReason
+        }
         if details != nil { return "only a describe carries details" }
+        if settings != nil { return "only a settings operation carries settings" }
         if removes.count > 10_000 { return "a removal names at most 10000 adds" }
         if zip(removes, removes.dropFirst()).contains(where: { $0 >= $1 }) {
             return "removes is sorted by (origin, seq), each add named once"

@@ -34,6 +34,8 @@ package struct Replica: Sendable {
         case remove(MovieID)
         /// The movie's details, fetched here (proto/PEER.md, "Describing a movie").
         case describe(MovieID, MovieDetails)
+        /// The group's region and services (proto/PEER.md, "Group settings").
+        case settings(GroupSettings)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -81,6 +83,19 @@ package struct Replica: Sendable {
                     kind: .describe,
                     movie: Movie(id: movieID),
                     details: details
+                )
+            )
+        case .settings(let settings):
+            if let reason = settings.invalidReason { throw .invalid(reason) }
+            return .operation(
+                Operation(
+                    id: opID,
+                    lamport: lamport + 1,
+                    at: now,
+                    by: name,
+                    kind: .settings,
+                    movie: Operation.groupMovie,
+                    settings: settings
                 )
             )
         case .remove(let movieID):

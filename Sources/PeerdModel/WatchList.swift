@@ -19,8 +19,13 @@ package struct WatchList: Sendable {
     /// Each movie's newest describe (by order key), listed or not: a movie added again later shows
     /// its details at once, and every replica with the same operations picks the same one.
     private var descriptions: [MovieID: Operation] = [:]
+    /// The newest settings operation (by order key): where the group watches.
+    package private(set) var settingsOperation: Operation?
 
     package init() {}
+
+    /// The group's region and services, once a member set them.
+    package var settings: GroupSettings? { settingsOperation?.settings }
 
     package var count: Int { order.count }
 
@@ -81,6 +86,10 @@ package struct WatchList: Sendable {
             descriptions[movie] = operation
             guard reporting, let row = row(for: movie) else { return nil }
             return .updated(row, by: operation)
+        case .settings:
+            if let current = settingsOperation, current.orderKey >= operation.orderKey { return nil }
+            settingsOperation = operation
+            return nil
         case .unknown:
             return nil
         }
@@ -127,6 +136,8 @@ package struct WatchList: Sendable {
         var result = WatchList()
         result.tombstones = tombstones.union(other.tombstones)
         result.descriptions = descriptions.merging(other.descriptions) { $0.orderKey >= $1.orderKey ? $0 : $1 }
+        result.settingsOperation = [settingsOperation, other.settingsOperation].compactMap(\.self)
+            .max { $0.orderKey < $1.orderKey }
         for list in [self, other] {
             for movieAdds in list.movies {
                 movieAdds.forEach { add in
@@ -208,6 +219,7 @@ extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
         lhs.tombstones == rhs.tombstones && lhs.descriptions == rhs.descriptions
+            && lhs.settingsOperation == rhs.settingsOperation
             && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }

@@ -28,6 +28,15 @@ package struct WatchListRow: Hashable, Sendable {
         self.details = details
     }
 
+    /// Whether the row waits for a describe: none reached it yet or, once the group chose a region,
+    /// the newest one's where-to-watch is for another region, or it has none (it was fetched before
+    /// peerd knew where to watch).
+    package func awaitsDescribe(region: String?) -> Bool {
+        guard let details else { return true }
+        guard let region else { return false }
+        return details.providers?.region != region
+    }
+
     /// The title to show: the details' when a peer fetched them, else the earliest add's.
     package var title: String? { details?.title ?? movie.title }
     package var year: Int? { details?.year ?? movie.year }

@@ -14,7 +14,8 @@ package protocol WebBackend: Sendable {
 extension ControlRequest {
     package var allowedFromPage: Bool {
         switch self {
-        case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .show, .refresh: true
+        case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh:
+            true
         case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose: false
         }
     }

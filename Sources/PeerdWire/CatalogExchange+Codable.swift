@@ -2,7 +2,7 @@ import PeerdModel
 
 extension CatalogQuery: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, text, year, page, movie
+        case id, kind, text, year, page, movie, region
     }
 
     /// The longest search text a query carries, as `peerctl search` allows.
@@ -24,6 +24,7 @@ extension CatalogQuery: Codable {
         case "discover": ask = .discover(try DiscoverList(from: decoder), page: page)
         case "similar": ask = .similar(try c.decode(MovieID.self, forKey: .movie), page: page)
         case "genres": ask = .genres
+        case "providers": ask = .providers(region: try c.decode(String.self, forKey: .region))
         default: ask = .unanswerable(kind: kind, reason: "unknown query kind '\(kind.prefix(40))'")
         }
     }
@@ -43,6 +44,7 @@ extension CatalogQuery: Codable {
         case .similar(let movie, let page):
             try c.encode(movie, forKey: .movie)
             try c.encode(page, forKey: .page)
+        case .providers(let region): try c.encode(region, forKey: .region)
         case .genres, .unanswerable: break
         }
     }
@@ -50,7 +52,7 @@ extension CatalogQuery: Codable {
 
 extension CatalogAnswer: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, search, movies, genres, error
+        case id, search, movies, genres, providers, error
     }
 
     package init(from decoder: any Decoder) throws {
@@ -64,6 +66,8 @@ extension CatalogAnswer: Codable {
             outcome = .success(.movies(page))
         } else if let genres = try c.decodeIfPresent([GenreRecord].self, forKey: .genres) {
             outcome = .success(.genres(genres))
+        } else if let providers = try c.decodeIfPresent([WatchProviders.Provider].self, forKey: .providers) {
+            outcome = .success(.providers(providers))
         } else {
             throw WireError(.malformedFrame, "an 'answer' holds a result or an 'error'")
         }
@@ -76,6 +80,7 @@ extension CatalogAnswer: Codable {
         case .success(.search(let page)): try c.encode(page, forKey: .search)
         case .success(.movies(let page)): try c.encode(page, forKey: .movies)
         case .success(.genres(let genres)): try c.encode(genres, forKey: .genres)
+        case .success(.providers(let providers)): try c.encode(providers, forKey: .providers)
         case .failure(let error): try c.encode(error, forKey: .error)
         }
     }

@@ -22,6 +22,8 @@ package struct CatalogQuery: Hashable, Sendable {
         case similar(MovieID, page: Int)
         /// TMDB's movie genres.
         case genres
+        /// The streaming services TMDB knows in a region (`DE`), to name the group's by.
+        case providers(region: String)
         /// A kind this peer doesn't know, kept so the holder answers it with `bad-request` and the
         /// session goes on: later versions add kinds.
         case unanswerable(kind: String, reason: String)
@@ -32,6 +34,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .discover: "discover"
             case .similar: "similar"
             case .genres: "genres"
+            case .providers: "providers"
             case .unanswerable(let kind, _): kind
             }
         }
@@ -41,6 +44,8 @@ package struct CatalogQuery: Hashable, Sendable {
         package var invalidReason: String? {
             switch self {
             case .discover(let list, _): list.invalidReason
+            case .providers(let region):
+                GroupSettings.isRegion(region) ? nil : "a region is two capital letters, like US or DE"
             case .unanswerable(_, let reason): reason
             case .search, .similar, .genres: nil
             }
@@ -53,6 +58,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .discover(let list, let page): "\(list), page \(page)"
             case .similar(let movie, let page): "movies like \(movie), page \(page)"
             case .genres: "the genres"
+            case .providers(let region): "the streaming services in \(region.prefix(2))"
             case .unanswerable(let kind, _): "a query of kind '\(kind.prefix(40))'"
             }
         }
@@ -69,10 +75,12 @@ package struct CatalogAnswer: Hashable, Sendable {
         self.outcome = outcome
     }
 
-    /// What a query found: a page of movies (search, discover, similar) or the genres.
+    /// What a query found: a page of movies (search, discover, similar), the genres, or a region's
+    /// streaming services.
     package enum Found: Hashable, Sendable {
         case search(SearchResultsRecord)
         case movies(SearchResultsRecord)
         case genres([GenreRecord])
+        case providers([WatchProviders.Provider])
     }
 }

@@ -16,8 +16,10 @@ package struct MovieRecord: Hashable, Sendable, Codable {
     package var addedAt: Int64
     /// Pass as `after` to get the rows that follow this one.
     package var cursor: String
+    /// The first of the group's services that streams it in the group's region, when one does.
+    package var streamingOn: String?
 
-    package init(_ row: WatchListRow) {
+    package init(_ row: WatchListRow, settings: GroupSettings? = nil) {
         movieId = row.movie.id.rawValue
         title = row.title
         year = row.year
@@ -26,6 +28,7 @@ package struct MovieRecord: Hashable, Sendable, Codable {
         addedByPeers = row.addedBy.map(\.peer)
         addedAt = row.addedAt
         cursor = row.key.cursor
+        streamingOn = settings?.streamingService(in: row.details?.providers)?.name
     }
 }
 

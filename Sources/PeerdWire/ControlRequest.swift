@@ -4,8 +4,9 @@ package import PeerdModel
 package enum ControlRequest: Hashable, Sendable {
     case add(Movie)
     case remove(MovieID)
-    /// A page of the list: at most `limit` rows after `after` (a cursor from an earlier page).
-    case list(limit: Int?, after: String?)
+    /// A page of the list: at most `limit` rows after `after` (a cursor from an earlier page); with
+    /// `streaming`, only the movies one of the group's services streams.
+    case list(limit: Int?, after: String?, streaming: Bool = false)
     /// Keep the connection open and stream one `change` per list change.
     case follow
     case peers
@@ -28,6 +29,9 @@ package enum ControlRequest: Hashable, Sendable {
     case similar(MovieID, page: Int?)
     /// TMDB's movie genres.
     case genres
+    /// The group's region and services; with a `region` or `services` (names or TMDB ids), sets
+    /// them (proto/CONTROL.md, "services").
+    case services(region: String?, services: [String]?)
     /// Everything known about one movie: row, details, where they came from or why they are pending.
     case show(MovieID)
     /// Fetch details again: of one movie, or of every listed one.
@@ -54,6 +58,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .discover: "discover"
         case .similar: "similar"
         case .genres: "genres"
+        case .services: "services"
         case .show: "show"
         case .refresh: "refresh"
         case .page: "page"
@@ -64,7 +69,8 @@ package enum ControlRequest: Hashable, Sendable {
 
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, version, movie, limit, after, address, expiresIn, code, peer, query, year, page
+        case type, version, movie, limit, after, streaming, address, expiresIn, code, peer, query, year, page
+        case region, services
     }
 
     package init(from decoder: any Decoder) throws {
@@ -84,7 +90,8 @@ extension ControlRequest: Codable {
         case "list":
             self = .list(
                 limit: try c.decodeIfPresent(Int.self, forKey: .limit),
-                after: try c.decodeIfPresent(String.self, forKey: .after)
+                after: try c.decodeIfPresent(String.self, forKey: .after),
+                streaming: try c.decodeIfPresent(Bool.self, forKey: .streaming) ?? false
             )
         case "follow": self = .follow
         case "peers": self = .peers
@@ -112,6 +119,11 @@ extension ControlRequest: Codable {
                 page: try c.decodeIfPresent(Int.self, forKey: .page)
             )
         case "genres": self = .genres
+        case "services":
+            self = .services(
+                region: try c.decodeIfPresent(String.self, forKey: .region),
+                services: try c.decodeIfPresent([String].self, forKey: .services)
+            )
         case "show": self = .show(try c.decode(MovieID.self, forKey: .movie))
         case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
         case "page": self = .page
@@ -127,9 +139,13 @@ extension ControlRequest: Codable {
         switch self {
         case .add(let movie): try c.encode(movie, forKey: .movie)
         case .remove(let id): try c.encode(id, forKey: .movie)
-        case .list(let limit, let after):
+        case .list(let limit, let after, let streaming):
             try c.encodeIfPresent(limit, forKey: .limit)
             try c.encodeIfPresent(after, forKey: .after)
+            if streaming { try c.encode(true, forKey: .streaming) }
+        case .services(let region, let services):
+            try c.encodeIfPresent(region, forKey: .region)
+            try c.encodeIfPresent(services, forKey: .services)
         case .follow, .peers, .status, .page, .diagnose, .genres: break
         case .connect(let address): try c.encode(address, forKey: .address)
         case .invite(let expiresIn): try c.encodeIfPresent(expiresIn, forKey: .expiresIn)

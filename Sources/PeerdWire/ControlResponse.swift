@@ -23,6 +23,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     /// A page of one of TMDB's lists: `discover` and `similar`.
     case movies(SearchResultsRecord)
     case genres(GenresRecord)
+    case services(ServicesRecord)
     case shown(ShownRecord)
     /// How many fetches `refresh` queued.
     case refreshing(movies: Int)
@@ -52,6 +53,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .searchResults: "searchResults"
         case .movies: "movies"
         case .genres: "genres"
+        case .services: "services"
         case .shown: "shown"
         case .refreshing: "refreshing"
         case .page: "page"
@@ -105,6 +107,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "searchResults": self = .searchResults(try SearchResultsRecord(from: decoder))
         case "movies": self = .movies(try SearchResultsRecord(from: decoder))
         case "genres": self = .genres(try GenresRecord(from: decoder))
+        case "services": self = .services(try ServicesRecord(from: decoder))
         case "shown": self = .shown(try ShownRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
@@ -146,6 +149,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .trusted(let peer): try c.encode(peer, forKey: .peer)
         case .searchResults(let results), .movies(let results): try results.encode(to: encoder)
         case .genres(let genres): try genres.encode(to: encoder)
+        case .services(let services): try services.encode(to: encoder)
         case .shown(let shown): try shown.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)

@@ -9,7 +9,8 @@ struct ListCommand: ParsableCommand {
         discussion: """
             Big lists page with --limit and --after: each page ends with the command for the next one. \
             Pages stay stable while movies are being added. --follow prints every change as it happens \
-            until you press Ctrl-C.
+            until you press Ctrl-C. --streaming keeps the movies one of the group's services streams in \
+            its region (set them with `peerctl services --region DE netflix mubi`).
             """
     )
 
@@ -22,12 +23,15 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Keep running and print each change to the list as it happens.")
     var follow = false
 
+    @Flag(help: "Only what the group's streaming services stream now (see `peerctl services`).")
+    var streaming = false
+
     @OptionGroup var options: ControlOptions
 
     func validate() throws {
         if let limit, !(1...10_000).contains(limit) { throw ValidationError("--limit must be between 1 and 10000") }
-        if follow, limit != nil || after != nil {
-            throw ValidationError("--follow doesn't page; drop --limit and --after")
+        if follow, limit != nil || after != nil || streaming {
+            throw ValidationError("--follow doesn't page or filter; drop --limit, --after and --streaming")
         }
     }
 
@@ -39,31 +43,43 @@ struct ListCommand: ParsableCommand {
         var total = 0
         var next: String?
         repeat {
-            guard case .list(let page, let count, let more) = try options.request(.list(limit: limit, after: cursor))
-            else { throw Output.unexpected() }
+            let request = ControlRequest.list(limit: limit, after: cursor, streaming: streaming)
+            guard case .list(let page, let count, let more) = try options.request(request) else {
+                throw Output.unexpected()
+            }
             movies += page
             total = count
             next = more
             cursor = more
         } while limit == nil && next != nil
         if options.json { return Output.json(movies) }
-        if movies.isEmpty {
-            print(after == nil ? "the list is empty; add a movie with `peerctl add 603`" : "no more movies")
-            return
-        }
-        var table = Output.Table(["MOVIE", "TITLE", "YEAR", "ADDED BY"])
+        if movies.isEmpty { return print(emptyNote) }
+        let streams = movies.contains { $0.streamingOn != nil }
+        var table = Output.Table(["MOVIE", "TITLE", "YEAR", "ADDED BY"] + (streams ? ["STREAMS ON"] : []))
         for movie in movies {
-            table.add([
-                String(movie.movieId), movie.title ?? "-", movie.year.map(String.init) ?? "-",
-                movie.addedBy.joined(separator: ", "),
-            ])
+            table.add(
+                [
+                    String(movie.movieId), movie.title ?? "-", movie.year.map(String.init) ?? "-",
+                    movie.addedBy.joined(separator: ", "),
+                ] + (streams ? [movie.streamingOn ?? "-"] : [])
+            )
         }
         table.print()
         if let next {
+            let filter = streaming ? " --streaming" : ""
             Output.note(
-                "\(movies.count) of \(total) shown; next page: peerctl list --limit \(limit ?? movies.count) --after \(next)"
+                "\(movies.count) of \(total) shown; next page: "
+                    + "peerctl list\(filter) --limit \(limit ?? movies.count) --after \(next)"
             )
         }
+    }
+
+    private var emptyNote: String {
+        if after != nil { return "no more movies" }
+        if streaming {
+            return "nothing on the list streams on the group's services now (`peerctl services` names them)"
+        }
+        return "the list is empty; add a movie with `peerctl add 603`"
     }
 
     private func runFollow() throws {

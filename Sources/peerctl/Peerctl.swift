@@ -33,7 +33,7 @@ struct Peerctl: ParsableCommand {
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
-            ShowCommand.self, RefreshCommand.self, OpenCommand.self,
+            ShowCommand.self, ServicesCommand.self, RefreshCommand.self, OpenCommand.self,
             DoctorCommand.self,
         ]
     )

@@ -42,6 +42,25 @@ import Testing
         #expect(lines.first?.metadata["attempts"] == "1")
     }
 
+    /// The group's region decides whose offers a describe carries: when it changes, the listed movies
+    /// are fetched again (not taken from the cache, which looked in the old region).
+    @Test func aNewGroupRegionFetchesWhereToWatchAgain() async throws {
+        let server = try await FakeTMDB.serving(["/3/movie/550": try Fixtures.bytes("movie-550-providers.json")])
+        let replica = MemoryReplica([(Self.fightClub, true)])
+        try await Self.run(server, replica, LogRecorder()) { _ in
+            let described = await replica.describedMovies()
+            var iterator = described.makeAsyncIterator()
+            #expect(await iterator.next() == Self.fightClub)
+            await replica.choose(region: "DE")
+            #expect(await iterator.next() == Self.fightClub)
+        }
+        #expect(server.count("/3/movie/550") == 2)
+        let regions = await replica.describes.map { $0.details.providers?.region }
+        #expect(regions == ["US", "DE"])
+        let stream = await replica.describes.map { $0.details.providers?.stream.count }
+        #expect(stream == [4, 0], "DE lists no streaming offers: an empty list of the region, not nil")
+    }
+
     @Test func aFailingTMDBIsRetriedWithBackoffUntilItAnswers() async throws {
         let body = try Fixtures.bytes("movie-603.json")
         let server = try await FakeTMDB.start { request, earlier in

@@ -39,6 +39,7 @@ from harness import CheckFailed, HarnessError  # noqa: E402
 from fake_tmdb import CATALOG, DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
 import browse_checks  # noqa: E402
+import services_checks  # noqa: E402
 
 QUICK = 3.0  # s: a peerctl add answers within this whatever TMDB does (the stall is 10 s)
 DETAILS_WAIT = 20.0  # s: details reach every peer (alice waits up to 5 s for a movie she did not add)
@@ -1041,6 +1042,7 @@ CHECKS = [
     ("refresh: one more request and a new describe", check_refresh),
     ("restart: alice back and caught up asks TMDB nothing", check_restart),
     ("v3 key: alice restarted with an api_key works too", check_v3_key),
+    *services_checks.CHECKS,
     ("leak: no token in logs, state, traces or peerctl output", check_no_token_leak),
     ("quiet: bob and carol, without a token, never called TMDB", check_tokenless_quiet),
 ]

@@ -11,6 +11,10 @@ struct ReplicaCatalog: CatalogReplica {
         await replica.undescribed()
     }
 
+    func groupRegion() async -> String? {
+        await replica.settings?.region
+    }
+
     func changes() async -> AsyncStream<Void> {
         await replica.listTicks()
     }

@@ -36,20 +36,31 @@ extension ControlResponder {
         return await answer(asked)
     }
 
-    /// What `ask` finds, as a response. A page the shelf keeps fresh asks nobody; one TMDB (or
-    /// the holder) can't give now comes from the shelf, however old, with why it is not fresh.
+    /// What `ask` finds, as a response.
     private func answer(_ ask: CatalogQuery.Ask) async -> ControlResponse {
+        switch await found(ask) {
+        case .success(let (found, kept, stale)): Self.response(found, kept, stale: stale)
+        case .failure(let error): .error(error)
+        }
+    }
+
+    /// What `ask` finds, and when it was kept if it comes from the shelf (with why, if it is not
+    /// fresh). A page the shelf keeps fresh asks nobody; one TMDB (or the holder) can't give now
+    /// comes from the shelf, however old.
+    func found(_ ask: CatalogQuery.Ask) async
+        -> Result<(CatalogAnswer.Found, kept: CatalogShelf.Kept?, stale: String?), WireError>
+    {
         let kept = shelf?.kept(ask)
         let now = Wallclock.millis()
-        if let kept, CatalogShelf.isFresh(kept, for: ask, now: now) { return Self.response(kept.found, kept) }
+        if let kept, CatalogShelf.isFresh(kept, for: ask, now: now) { return .success((kept.found, kept, nil)) }
         switch await lookup(ask) {
         case .success(let found):
             // A page that can't be kept (a full disk) is still answered: it is only not kept.
             try? shelf?.keep(found, for: ask, at: now)
-            return Self.response(found, nil)
+            return .success((found, nil, nil))
         case .failure(let error):
-            guard let kept else { return .error(error) }
-            return Self.response(kept.found, kept, stale: error.message)
+            guard let kept else { return .failure(error) }
+            return .success((kept.found, kept, error.message))
         }
     }
 
@@ -78,6 +89,7 @@ extension ControlResponder {
             (page.fetchedAt, page.stale) = (kept?.fetchedAt, stale)
             return .movies(page)
         case .genres(let genres): return .genres(GenresRecord(genres: genres, fetchedAt: kept?.fetchedAt, stale: stale))
+        case .providers: return .error(WireError(.internal, "a region's services answer no control request"))
         }
     }
 
@@ -87,6 +99,7 @@ extension ControlResponder {
         guard row != nil || describe != nil else {
             return .error(WireError(.notListed, "movie \(movie) is not on the list and nobody described it"))
         }
+        let settings = await replica.settings
         var details: DetailsRecord?
         if let found = describe?.details {
             let poster = await found.posterPath.asyncMap { await posterURL(for: $0) }
@@ -94,7 +107,7 @@ extension ControlResponder {
         }
         return .shown(
             ShownRecord(
-                movie: row.map(MovieRecord.init),
+                movie: row.map { MovieRecord($0, settings: settings) },
                 details: details,
                 describedBy: describe.map(DescribedByRecord.init),
                 pending: details == nil ? await pendingReason(movie) : nil

@@ -27,7 +27,8 @@ struct ControlResponder: Sendable {
         switch request {
         case .add(let movie): return await add(movie)
         case .remove(let movieID): return await remove(movieID)
-        case .list(let limit, let after): return await list(limit: limit, after: after)
+        case .list(let limit, let after, let streaming):
+            return streaming ? await streamingList(limit: limit, after: after) : await list(limit: limit, after: after)
         case .peers:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
@@ -58,6 +59,7 @@ struct ControlResponder: Sendable {
         case .connect(let text): return await connect(text)
         case .search(let query, let year, let page): return await search(query, year: year, page: page)
         case .discover, .similar, .genres: return await browse(request)
+        case .services(let region, let names): return await services(region: region, names: names)
         case .show(let movie): return await show(movie)
         case .refresh(let movie): return await refresh(movie)
         case .page: return page()
@@ -82,7 +84,7 @@ struct ControlResponder: Sendable {
             switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
             case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
             case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
-            case .removed(let op), .described(let op):
+            case .removed(let op), .described(let op), .settingsSet(let op):
                 return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
             }
         } catch {
@@ -103,20 +105,27 @@ struct ControlResponder: Sendable {
     }
 
     private func list(limit: Int?, after: String?) async -> ControlResponse {
-        if let limit, !(1...Self.maxPageSize).contains(limit) {
-            return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
-        }
-        var cursor: OrderKey?
-        if let after {
-            guard let key = OrderKey(cursor: after) else {
-                return .error(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
-            }
-            cursor = key
+        let cursor: OrderKey?
+        switch Self.pageBounds(limit: limit, after: after) {
+        case .success(let key): cursor = key
+        case .failure(let error): return .error(error)
         }
         let rows = await replica.page(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
-        let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize))
+        let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize), settings: await replica.settings)
         let next = rows.count > page.count ? page.last?.cursor : nil
         return .list(movies: page, total: await replica.movieCount, next: next)
+    }
+
+    /// A list request's cursor, or why its `limit` or `after` are refused.
+    static func pageBounds(limit: Int?, after: String?) -> Result<OrderKey?, WireError> {
+        if let limit, !(1...Self.maxPageSize).contains(limit) {
+            return .failure(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
+        }
+        guard let after else { return .success(nil) }
+        guard let key = OrderKey(cursor: after) else {
+            return .failure(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
+        }
+        return .success(key)
     }
 
     private func connect(_ text: String) async -> ControlResponse {
@@ -208,12 +217,12 @@ struct ControlResponder: Sendable {
 
     /// The leading rows whose response fits one frame with room to spare: a page may be shorter than
     /// asked (clients follow `next`), but a response never exceeds the frame limit.
-    static func fitToFrame(_ rows: ArraySlice<WatchListRow>) -> [MovieRecord] {
+    static func fitToFrame(_ rows: ArraySlice<WatchListRow>, settings: GroupSettings? = nil) -> [MovieRecord] {
         let budget = Frame.maxFrameLength * 3 / 4
         var used = 100
         var records: [MovieRecord] = []
         for row in rows {
-            let record = MovieRecord(row)
+            let record = MovieRecord(row, settings: settings)
             // Worst case per field: JSON escaping can double a string's bytes; ids and keys are fixed.
             used +=
                 200 + 2 * (record.title?.utf8.count ?? 0)

@@ -168,7 +168,7 @@ extension Daemon {
         init(_ configuration: DaemonConfiguration, peers: PeerSide, catalog: CatalogService?, logger: Logger)
             async throws
         {
-            let info = DaemonInfo(
+            var info = DaemonInfo(
                 identity: peers.identity.peer,
                 name: configuration.name,
                 port: peers.port,
@@ -179,6 +179,7 @@ extension Daemon {
                 tmdb: catalog != nil,
                 page: configuration.web.enabled ? WebPage() : nil
             )
+            info.tmdbLanguage = configuration.tmdb.language
             let discovery = DiscoveryStatus(localID: peers.identity.peer, enabled: configuration.mdns)
             let responder = ControlResponder(
                 replica: peers.replica,

@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWeb
 import PeerdWire
@@ -16,6 +17,9 @@ struct DaemonInfo: Sendable {
     let tmdb: Bool
     /// The page, unless it is turned off (`--no-web`).
     let page: WebPage?
+    /// The language TMDB is asked in (`--tmdb-language`): its region is where-to-watch's until the
+    /// group sets one.
+    var tmdbLanguage = CatalogSettings.defaultLanguage
     let started = ContinuousClock.now
 
     var uptimeSeconds: Double {

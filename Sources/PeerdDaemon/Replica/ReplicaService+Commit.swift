@@ -78,9 +78,11 @@ extension ReplicaService {
             return (error as? StoreError).map(Failure.storage) ?? .shuttingDown
         }
         recent.insert(encoded)
+        let settings = replica.list.settingsOperation?.id
         publish(
             replica.commit(operations, reportingChanges: hasChangeSubscribers),
-            origins: Set(operations.lazy.map(\.id.origin))
+            origins: Set(operations.lazy.map(\.id.origin)),
+            settingsChanged: replica.list.settingsOperation?.id != settings
         )
         return nil
     }
@@ -102,6 +104,7 @@ extension ReplicaService {
             // A removal staged after the add in the same batch may have taken the row again.
             .added(op, row: replica.list.row(for: op.movie.id) ?? WatchListRow(adds: [op])!)
         case .describe: .described(op)
+        case .settings: .settingsSet(op)
         case .remove, .unknown: .removed(op)
         }
     }

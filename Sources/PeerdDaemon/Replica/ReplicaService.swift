@@ -29,6 +29,8 @@ package actor ReplicaService: Service {
         case alreadyListed(WatchListRow)
         case removed(Operation)
         case described(Operation)
+        /// The group's settings were set.
+        case settingsSet(Operation)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.
@@ -102,12 +104,29 @@ package actor ReplicaService: Service {
     /// Every listed movie, in list order.
     package func listedMovies() -> [MovieID] { replica.list.rows.map(\.movie.id) }
 
-    /// Listed movies no describe has reached, and whether this replica added each.
+    /// Listed movies that wait for a describe (``WatchListRow/awaitsDescribe(region:)``), and
+    /// whether this replica added each.
     package func undescribed() -> [(movie: MovieID, addedHere: Bool)] {
-        replica.list.rows.filter { replica.list.description(of: $0.movie.id) == nil }.map { row in
+        let region = replica.list.settings?.region
+        return replica.list.rows.filter { $0.awaitsDescribe(region: region) }.map { row in
             (row.movie.id, row.addedBy.contains { $0.peer == replica.id })
         }
     }
+
+    /// The group's region and services, once a member set them.
+    package var settings: GroupSettings? { replica.list.settings }
+
+    /// Up to `limit` rows after `cursor` that one of the group's services streams in its region
+    /// (none before a member set them), and how many do in all.
+    package func streamingPage(after cursor: OrderKey?, limit: Int) -> (rows: [WatchListRow], total: Int) {
+        guard let settings = replica.list.settings else { return ([], 0) }
+        let streaming = replica.list.rows.filter { settings.streamingService(in: $0.details?.providers) != nil }
+        let rows = streaming.lazy.filter { row in cursor.map { row.key > $0 } ?? true }.prefix(limit)
+        return (Array(rows), streaming.count)
+    }
+
+    /// The operation that set them.
+    package var settingsOperation: Operation? { replica.list.settingsOperation }
 
     /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
     /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)
@@ -193,8 +212,8 @@ package actor ReplicaService: Service {
         changeFeed.subscribe()
     }
 
-    /// A tick now, then after each commit that changed the list or its details (newest kept for a
-    /// slow reader).
+    /// A tick now, then after each commit that changed the list, its details or the group's
+    /// settings (newest kept for a slow reader).
     package func listTicks() -> AsyncStream<Void> {
         ticks.subscribe(startingWith: ())
     }
@@ -203,10 +222,9 @@ package actor ReplicaService: Service {
     var hasChangeSubscribers: Bool { changeFeed.hasSubscribers || ticks.hasSubscribers }
 
     /// After a commit of operations from `origins`.
-    func publish(_ changes: [WatchListChange], origins: Set<PeerID>) {
+    func publish(_ changes: [WatchListChange], origins: Set<PeerID>, settingsChanged: Bool = false) {
         advances.yield(Advance(vector: replica.vector, origins: origins))
-        guard !changes.isEmpty else { return }
-        changeFeed.yield(changes)
-        ticks.yield(())
+        if !changes.isEmpty { changeFeed.yield(changes) }
+        if !changes.isEmpty || settingsChanged { ticks.yield(()) }
     }
 }

@@ -8,13 +8,27 @@ actor MemoryReplica: CatalogReplica {
     private(set) var describes: [(movie: MovieID, details: MovieDetails)] = []
     private var subscribers: [AsyncStream<Void>.Continuation] = []
     private var describeWatchers: [AsyncStream<MovieID>.Continuation] = []
+    private var region: String?
 
     init(_ listed: [(movie: MovieID, addedHere: Bool)] = []) {
         self.listed = listed
     }
 
+    /// As the daemon's replica does: a movie waits while its newest describe is missing or, once the
+    /// group chose a region, looked in another one.
     func undescribed() -> [(movie: MovieID, addedHere: Bool)] {
-        listed.filter { entry in !describes.contains { $0.movie == entry.movie } }
+        listed.filter { entry in
+            guard let newest = describes.last(where: { $0.movie == entry.movie })?.details else { return true }
+            return region != nil && newest.providers?.region != region
+        }
+    }
+
+    func groupRegion() -> String? { region }
+
+    /// The group chooses `region` (as a settings operation would).
+    func choose(region: String) {
+        self.region = region
+        tick()
     }
 
     func changes() -> AsyncStream<Void> {

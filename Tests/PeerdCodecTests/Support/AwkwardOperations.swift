@@ -51,8 +51,17 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
             )
         )
     }
+    // Any region and names: the codec writes and reads what it is given; the model checks limits.
+    func settings() -> GroupSettings {
+        GroupSettings(
+            region: text(0...3),
+            services: (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                GroupSettings.Service(id: number(Int.self, at: Int.min), name: text(0...10))
+            }
+        )
+    }
     return (0..<count).map { _ in
-        let kind: Operation.Kind = [.add, .remove, .describe].randomElement(using: &rng)!
+        let kind: Operation.Kind = [.add, .remove, .describe, .settings].randomElement(using: &rng)!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
         }
@@ -69,6 +78,7 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
             ),
             removes: removes,
             details: kind == .describe ? details() : nil,
+            settings: kind == .settings ? settings() : nil,
             proof: OperationProof(
                 sig: bytes(64...64),
                 prev: bytes(32...32),

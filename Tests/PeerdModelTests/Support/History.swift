@@ -20,6 +20,8 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) remove \(op.movie.id) \(op.removes)"
             case .describe:
                 "\(op.id) L\(op.lamport) describe \(op.movie.id) \(op.details?.title ?? "-")"
+            case .settings:
+                "\(op.id) L\(op.lamport) settings \(op.settings.map(String.init(describing:)) ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }
@@ -27,7 +29,7 @@ struct History: Sendable, CustomStringConvertible {
     }
 
     /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add, a removal or a
-    /// describe (new details of a movie, which may be listed or not).
+    /// describe (new details of a movie, which may be listed or not) or new group settings.
     static func simulate(origins: Int, steps: Int, using rng: inout some RandomNumberGenerator) -> History {
         let peers = Array(Peers.all.prefix(origins))
         var made: [Operation] = []
@@ -53,18 +55,8 @@ struct History: Sendable, CustomStringConvertible {
             now += Int64.random(in: 0...5_000, using: &rng)
             let operation: Operation
             if describing {
-                let movie = movieID(moviePool.randomElement(using: &rng)!)
-                operation = Operation(
-                    id: OperationID(origin: peers[p], seq: seq[p]),
-                    lamport: clock[p],
-                    at: now,
-                    by: Peers.name(of: peers[p]),
-                    kind: .describe,
-                    movie: Movie(id: movie),
-                    details: MovieDetails(
-                        .init(title: "Movie \(movie) by \(p) at \(clock[p])", language: "en-US", fetchedAt: now)
-                    )
-                )
+                let id = OperationID(origin: peers[p], seq: seq[p])
+                operation = describeOrSettings(id, lamport: clock[p], at: now, using: &rng)
             } else if removing {
                 let movie = visible.keys.randomElement(using: &rng)!
                 operation = Operation(
@@ -97,6 +89,45 @@ struct History: Sendable, CustomStringConvertible {
             made.append(operation)
         }
         return History(operations: made)
+    }
+
+    /// A describe (new details of a movie, which may be listed or not) or new group settings, each
+    /// half the time.
+    static func describeOrSettings(
+        _ id: OperationID,
+        lamport: UInt64,
+        at now: Int64,
+        using rng: inout some RandomNumberGenerator
+    ) -> Operation {
+        let by = Peers.name(of: id.origin)
+        guard Bool.random(using: &rng) else {
+            let movie = movieID(moviePool.randomElement(using: &rng)!)
+            let details = MovieDetails(
+                .init(title: "Movie \(movie) by \(by) at \(lamport)", language: "en-US", fetchedAt: now)
+            )
+            return Operation(
+                id: id,
+                lamport: lamport,
+                at: now,
+                by: by,
+                kind: .describe,
+                movie: Movie(id: movie),
+                details: details
+            )
+        }
+        let settings = GroupSettings(
+            region: ["US", "DE", "FR"].randomElement(using: &rng)!,
+            services: [GroupSettings.Service(id: Int(id.seq % 3), name: "Service of \(by) at \(lamport)")]
+        )
+        return Operation(
+            id: id,
+            lamport: lamport,
+            at: now,
+            by: by,
+            kind: .settings,
+            movie: Operation.groupMovie,
+            settings: settings
+        )
     }
 
     /// Per movie, the adds among `operations` that no removal among them names.

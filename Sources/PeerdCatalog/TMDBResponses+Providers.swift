@@ -1,0 +1,60 @@
+package import PeerdModel
+
+/// Where to watch: a movie's offers in one region, and the services TMDB knows in a region.
+extension TMDBResponses {
+    /// `watch/providers` appended to a movie's details: the offers in `region`, each kind in TMDB's
+    /// display order, cut to ``WatchProviders/maxPerKind``. None listed there is an empty
+    /// `WatchProviders` of the region, so a describe says which region it looked in (and is not
+    /// fetched again for it: ``WatchListRow/awaitsDescribe(region:)``); nil when TMDB sent no
+    /// `watch/providers` at all.
+    static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders? {
+        guard let results = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results else {
+            return nil
+        }
+        guard let offers = results[region] else { return WatchProviders(region: region) }
+        func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
+            let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }
+            let kept = sorted.compactMap { offer -> WatchProviders.Provider? in
+                guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
+                    name.count <= WatchProviders.maxNameLength
+                else { return nil }
+                return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
+            }
+            return Array(kept.prefix(WatchProviders.maxPerKind))
+        }
+        let link = offers.link.flatMap {
+            $0.hasPrefix("https://") && $0.utf8.count <= MovieDetails.maxPathLength ? $0 : nil
+        }
+        return WatchProviders(
+            region: region,
+            link: link,
+            stream: providers(offers.flatrate),
+            rent: providers(offers.rent),
+            buy: providers(offers.buy)
+        )
+    }
+
+    /// The most services a region's list holds here (TMDB lists a few hundred in the largest).
+    package static let maxRegionProviders = 500
+
+    /// `/3/watch/providers/movie?watch_region=…`: the services TMDB knows in `region`, in its display
+    /// order there, each with an id and a name a describe allows; at most ``maxRegionProviders``.
+    package static func regionProviders(_ body: [UInt8], region: String) throws(CatalogError)
+        -> [WatchProviders.Provider]
+    {
+        let list = try decode(TMDBShapes.ProviderList.self, from: body)
+        let sorted = list.results.enumerated().sorted { a, b in
+            let first = a.element.displayPriorities?[region] ?? a.element.displayPriority ?? .max
+            let second = b.element.displayPriorities?[region] ?? b.element.displayPriority ?? .max
+            return (first, a.offset) < (second, b.offset)
+        }
+        let providers = sorted.compactMap { entry -> WatchProviders.Provider? in
+            let offer = entry.element
+            guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
+                name.count <= WatchProviders.maxNameLength
+            else { return nil }
+            return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
+        }
+        return Array(providers.prefix(maxRegionProviders))
+    }
+}

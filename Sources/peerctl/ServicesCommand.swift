@@ -12,15 +12,15 @@ struct ServicesCommand: ParsableCommand {
             are what `peerctl list --streaming` keeps. Until someone sets a region, each peer uses its \
             TMDB language's (en-US: US).
 
-            Name services as TMDB does, in any case and without spaces (netflix, "disney plus", mubi), \
-            or by TMDB's provider id. Names are looked up through the daemon's TMDB token or a connected \
+            Name services as TMDB does, in any letter case (netflix, "disney plus", mubi), or by \
+            TMDB's provider id. Names are looked up through the daemon's TMDB token or a connected \
             peer that holds one. When the region changes, the listed movies' providers are fetched again.
 
             Examples:
-              peerctl services                          show them
-              peerctl services --region DE netflix mubi set both
-              peerctl services --region FR              change the region, keep the services
-              peerctl services --clear                  no services
+              peerctl services                           show them
+              peerctl services --region DE netflix mubi  set both
+              peerctl services --region FR               a new region, the same services
+              peerctl services --clear                   no services
             """
     )
 

@@ -21,8 +21,35 @@ import Testing
         #expect(de.stream.isEmpty && de.rent.map(\.name) == ["Apple TV", "Google Play Movies"] && de.buy.count == 2)
     }
 
-    @Test func aRegionTMDBListsNothingForHasNoProviders() throws {
-        #expect(try Self.details(language: "fr-FR").providers == nil)
+    @Test func theGroupsRegionOverridesTheLanguages() throws {
+        let body = try Fixtures.bytes("movie-550-providers.json")
+        let offers = try TMDBResponses.details(body, language: "en-US", region: "DE", fetchedAt: 1).providers
+        #expect(offers?.region == "DE" && offers?.rent.map(\.name) == ["Apple TV", "Google Play Movies"])
+    }
+
+    /// `/3/watch/providers/movie?watch_region=DE`, in TMDB's shape: the region's display order, and
+    /// entries without an id or a name left out.
+    @Test func aRegionsServicesComeInItsDisplayOrder() throws {
+        let body = Array(
+            #"""
+            {"results":[
+              {"display_priorities":{"DE":3,"US":0},"display_priority":0,"logo_path":"/n.jpg","provider_name":"Netflix","provider_id":8},
+              {"display_priorities":{"DE":1},"display_priority":1,"logo_path":"/m.jpg","provider_name":"MUBI","provider_id":11},
+              {"display_priorities":{"DE":2},"display_priority":2,"provider_name":"","provider_id":3},
+              {"display_priority":4,"provider_name":"Joyn","provider_id":304}
+            ]}
+            """#.utf8
+        )
+        let services = try TMDBResponses.regionProviders(body, region: "DE")
+        #expect(services.map(\.name) == ["MUBI", "Netflix", "Joyn"])
+        #expect(services.first?.logoPath == "/m.jpg" && services.last?.logoPath == nil)
+    }
+
+    /// Nothing offered in the region is said, with the region: the describe tells which region it
+    /// looked in, so a group that chose that region doesn't fetch it again. A body without
+    /// `watch/providers` at all has none.
+    @Test func aRegionTMDBListsNothingForHasEmptyProvidersOfThatRegion() throws {
+        #expect(try Self.details(language: "fr-FR").providers == WatchProviders(region: "FR"))
         #expect(
             try TMDBResponses.details(Fixtures.bytes("movie-603.json"), language: "en-US", fetchedAt: 1).providers
                 == nil

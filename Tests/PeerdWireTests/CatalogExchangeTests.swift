@@ -7,9 +7,9 @@ struct CatalogExchangeTests {
     /// A later version's kind reaches the holder as `unknown`, which it answers with `bad-request`:
     /// the session must not close for it.
     @Test func aQueryOfAKindThisVersionDoesNotKnowDecodesAsUnanswerable() throws {
-        let body = Array(#"{"type":"query","id":5,"kind":"providers","movie":603}"#.utf8)
+        let body = Array(#"{"type":"query","id":5,"kind":"credits","movie":603}"#.utf8)
         let message = try WireCoding.decode(PeerMessage.self, from: body)
-        let ask = CatalogQuery.Ask.unanswerable(kind: "providers", reason: "unknown query kind 'providers'")
+        let ask = CatalogQuery.Ask.unanswerable(kind: "credits", reason: "unknown query kind 'credits'")
         #expect(message == .query(CatalogQuery(id: 5, ask: ask)))
     }
 

@@ -3,14 +3,12 @@ package import PeerdModel
 /// Where to watch: a movie's offers in one region, and the services TMDB knows in a region.
 extension TMDBResponses {
     /// `watch/providers` appended to a movie's details: the offers in `region`, each kind in TMDB's
-    /// display order, cut to ``WatchProviders/maxPerKind``. None listed there is an empty
-    /// `WatchProviders` of the region, so a describe says which region it looked in (and is not
-    /// fetched again for it: ``WatchListRow/awaitsDescribe(region:)``); nil when TMDB sent no
-    /// `watch/providers` at all.
-    static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders? {
-        guard let results = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results else {
-            return nil
-        }
+    /// display order, cut to ``WatchProviders/maxPerKind``. None listed there (or no
+    /// `watch/providers` at all, though it was asked for) is an empty `WatchProviders` of the
+    /// region: a describe always says which region it looked in, so it is not fetched again for it
+    /// (``WatchListRow/awaitsDescribe(region:)``), however TMDB answers.
+    static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders {
+        let results = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results ?? [:]
         guard let offers = results[region] else { return WatchProviders(region: region) }
         func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
             let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }

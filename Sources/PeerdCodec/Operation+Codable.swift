@@ -18,6 +18,13 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        if c.contains(.details), c.contains(.settings) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .settings,
+                in: c,
+                debugDescription: "an operation carries details or settings, not both"
+            )
+        }
         self.init(
             id: OperationID(
                 origin: try c.decode(PeerID.self, forKey: .origin),

@@ -119,6 +119,8 @@ struct OperationJSONParser {
         // second was a fuzzer's find: a `remove` with no `removes`).
         if kind != .remove, removes?.isEmpty == true { return nil }
         if kind == .remove, removes == nil { return nil }
+        // One payload an operation: the general path refuses both (it would otherwise drop one).
+        if details != nil, settings != nil { return nil }
         return Operation(
             id: OperationID(origin: origin, seq: seq),
             lamport: lamport,

@@ -46,13 +46,13 @@ import Testing
     }
 
     /// Nothing offered in the region is said, with the region: the describe tells which region it
-    /// looked in, so a group that chose that region doesn't fetch it again. A body without
-    /// `watch/providers` at all has none.
+    /// looked in, so a group that chose that region doesn't fetch it again; so does a body without
+    /// `watch/providers` at all (else such a TMDB would have every movie fetched over and over).
     @Test func aRegionTMDBListsNothingForHasEmptyProvidersOfThatRegion() throws {
         #expect(try Self.details(language: "fr-FR").providers == WatchProviders(region: "FR"))
         #expect(
             try TMDBResponses.details(Fixtures.bytes("movie-603.json"), language: "en-US", fetchedAt: 1).providers
-                == nil
+                == WatchProviders(region: "US")
         )
     }
 

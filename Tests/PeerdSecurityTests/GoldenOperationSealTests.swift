@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [
         ("peer-ops.bin", "alice"), ("peer-ops-id-only.bin", "bob"), ("peer-ops-unicode.bin", "carol"),
         ("peer-ops-later-version.bin", "bob"), ("peer-ops-describe.bin", "alice"),
-        ("peer-ops-describe-providers.bin", "alice"),
+        ("peer-ops-describe-providers.bin", "alice"), ("peer-ops-settings.bin", "alice"),
     ])
     func everyGoldenOperationIsSignedByItsOrigin(file: String, name: String) throws {
         let key = try Self.key(name)

@@ -63,18 +63,39 @@ struct GoldenFrameTests {
         }
     }
 
+    /// The same for the golden settings operation (PEER.md, "Group settings"): the fast reader takes its
+    /// `settings` as known, with the group's movie, so it is not kept verbatim.
+    @Test("the golden settings operation is read by the fast reader, not kept verbatim")
+    func settingsAreReadByTheFastReader() throws {
+        let body = Array(try GoldenFrames.bytes("peer-ops-settings.bin").dropFirst(4))
+        let prefix = Array(#"{"ops":"#.utf8)
+        let suffix = Array(#","type":"ops"}"#.utf8)
+        try #require(body.starts(with: prefix) && body.reversed().starts(with: suffix.reversed()))
+        var reader = OperationJSONReader()
+        let array = Array(body[prefix.count..<(body.count - suffix.count)])
+        let ops = try #require(array.withUnsafeBytes { reader.readArray($0) }, "not in the fast shape")
+        let op = try #require(ops.first)
+        #expect(ops.count == 1 && op.kind == .settings && op.verbatim == nil && op.invalidReason == nil)
+        #expect(op.movie == PeerdModel.Operation.groupMovie && op.details == nil)
+        #expect(
+            op.settings
+                == GroupSettings(region: "DE", services: [.init(id: 8, name: "Netflix"), .init(id: 11, name: "MUBI")])
+        )
+        #expect(Array("[".utf8) + OperationJSON.encode(op) + Array("]".utf8) == array)
+    }
+
     @Test("every message type of both protocols has a golden frame")
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
             .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"],
             .controlRequest: [
                 "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
-                "search", "discover", "similar", "genres", "show", "refresh", "page", "diagnose",
+                "search", "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
             ],
             .controlResponse: [
                 "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "shown", "refreshing", "page",
-                "diagnosis", "error",
+                "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "services", "shown",
+                "refreshing", "page", "diagnosis", "error",
             ],
         ]
         for (stream, names) in types {

@@ -62,10 +62,11 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
 EXPECTED = {
     "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
     "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget",
-                        "trust", "search", "discover", "similar", "genres", "show", "refresh", "page", "diagnose"},
+                        "trust", "search", "discover", "similar", "genres", "services", "show", "refresh", "page",
+                        "diagnose"},
     "control-response": {"added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                         "joined", "forgotten", "trusted", "error", "searchResults", "movies", "genres", "shown",
-                         "refreshing", "page", "diagnosis"},
+                         "joined", "forgotten", "trusted", "error", "searchResults", "movies", "genres", "services",
+                         "shown", "refreshing", "page", "diagnosis"},
 }
 
 
@@ -152,9 +153,19 @@ def step_pairing(c):
         raise CheckFailed(f"carol browsing through alice: {wrong or browsed}")
     if "fetchedAt" not in kept or "stale" in kept or kept["results"] != browsed["discover"]["results"]:
         raise CheckFailed(f"carol's second discover, not the page she kept: {kept}")
+    # ... and names the group's services, which alice looks up for her (a `providers` query); the
+    # `settings` operation reaches alice (PEER.md, "Group settings").
+    services = json.loads(c.peerctl(c.carol_sock, "services", "--region", "DE", "netflix", "--json").stdout)
+    if [s.get("name") for s in services.get("services", [])] != ["Netflix"]:
+        raise CheckFailed(f"carol's services --region DE netflix: {services}")
+    streaming = c.peerctl(c.carol_sock, "list", "--streaming", "--json")
+    if streaming.returncode != 0:
+        raise CheckFailed(f"carol's list --streaming: {streaming.stderr}")
+    expect_eventually(lambda: json.loads(c.peerctl(c.sock, "services", "--json").stdout).get("region") == "DE", 20,
+                      "carol's settings reaching alice")
     expect_eventually(lambda: 27205 in c.listed(c.sock), 20, "carol's add reaching alice")
-    return ("carol joined alice; the list reached carol, her add reached alice; she searched and browsed through "
-            "alice")
+    return ("carol joined alice; the list reached carol, her add reached alice; she searched, browsed and set the "
+            "group's services through alice")
 
 
 def step_triangle(c):

@@ -192,6 +192,11 @@ MATRIX_DETAILS_PROVIDERS = dict(MATRIX_DETAILS, fetchedAt=AT + 90_000, providers
 DESCRIBE_PROVIDERS_OP = sign({"origin": ALICE, "seq": 7, "lamport": 15, "at": AT + 90_000, "by": "alice",
                               "op": "describe", "movie": {"id": 603}, "details": MATRIX_DETAILS_PROVIDERS},
                              DESCRIBE_OP)
+# alice's seq 8: she sets where the group watches (PEER.md, "Group settings"): Germany, on Netflix and MUBI,
+# sorted by TMDB's provider id. It is about the group, not a movie: its `movie` is {"id": 1}.
+GROUP_SETTINGS = {"region": "DE", "services": [{"id": 8, "name": "Netflix"}, {"id": 11, "name": "MUBI"}]}
+SETTINGS_OP = sign({"origin": ALICE, "seq": 8, "lamport": 16, "at": AT + 100_000, "by": "alice", "op": "settings",
+                    "movie": {"id": 1}, "settings": GROUP_SETTINGS}, DESCRIBE_PROVIDERS_OP)
 # zoë's first operation carries her key.
 CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
@@ -234,6 +239,11 @@ KEPT_LIST = {"query": "popular", "page": 1, "totalPages": 500, "totalResults": 1
 SIMILAR_PAGE = {"query": "movies like 603", "page": 1, "totalPages": 2, "totalResults": 40, "results": [
     {"movieId": 604, "title": "The Matrix Reloaded", "year": 2003, "voteAverage": 710},
     {"movieId": 605, "title": "The Matrix Revolutions", "year": 2003, "voteAverage": 670}]}
+# The streaming services TMDB lists in Germany (the first four, in its display order there), as a peer's
+# `providers` query is answered: what `services` looks names up in.
+DE_PROVIDERS = [{"id": 8, "name": "Netflix", "logoPath": "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg"},
+                {"id": 9, "name": "Amazon Prime Video"}, {"id": 337, "name": "Disney Plus"},
+                {"id": 11, "name": "MUBI"}]
 # TMDB's movie genres (the first four of them), as `genres` answers them.
 GENRES = [{"id": 28, "name": "Action"}, {"id": 35, "name": "Comedy"}, {"id": 18, "name": "Drama"},
           {"id": 878, "name": "Science Fiction"}]
@@ -279,6 +289,7 @@ VALID = {
     "peer-ops-later-version": {"type": "ops", "ops": BOB_LATER_OPS},
     "peer-ops-describe": {"type": "ops", "ops": [DESCRIBE_OP]},
     "peer-ops-describe-providers": {"type": "ops", "ops": [DESCRIBE_PROVIDERS_OP]},
+    "peer-ops-settings": {"type": "ops", "ops": [SETTINGS_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -308,12 +319,15 @@ VALID = {
     "peer-query-genres": {"type": "query", "id": 12, "kind": "genres"},
     "peer-answer-movies": {"type": "answer", "id": 11, "movies": SIMILAR_PAGE},
     "peer-answer-genres": {"type": "answer", "id": 12, "genres": GENRES},
+    "peer-query-providers": {"type": "query", "id": 13, "kind": "providers", "region": "DE"},
+    "peer-answer-providers": {"type": "answer", "id": 13, "providers": DE_PROVIDERS},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
     "control-request-remove": {"type": "remove", "version": 1, "movie": 550},
     "control-request-list": {"type": "list", "version": 1},
     "control-request-list-page": {"type": "list", "version": 1, "limit": 2, "after": cursor(9, ALICE, 4)},
+    "control-request-list-streaming": {"type": "list", "version": 1, "streaming": True},
     "control-request-follow": {"type": "follow", "version": 1},
     "control-request-peers": {"type": "peers", "version": 1},
     "control-request-status": {"type": "status", "version": 1},
@@ -335,6 +349,8 @@ VALID = {
                                          "year": 1999, "maxRuntime": 110, "minRating": 7.5, "page": 2},
     "control-request-similar": {"type": "similar", "version": 1, "movie": 603, "page": 1},
     "control-request-genres": {"type": "genres", "version": 1},
+    "control-request-services": {"type": "services", "version": 1},
+    "control-request-services-set": {"type": "services", "version": 1, "region": "DE", "services": ["netflix", "mubi"]},
     "control-request-show": {"type": "show", "version": 1, "movie": 603},
     "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
     "control-request-refresh-all": {"type": "refresh", "version": 1},
@@ -348,6 +364,7 @@ VALID = {
                               "next": INCEPTION_ROW["cursor"]},
     "control-response-list-last-page": {"type": "list", "movies": [AMELIE_ROW], "total": 3},
     "control-response-list-empty": {"type": "list", "movies": [], "total": 0},
+    "control-response-list-streaming": {"type": "list", "movies": [dict(MATRIX_ROW, streamingOn="Netflix")], "total": 1},
     "control-response-following": {"type": "following"},
     "control-response-change-added": {"type": "change", "change": "added", "movieId": 603, "title": "The Matrix",
                                       "year": 1999, "by": "alice", "peer": ALICE, "at": AT, "row": MATRIX_ROW},
@@ -393,6 +410,11 @@ VALID = {
     "control-response-movies": dict(FILTERED_LIST, type="movies"),
     "control-response-movies-stale": dict(KEPT_LIST, type="movies"),
     "control-response-genres": {"type": "genres", "genres": GENRES, "fetchedAt": AT - 172_800_000},
+    "control-response-services": {"type": "services", "region": "DE", "regionFrom": "group",
+                                  "services": GROUP_SETTINGS["services"], "setBy": "alice", "setByPeer": ALICE,
+                                  "setAt": SETTINGS_OP["at"]},
+    "control-response-services-language": {"type": "services", "region": "US", "regionFrom": "language",
+                                           "services": []},
     "control-response-shown": {"type": "shown", "movie": dict(MATRIX_ROW, posterPath=MATRIX_DETAILS["posterPath"]),
                                "details": dict(MATRIX_DETAILS, posterURL="https://image.tmdb.org/t/p/w500"
                                                                          "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg"),
@@ -488,6 +510,8 @@ INVALID = {
                                       "malformed-frame"),
     "invalid-peer-query-page-zero": (frame(canonical({"type": "query", "id": 4, "kind": "discover", "list": "popular",
                                                       "page": 0})), "malformed-frame"),
+    "invalid-peer-query-providers-no-region": (frame(canonical({"type": "query", "id": 5, "kind": "providers"})),
+                                               "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -537,6 +561,9 @@ ABOUT = {
                                         "runtime, least rating), page 2",
     "control-request-similar": "similar: movies like The Matrix, page 1",
     "control-request-genres": "genres",
+    "control-request-services": "services: read the group's region and services",
+    "control-request-services-set": "services: set the region and the services, by names looked up in the region",
+    "control-request-list-streaming": "list only the movies one of the group's services streams",
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
@@ -573,6 +600,9 @@ ABOUT = {
     "control-response-movies-stale": "a page of the popular list kept on disk 3 hours ago (`fetchedAt`), shown "
                                      "because a fresh one could not be had (`stale` says why)",
     "control-response-genres": "genres kept on disk 2 days ago, still fresh (`fetchedAt`, no `stale`)",
+    "control-response-services": "the group's region and services, and who set them",
+    "control-response-services-language": "nobody set them yet: the region is this peer's TMDB language's, no services",
+    "control-response-list-streaming": "a `streaming` list: a row with `streamingOn`; `total` counts such rows",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
     "control-response-shown-providers": "a described movie whose details say where to watch it (`providers`): "
                                         "clients show JustWatch's attribution with them",
@@ -601,6 +631,8 @@ ABOUT = {
     "peer-ops-describe-providers": "a describe with where to watch: alice's seq 7, The Matrix's details fetched "
                                    "again, now with `providers` for the US (one offer of each kind, one with a "
                                    "`logoPath`)",
+    "peer-ops-settings": "a settings operation: alice's seq 8 sets the group's region and services; its `movie` is "
+                         "`{\"id\":1}` (PEER.md, \"Group settings\")",
     "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
                               "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
                               "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",
@@ -636,6 +668,7 @@ ABOUT = {
     "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",
     "invalid-peer-query-empty-text": "a search query with no words: 1 to 200 characters are allowed",
     "invalid-peer-query-page-zero": "a discover query for page 0: pages are 1 to 500",
+    "invalid-peer-query-providers-no-region": "a providers query without `region`",
     "peer-hello-catalog": "hello from a peer that holds a TMDB token and answers queries (`catalog`: true)",
     "peer-query": "query: a search for matrix, page 1, from a peer without a TMDB token",
     "peer-query-year": "query: a search limited to a release year, page 2",
@@ -646,6 +679,8 @@ ABOUT = {
     "peer-query-genres": "query: TMDB's genres (no page)",
     "peer-answer-movies": "answer to query 11: a page of recommendations under `movies`",
     "peer-answer-genres": "answer to query 12: the genres, an array of `{id, name}`",
+    "peer-query-providers": "query: the streaming services TMDB lists in a region (no page)",
+    "peer-answer-providers": "answer to query 13: a region's services in TMDB's display order, one with a `logoPath`",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",
     "invalid-peer-top-level-array": "body is an array",

@@ -81,9 +81,11 @@ struct ControlResponder: Sendable {
 
     private func add(_ movie: Movie) async -> ControlResponse {
         do {
-            switch try await replica.submit(.add(movie), at: Wallclock.millis()) {
-            case .added(let op, let row): return .added(movie: MovieRecord(row), operation: op.id)
-            case .alreadyListed(let row): return .added(movie: MovieRecord(row), operation: nil)
+            let submitted = try await replica.submit(.add(movie), at: Wallclock.millis())
+            let settings = await replica.settings
+            switch submitted {
+            case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
+            case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
             case .removed(let op), .described(let op), .settingsSet(let op):
                 return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
             }

@@ -62,7 +62,14 @@ package struct Replica: Sendable {
     /// out. It is sealed (the daemon signs it) and handed back to ``stage(local:)``, then committed
     /// once durable, or discarded with ``discardStaged()`` if persisting failed.
     package func draft(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Draft {
-        let opID = OperationID(origin: id, seq: stagedVector[id] + 1)
+        let next = Operation(
+            id: OperationID(origin: id, seq: stagedVector[id] + 1),
+            lamport: lamport + 1,
+            at: now,
+            by: name,
+            kind: .add,
+            movie: Operation.groupMovie
+        )
         switch request {
         case .add(let movie):
             if let reason = movie.invalidReason { throw .invalid(reason) }
@@ -71,51 +78,22 @@ package struct Replica: Sendable {
             {
                 return .alreadyListed(row)
             }
-            return .operation(Operation(id: opID, lamport: lamport + 1, at: now, by: name, kind: .add, movie: movie))
+            return .operation(next.with(.add, movie))
         case .describe(let movieID, let details):
             if let reason = details.invalidReason { throw .invalid(reason) }
-            return .operation(
-                Operation(
-                    id: opID,
-                    lamport: lamport + 1,
-                    at: now,
-                    by: name,
-                    kind: .describe,
-                    movie: Movie(id: movieID),
-                    details: details
-                )
-            )
+            return .operation(next.with(.describe, Movie(id: movieID), payload: .details(details)))
         case .settings(let settings):
             if let reason = settings.invalidReason { throw .invalid(reason) }
-            return .operation(
-                Operation(
-                    id: opID,
-                    lamport: lamport + 1,
-                    at: now,
-                    by: name,
-                    kind: .settings,
-                    movie: Operation.groupMovie,
-                    settings: settings
-                )
-            )
+            return .operation(next.with(.settings, Operation.groupMovie, payload: .settings(settings)))
         case .remove(let movieID):
             var names = Set(list.survivingAdds(of: movieID))
             for op in staged where op.movie.id == movieID {
                 if op.kind == .add { names.insert(op.id) } else { names.subtract(op.removes) }
             }
             guard !names.isEmpty else { throw .notListed(movieID) }
-            let movie = list.row(for: movieID)?.movie ?? Movie(id: movieID)
-            return .operation(
-                Operation(
-                    id: opID,
-                    lamport: lamport + 1,
-                    at: now,
-                    by: name,
-                    kind: .remove,
-                    movie: movie,
-                    removes: names.sorted()
-                )
-            )
+            var removal = next.with(.remove, list.row(for: movieID)?.movie ?? Movie(id: movieID))
+            removal.removes = names.sorted()
+            return .operation(removal)
         }
     }
 
@@ -227,5 +205,16 @@ package struct Replica: Sendable {
         vector[op.id.origin] = op.id.seq
         lamport = max(lamport, op.lamport)
         return change
+    }
+}
+
+extension Operation {
+    /// This operation as one of `kind` about `movie`, carrying `payload`: a draft's last touches.
+    fileprivate func with(_ kind: Kind, _ movie: Movie, payload: Payload? = nil) -> Operation {
+        var made = self
+        made.kind = kind
+        made.movie = movie
+        made.payload = payload
+        return made
     }
 }

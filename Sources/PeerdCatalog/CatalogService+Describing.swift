@@ -8,7 +8,6 @@ extension CatalogService {
     func describe(_ movie: MovieID) async {
         let attempt = schedule.failures(of: movie) + 1
         let groupRegion = await replica.groupRegion()
-        let region = groupRegion ?? TMDBResponses.region(of: client.settings.language)
         let details: MovieDetails
         let source: String
         if !schedule.isRefresh(movie), let cached = cache.details(of: movie, language: client.settings.language),
@@ -17,7 +16,7 @@ extension CatalogService {
             (details, source) = (cached, "cache")
         } else {
             do {
-                details = try await client.details(of: movie, region: region)
+                details = try await client.details(of: movie, region: groupRegion)
             } catch {
                 return failed(movie, error, attempt: attempt)
             }

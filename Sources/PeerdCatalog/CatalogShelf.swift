@@ -73,11 +73,15 @@ package struct CatalogShelf: Sendable {
             answer: CatalogAnswer(id: 0, outcome: .success(found))
         )
         try folder.write(entry, named: key + ".json")
-        guard key.hasPrefix("list-") || key.hasPrefix("similar-") else { return }
-        let pages = folder.names { $0.hasPrefix("list-") || $0.hasPrefix("similar-") }
+        guard Self.isPage(key) else { return }
+        let pages = folder.names(where: Self.isPage)
         guard pages.count > Self.maxPages else { return }
         for name in folder.oldestFirst(pages).dropLast(Self.maxPages) { folder.remove(named: name) }
     }
+
+    /// Whether a key or file name is a page of a list or of similar movies: those are capped at
+    /// ``maxPages``; the genres and a region's services are one file each.
+    static func isPage(_ name: String) -> Bool { name.hasPrefix("list-") || name.hasPrefix("similar-") }
 
     /// The file's name without `.json`, or nil for an ask that is never kept.
     static func key(for ask: CatalogQuery.Ask) -> String? {

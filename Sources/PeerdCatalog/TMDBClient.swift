@@ -49,12 +49,12 @@ package final class TMDBClient: Sendable {
         )
     }
 
-    /// `/3/movie/{id}` in the configured language.
+    /// `/3/movie/{id}` in the configured language, with where to watch it in `region` (by default
+    /// the language's).
     package func details(of movie: MovieID, region: String? = nil) async throws(CatalogError) -> MovieDetails {
         let request = TMDBRequest.details(movie)
         let body = try await fetch(request)
         let fetchedAt = Int64(Date().timeIntervalSince1970 * 1_000)
-        let region = region ?? TMDBResponses.region(of: settings.language)
         return try Self.parsing(request) { () throws(CatalogError) in
             try TMDBResponses.details(body, language: settings.language, region: region, fetchedAt: fetchedAt)
         }

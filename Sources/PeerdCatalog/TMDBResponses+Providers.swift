@@ -12,12 +12,7 @@ extension TMDBResponses {
         guard let offers = results[region] else { return WatchProviders(region: region) }
         func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
             let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }
-            let kept = sorted.compactMap { offer -> WatchProviders.Provider? in
-                guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
-                    name.count <= WatchProviders.maxNameLength
-                else { return nil }
-                return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
-            }
+            let kept = sorted.compactMap { provider(id: $0.providerId, name: $0.providerName, logo: $0.logoPath) }
             return Array(kept.prefix(WatchProviders.maxPerKind))
         }
         let link = offers.link.flatMap {
@@ -46,13 +41,15 @@ extension TMDBResponses {
             let second = b.element.displayPriorities?[region] ?? b.element.displayPriority ?? .max
             return (first, a.offset) < (second, b.offset)
         }
-        let providers = sorted.compactMap { entry -> WatchProviders.Provider? in
-            let offer = entry.element
-            guard let id = offer.providerId, id >= 0, let name = offer.providerName, !name.isEmpty,
-                name.count <= WatchProviders.maxNameLength
-            else { return nil }
-            return WatchProviders.Provider(id: id, name: name, logoPath: offer.logoPath.flatMap(path))
+        let providers = sorted.compactMap {
+            provider(id: $0.element.providerId, name: $0.element.providerName, logo: $0.element.logoPath)
         }
         return Array(providers.prefix(maxRegionProviders))
+    }
+
+    /// A provider as TMDB lists it, when it has an id and a name a describe allows.
+    private static func provider(id: Int?, name: String?, logo: String?) -> WatchProviders.Provider? {
+        guard let id, id >= 0, let name, !name.isEmpty, name.count <= WatchProviders.maxNameLength else { return nil }
+        return WatchProviders.Provider(id: id, name: name, logoPath: logo.flatMap(path))
     }
 }

@@ -46,7 +46,7 @@ package enum ServiceNames {
         region: String
     ) -> Result<WatchProviders.Provider, Failure> {
         let wanted = folded(name)
-        if let id = Int(name.trimmingSpaces), let provider = available.first(where: { $0.id == id }) {
+        if let id = Int(wanted), let provider = available.first(where: { $0.id == id }) {
             return .success(provider)
         }
         if let exact = available.first(where: { folded($0.name) == wanted }) { return .success(exact) }
@@ -63,12 +63,5 @@ package enum ServiceNames {
         String(
             name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
         )
-    }
-}
-
-extension String {
-    fileprivate var trimmingSpaces: Substring {
-        let start = drop { $0 == " " }
-        return start.dropLast(start.reversed().prefix { $0 == " " }.count)
     }
 }

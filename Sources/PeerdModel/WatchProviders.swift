@@ -44,7 +44,7 @@ package struct WatchProviders: Hashable, Sendable, Codable {
 
     /// Why these can't be stored in a describe, or nil when they can.
     package var invalidReason: String? {
-        guard region.count == 2, region.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+        guard GroupSettings.isRegion(region) else {
             return "a region is two capital letters"
         }
         if let link, !link.hasPrefix("https://") || link.utf8.count > MovieDetails.maxPathLength {

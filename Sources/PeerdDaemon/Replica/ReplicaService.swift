@@ -116,6 +116,9 @@ package actor ReplicaService: Service {
     /// The group's region and services, once a member set them.
     package var settings: GroupSettings? { replica.list.settings }
 
+    /// The operation that set them.
+    package var settingsOperation: Operation? { replica.list.settingsOperation }
+
     /// Up to `limit` rows after `cursor` that one of the group's services streams in its region
     /// (none before a member set them), and how many do in all.
     package func streamingPage(after cursor: OrderKey?, limit: Int) -> (rows: [WatchListRow], total: Int) {
@@ -124,9 +127,6 @@ package actor ReplicaService: Service {
         let rows = streaming.lazy.filter { row in cursor.map { row.key > $0 } ?? true }.prefix(limit)
         return (Array(rows), streaming.count)
     }
-
-    /// The operation that set them.
-    package var settingsOperation: Operation? { replica.list.settingsOperation }
 
     /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
     /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)

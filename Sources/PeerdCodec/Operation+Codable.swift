@@ -10,7 +10,7 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, sig, prev, key
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, sig, prev, key
     }
 
     /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
@@ -18,11 +18,11 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if c.contains(.details), c.contains(.settings) {
+        if [CodingKeys.details, .settings, .mark, .watch].filter(c.contains).count > 1 {
             throw DecodingError.dataCorruptedError(
                 forKey: .settings,
                 in: c,
-                debugDescription: "an operation carries details or settings, not both"
+                debugDescription: "an operation carries at most one of details, settings, mark and watch"
             )
         }
         self.init(
@@ -38,10 +38,16 @@ extension Operation: Codable {
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
             details: try c.decodeIfPresent(MovieDetails.self, forKey: .details),
             settings: try c.decodeIfPresent(GroupSettings.self, forKey: .settings),
+            payload: try Self.decodeMarkOrWatch(c),
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
         if kind == .unknown || OperationJSON.encode(self) != canonical { verbatim = VerbatimJSON(canonical) }
+    }
+
+    private static func decodeMarkOrWatch(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Payload? {
+        if let mark = try c.decodeIfPresent(Mark.self, forKey: .mark) { return .mark(mark) }
+        return try c.decodeIfPresent(Watch.self, forKey: .watch).map(Payload.watch)
     }
 
     private static func decodeProof(_ c: KeyedDecodingContainer<CodingKeys>) throws -> OperationProof {
@@ -75,6 +81,8 @@ extension Operation: Codable {
         try c.encode(kind.name ?? "describe", forKey: .kind)
         try c.encodeIfPresent(details, forKey: .details)
         try c.encodeIfPresent(settings, forKey: .settings)
+        try c.encodeIfPresent(mark, forKey: .mark)
+        try c.encodeIfPresent(watch, forKey: .watch)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

@@ -6,11 +6,12 @@ extension OperationJSONParser {
     enum Key {
         case at, by, lamport, movie, op, origin, removes, seq, id, title, year, add, remove, sig, prev, key
         case details, describe, settings
+        case mark, watch, kind, set, on, rating, with, want, seen, veto
 
         /// Nil for anything that is not exactly one of the known names.
         init?(_ bytes: Slice<UnsafeRawBufferPointer>) {
-            guard
-                let candidate = Self.candidate(count: bytes.count, first: bytes.first, second: bytes.dropFirst().first)
+            guard let first = bytes.first, let last = bytes.last,
+                let candidate = Self.candidate(count: bytes.count, first: first, last: last)
             else { return nil }
             let matches = candidate.name.withUTF8Buffer {
                 bytesEqual(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(rebasing: bytes))
@@ -19,27 +20,46 @@ extension OperationJSONParser {
             self = candidate
         }
 
-        /// The one key a name of this length could be, told by its first bytes.
-        private static func candidate(count: Int, first: UInt8?, second: UInt8?) -> Key? {
-            switch (count, first) {
-            case (2, UInt8(ascii: "a")): .at
-            case (2, UInt8(ascii: "b")): .by
-            case (7, UInt8(ascii: "l")): .lamport
-            case (5, UInt8(ascii: "m")): .movie
-            case (2, UInt8(ascii: "o")): .op
-            case (6, UInt8(ascii: "o")): .origin
-            case (7, UInt8(ascii: "r")): .removes
-            case (3, UInt8(ascii: "s")): second == UInt8(ascii: "e") ? .seq : .sig
-            case (2, UInt8(ascii: "i")): .id
-            case (5, UInt8(ascii: "t")): .title
-            case (4, UInt8(ascii: "y")): .year
-            case (3, UInt8(ascii: "a")): .add
-            case (6, UInt8(ascii: "r")): .remove
-            case (4, UInt8(ascii: "p")): .prev
-            case (3, UInt8(ascii: "k")): .key
-            case (7, UInt8(ascii: "d")): .details
-            case (8, UInt8(ascii: "d")): .describe
-            case (8, UInt8(ascii: "s")): .settings
+        /// The one key a name of this length could be, told by its first and last bytes (no two
+        /// known names share all three).
+        private static func candidate(count: Int, first: UInt8, last: UInt8) -> Key? {
+            switch (count, Unicode.Scalar(first), Unicode.Scalar(last)) {
+            case (2, "a", "t"): .at
+            case (2, "b", "y"): .by
+            case (7, "l", "t"): .lamport
+            case (5, "m", "e"): .movie
+            case (2, "o", "p"): .op
+            case (6, "o", "n"): .origin
+            case (7, "r", "s"): .removes
+            case (3, "s", "q"): .seq
+            case (3, "s", "g"): .sig
+            case (2, "i", "d"): .id
+            case (5, "t", "e"): .title
+            case (4, "y", "r"): .year
+            case (3, "a", "d"): .add
+            case (6, "r", "e"): .remove
+            case (4, "p", "v"): .prev
+            case (3, "k", "y"): .key
+            case (7, "d", "s"): .details
+            case (8, "d", "e"): .describe
+            case (8, "s", "s"): .settings
+            default: markCandidate(count: count, first: first, last: last)
+            }
+        }
+
+        /// The keys and values of marks and watches.
+        private static func markCandidate(count: Int, first: UInt8, last: UInt8) -> Key? {
+            switch (count, Unicode.Scalar(first), Unicode.Scalar(last)) {
+            case (4, "m", "k"): .mark
+            case (5, "w", "h"): .watch
+            case (4, "k", "d"): .kind
+            case (3, "s", "t"): .set
+            case (2, "o", "n"): .on
+            case (6, "r", "g"): .rating
+            case (4, "w", "h"): .with
+            case (4, "w", "t"): .want
+            case (4, "s", "n"): .seen
+            case (4, "v", "o"): .veto
             default: nil
             }
         }
@@ -65,6 +85,16 @@ extension OperationJSONParser {
             case .details: "details"
             case .describe: "describe"
             case .settings: "settings"
+            case .mark: "mark"
+            case .watch: "watch"
+            case .kind: "kind"
+            case .set: "set"
+            case .on: "on"
+            case .rating: "rating"
+            case .with: "with"
+            case .want: "want"
+            case .seen: "seen"
+            case .veto: "veto"
             }
         }
     }

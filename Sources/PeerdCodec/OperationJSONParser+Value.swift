@@ -50,7 +50,7 @@ extension OperationJSONParser {
     }
 
     /// Consumes `word` if it is next.
-    private mutating func literal(_ word: StaticString) -> Bool {
+    mutating func literal(_ word: StaticString) -> Bool {
         let end = index + word.utf8CodeUnitCount
         guard end <= bytes.count else { return false }
         let matches = word.withUTF8Buffer {

@@ -89,8 +89,9 @@ struct OperationJSONParser {
         var kind: Operation.Kind?
         var movie: Movie?
         var removes: [OperationID]?
-        var details: MovieDetails?
-        var settings: GroupSettings?
+        // One payload an operation: a second one makes `set` give up, and the general path refuses
+        // such an operation (it would otherwise drop one).
+        var payload: Operation.Payload?
         var sig: [UInt8]?
         var prev: [UInt8]?
         var publicKey: [UInt8]?
@@ -104,8 +105,10 @@ struct OperationJSONParser {
             case .op: return set(&kind, parser.kind())
             case .movie: return set(&movie, parser.movie())
             case .removes: return set(&removes, parser.operationIDs())
-            case .details: return set(&details, parser.details())
-            case .settings: return set(&settings, parser.settings())
+            case .details: return set(&payload, parser.details().map(Operation.Payload.details))
+            case .settings: return set(&payload, parser.settings().map(Operation.Payload.settings))
+            case .mark: return set(&payload, parser.mark().map(Operation.Payload.mark))
+            case .watch: return set(&payload, parser.watch().map(Operation.Payload.watch))
             case .sig: return set(&sig, parser.base64(OperationProof.signatureLength...OperationProof.signatureLength))
             case .prev: return set(&prev, parser.base64(OperationProof.digestLength...OperationProof.digestLength))
             case .key: return set(&publicKey, parser.base64(1...OperationProof.maxKeyLength))
@@ -119,8 +122,6 @@ struct OperationJSONParser {
         // second was a fuzzer's find: a `remove` with no `removes`).
         if kind != .remove, removes?.isEmpty == true { return nil }
         if kind == .remove, removes == nil { return nil }
-        // One payload an operation: the general path refuses both (it would otherwise drop one).
-        if details != nil, settings != nil { return nil }
         return Operation(
             id: OperationID(origin: origin, seq: seq),
             lamport: lamport,
@@ -129,8 +130,7 @@ struct OperationJSONParser {
             kind: kind,
             movie: movie,
             removes: removes ?? [],
-            details: details,
-            settings: settings,
+            payload: payload,
             proof: OperationProof(sig: sig, prev: prev, key: publicKey)
         )
     }
@@ -195,7 +195,7 @@ struct OperationJSONParser {
 
     /// Parses `{ "key": value, … }`, handing each key to `member`, which parses the value and
     /// returns false to give up. Keys with escapes are refused; a key no `Key` names is passed as nil.
-    private mutating func object(_ member: (inout OperationJSONParser, Key?) -> Bool) -> Bool {
+    mutating func object(_ member: (inout OperationJSONParser, Key?) -> Bool) -> Bool {
         guard take(UInt8(ascii: "{")) else { return false }
         if take(UInt8(ascii: "}")) { return true }
         repeat {
@@ -217,6 +217,8 @@ struct OperationJSONParser {
             case .remove: return .remove
             case .describe: return .describe
             case .settings: return .settings
+            case .mark: return .mark
+            case .watch: return .watch
             default: return nil
             }
         }
@@ -224,7 +226,7 @@ struct OperationJSONParser {
     }
 
     /// A peer id; one equal to a recently read one shares its storage instead of allocating.
-    private mutating func peerID() -> PeerID? {
+    mutating func peerID() -> PeerID? {
         if let raw = plainString(), let peer = recent.origin(equalTo: raw, in: bytes) {
             index = raw.endIndex + 1
             return peer
@@ -261,7 +263,7 @@ struct OperationJSONParser {
 }
 
 /// Stores `value` in a field seen for the first time; false for a repeated key or a bad value.
-private func set<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
+func set<Value>(_ field: inout Value?, _ value: Value?) -> Bool {
     guard field == nil, let value else { return false }
     field = value
     return true

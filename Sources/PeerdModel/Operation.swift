@@ -33,6 +33,10 @@ package struct Operation: Hashable, Sendable {
         /// the group, not a movie: its `movie` is ``groupMovie``, which older peers check and this
         /// version ignores.
         case settings
+        /// One member's mark on the movie (``mark``): the origin is the member (proto/PEER.md, "Marks").
+        case mark
+        /// A watch of the movie by the members it names (``watch``): a `seen` mark of each of them.
+        case watch
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -43,6 +47,8 @@ package struct Operation: Hashable, Sendable {
             case "remove": self = .remove
             case "describe": self = .describe
             case "settings": self = .settings
+            case "mark": self = .mark
+            case "watch": self = .watch
             default: self = .unknown
             }
         }
@@ -54,16 +60,20 @@ package struct Operation: Hashable, Sendable {
             case .remove: "remove"
             case .describe: "describe"
             case .settings: "settings"
+            case .mark: "mark"
+            case .watch: "watch"
             case .unknown: nil
             }
         }
     }
 
-    /// What a describe or a settings operation carries beyond the common fields: one pointer's room,
-    /// since both are classes, so operations of every other kind pay nothing for it.
+    /// What a describe, settings, mark or watch operation carries beyond the common fields: one
+    /// pointer's room, since each is a class, so adds and removals pay nothing for it.
     package enum Payload: Hashable, Sendable {
         case details(MovieDetails)
         case settings(GroupSettings)
+        case mark(Mark)
+        case watch(Watch)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -81,7 +91,8 @@ package struct Operation: Hashable, Sendable {
     /// For a removal: the adds it observed and so cancels. An add not listed here survives,
     /// which is what makes a later (or concurrent) re-add show the movie again.
     package var removes: [OperationID]
-    /// A describe's details or a settings operation's settings; nil for every other kind.
+    /// A describe's details, a settings operation's settings, a mark or a watch; nil for an add or a
+    /// removal.
     package var payload: Payload?
     /// `sig`, `prev` and `key`: empty until the origin signs the operation.
     package var proof: OperationProof
@@ -99,6 +110,7 @@ package struct Operation: Hashable, Sendable {
         removes: [OperationID] = [],
         details: MovieDetails? = nil,
         settings: GroupSettings? = nil,
+        payload: Payload? = nil,
         proof: OperationProof = OperationProof(),
         verbatim: VerbatimJSON? = nil
     ) {
@@ -109,7 +121,7 @@ package struct Operation: Hashable, Sendable {
         self.kind = kind
         self.movie = movie
         self.removes = removes
-        self.payload = details.map(Payload.details) ?? settings.map(Payload.settings)
+        self.payload = payload ?? details.map(Payload.details) ?? settings.map(Payload.settings)
         self.proof = proof
         self.verbatim = verbatim
     }
@@ -122,6 +134,16 @@ package struct Operation: Hashable, Sendable {
     /// A settings operation's settings; nil for every other kind.
     package var settings: GroupSettings? {
         if case .settings(let settings) = payload { settings } else { nil }
+    }
+
+    /// A mark operation's mark; nil for every other kind.
+    package var mark: Mark? {
+        if case .mark(let mark) = payload { mark } else { nil }
+    }
+
+    /// A watch operation's watch; nil for every other kind.
+    package var watch: Watch? {
+        if case .watch(let watch) = payload { watch } else { nil }
     }
 
     /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
@@ -139,22 +161,38 @@ package struct Operation: Hashable, Sendable {
         if let reason = movie.invalidReason { return reason }
         guard kind != .unknown else { return nil }
         if kind != .remove, !removes.isEmpty { return "only a removal names adds to remove" }
-        if kind == .describe {
-            guard let details else { return "a describe carries the movie's details" }
-            return details.invalidReason
-        }
-        if kind == .settings {
-            guard let settings else { return "a settings operation carries the group's settings" }
-            return settings.invalidReason
-        }
-        if details != nil { return "only a describe carries details" }
-        if settings != nil { return "only a settings operation carries settings" }
+        if kind != .add, kind != .remove { return payloadReason }
+        if let payload { return Self.misplaced(payload) }
         if removes.count > 10_000 { return "a removal names at most 10000 adds" }
         if zip(removes, removes.dropFirst()).contains(where: { $0 >= $1 }) {
             return "removes is sorted by (origin, seq), each add named once"
         }
         if kind == .remove, removes.isEmpty { return Self.emptyRemovalReason }
         return nil
+    }
+
+    /// Why the payload of a describe, settings, mark or watch operation is wrong, or nil.
+    private var payloadReason: String? {
+        switch (kind, payload) {
+        case (.describe, .details(let details)?): details.invalidReason
+        case (.describe, _): "a describe carries the movie's details"
+        case (.settings, .settings(let settings)?): settings.invalidReason
+        case (.settings, _): "a settings operation carries the group's settings"
+        case (.mark, .mark(let mark)?): mark.invalidReason
+        case (.mark, _): "a mark operation carries one mark"
+        case (.watch, .watch(let watch)?): watch.invalidReason
+        case (.watch, _): "a watch carries who watched"
+        case (.add, _), (.remove, _), (.unknown, _): nil
+        }
+    }
+
+    private static func misplaced(_ payload: Payload) -> String {
+        switch payload {
+        case .details: "only a describe carries details"
+        case .settings: "only a settings operation carries settings"
+        case .mark: "only a mark operation carries a mark"
+        case .watch: "only a watch operation carries a watch"
+        }
     }
 
     /// Why a removal that names no add is refused (checked last, so it is the only reason given).

@@ -9,7 +9,7 @@ package struct Replica: Sendable {
     package private(set) var vector = VersionVector()
     package private(set) var lamport: UInt64 = 0
     /// Every operation held, by `(origin, seq)`; adds the list holds are found there.
-    private var log = ReplicaLog()
+    private(set) var log = ReplicaLog()
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
     private var staged: [Operation] = []
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
@@ -36,6 +36,10 @@ package struct Replica: Sendable {
         case describe(MovieID, MovieDetails)
         /// The group's region and services (proto/PEER.md, "Group settings").
         case settings(GroupSettings)
+        /// One of this member's marks on a movie (proto/PEER.md, "Marks").
+        case mark(Movie, Mark)
+        /// A watch of a movie by the members present.
+        case watch(Movie, Watch)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -49,6 +53,8 @@ package struct Replica: Sendable {
         case operation(Operation)
         /// The movie is on the list with an add of this replica's already.
         case alreadyListed(WatchListRow)
+        /// This member's mark of that kind on the movie says so already.
+        case alreadyMarked(MovieID)
     }
 
     package var operationCount: Int { Int(vector.operationCount) }
@@ -85,6 +91,17 @@ package struct Replica: Sendable {
         case .settings(let settings):
             if let reason = settings.invalidReason { throw .invalid(reason) }
             return .operation(next.with(.settings, Operation.groupMovie, payload: .settings(settings)))
+        case .mark(let movie, let mark):
+            if let reason = movie.invalidReason ?? mark.invalidReason { throw .invalid(reason) }
+            let current = list.marks.mark(mark.kind, of: id, on: movie.id)
+            let staging = staged.contains { $0.kind == .mark && $0.movie.id == movie.id && $0.mark?.kind == mark.kind }
+            if !staging, current == mark || (current?.set ?? false) == false && !mark.set {
+                return .alreadyMarked(movie.id)
+            }
+            return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
+        case .watch(let movie, let watch):
+            if let reason = movie.invalidReason ?? watch.invalidReason { throw .invalid(reason) }
+            return .operation(next.with(.watch, list.row(for: movie.id)?.movie ?? movie, payload: .watch(watch)))
         case .remove(let movieID):
             var names = Set(list.survivingAdds(of: movieID))
             for op in staged where op.movie.id == movieID {

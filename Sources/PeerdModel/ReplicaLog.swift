@@ -77,6 +77,17 @@ struct ReplicaLog: Sendable {
         }
     }
 
+    /// How many operations of `origin` are held.
+    func count(of origin: PeerID) -> UInt64 { UInt64(entries[origin]?.count ?? 0) }
+
+    /// Every origin held.
+    var origins: Dictionary<PeerID, [Entry]>.Keys { entries.keys }
+
+    /// Operation `(origin, seq)`, held, without its proof.
+    func operation(from origin: PeerID, seq: UInt64, in list: WatchList) -> Operation {
+        operation(entries[origin]![Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
+    }
+
     private func operation(_ entry: Entry, id: OperationID, in list: WatchList) -> Operation {
         guard let movie = entry.listedMovie else { return retired[entry.retiredIndex] }
         guard let add = list.add(id, of: movie) else { preconditionFailure("\(id) is listed but not in the list") }

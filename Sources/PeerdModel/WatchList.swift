@@ -21,6 +21,10 @@ package struct WatchList: Sendable {
     private var descriptions: [MovieID: Operation] = [:]
     /// The newest settings operation (by order key): where the group watches.
     package private(set) var settingsOperation: Operation?
+    /// Every member's marks on every movie, listed or not (``GroupMarks``).
+    package private(set) var marks = GroupMarks()
+    /// Every member's name, from their newest operation.
+    package private(set) var names = MemberNames()
 
     package init() {}
 
@@ -72,6 +76,7 @@ package struct WatchList: Sendable {
         reporting: Bool,
         retiring: (Operation) -> Void = { _ in }
     ) -> WatchListChange? {
+        names.note(operation)
         switch operation.kind {
         case .add:
             guard tombstones.isEmpty || !tombstones.contains(operation.id) else { return nil }
@@ -90,6 +95,9 @@ package struct WatchList: Sendable {
             if let current = settingsOperation, current.orderKey >= operation.orderKey { return nil }
             settingsOperation = operation
             return nil
+        case .mark, .watch:
+            guard marks.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
+            return .updated(row, by: operation)
         case .unknown:
             return nil
         }
@@ -138,6 +146,8 @@ package struct WatchList: Sendable {
         result.descriptions = descriptions.merging(other.descriptions) { $0.orderKey >= $1.orderKey ? $0 : $1 }
         result.settingsOperation = [settingsOperation, other.settingsOperation].compactMap(\.self)
             .max { $0.orderKey < $1.orderKey }
+        result.marks = marks.merged(with: other.marks)
+        result.names = names.merged(with: other.names)
         for list in [self, other] {
             for movieAdds in list.movies {
                 movieAdds.forEach { add in
@@ -151,6 +161,10 @@ package struct WatchList: Sendable {
     private func row(_ adds: MovieAdds) -> WatchListRow {
         var row = adds.row
         row.details = descriptions[adds.movie]?.details
+        row.marks = marks.marks(of: adds.movie, names: names)
+        for index in row.addedBy.indices where names.isShared(row.addedBy[index].name) {
+            row.addedBy[index].name = names.name(of: row.addedBy[index].peer)
+        }
         return row
     }
 

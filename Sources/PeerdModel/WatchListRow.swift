@@ -9,6 +9,8 @@ package struct WatchListRow: Hashable, Sendable {
     package var addedAt: Int64
     /// The newest describe's details of the movie, if any peer fetched them.
     package var details: MovieDetails?
+    /// Each member's marks on the movie, by member id: those with at least one mark set.
+    package var marks: [MemberMarks] = []
 
     package struct Adder: Hashable, Sendable {
         package var name: String
@@ -20,12 +22,20 @@ package struct WatchListRow: Hashable, Sendable {
         }
     }
 
-    package init(movie: Movie, key: OrderKey, addedBy: [Adder], addedAt: Int64, details: MovieDetails? = nil) {
+    package init(
+        movie: Movie,
+        key: OrderKey,
+        addedBy: [Adder],
+        addedAt: Int64,
+        details: MovieDetails? = nil,
+        marks: [MemberMarks] = []
+    ) {
         self.movie = movie
         self.key = key
         self.addedBy = addedBy
         self.addedAt = addedAt
         self.details = details
+        self.marks = marks
     }
 
     /// Whether the row waits for a describe: none reached it yet or, once the group chose a region,

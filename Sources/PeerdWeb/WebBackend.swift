@@ -14,7 +14,8 @@ package protocol WebBackend: Sendable {
 extension ControlRequest {
     package var allowedFromPage: Bool {
         switch self {
-        case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh:
+        case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh,
+            .mark, .watch, .history:
             true
         case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose: false
         }

@@ -18,6 +18,10 @@ package struct MovieRecord: Hashable, Sendable, Codable {
     package var cursor: String
     /// The first of the group's services that streams it in the group's region, when one does.
     package var streamingOn: String?
+    /// Each member's marks, by member id; absent when nobody marked it.
+    @OmittedWhenEmpty package var marks: [MarkRecord] = []
+    /// The average of the members' ratings, one decimal; absent when nobody rated it.
+    package var averageRating: Double?
 
     package init(_ row: WatchListRow, settings: GroupSettings? = nil) {
         movieId = row.movie.id.rawValue
@@ -29,6 +33,8 @@ package struct MovieRecord: Hashable, Sendable, Codable {
         addedAt = row.addedAt
         cursor = row.key.cursor
         streamingOn = settings?.streamingService(in: row.details?.providers)?.name
+        marks = row.marks.map(MarkRecord.init)
+        averageRating = row.marks.averageRating.map { ($0 * 10).rounded() / 10 }
     }
 }
 

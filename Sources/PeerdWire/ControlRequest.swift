@@ -5,8 +5,16 @@ package enum ControlRequest: Hashable, Sendable {
     case add(Movie)
     case remove(MovieID)
     /// A page of the list: at most `limit` rows after `after` (a cursor from an earlier page); with
-    /// `streaming`, only the movies one of the group's services streams.
-    case list(limit: Int?, after: String?, streaming: Bool = false)
+    /// `streaming`, only the movies one of the group's services streams; `filter` by members' marks.
+    case list(limit: Int?, after: String?, streaming: Bool = false, filter: ListFilter = ListFilter())
+    /// This member's marks on a movie, set or cleared (proto/CONTROL.md, "mark"); a `want` of an
+    /// unlisted movie adds it first.
+    case mark(Movie, [Mark])
+    /// A watch of a movie by this member and the members `with` names, on the day `on`.
+    case watch(Movie, with: [String], on: String?)
+    /// A page of the signed log in words, newest first: of one movie, or all; no older than `since`
+    /// (milliseconds since 1970); before the cursor `before`.
+    case history(movie: MovieID?, since: Int64?, limit: Int?, before: String?)
     /// Keep the connection open and stream one `change` per list change.
     case follow
     case peers
@@ -46,6 +54,9 @@ package enum ControlRequest: Hashable, Sendable {
         case .add: "add"
         case .remove: "remove"
         case .list: "list"
+        case .mark: "mark"
+        case .watch: "watch"
+        case .history: "history"
         case .follow: "follow"
         case .peers: "peers"
         case .status: "status"
@@ -70,7 +81,7 @@ package enum ControlRequest: Hashable, Sendable {
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
         case type, version, movie, limit, after, streaming, address, expiresIn, code, peer, query, year, page
-        case region, services
+        case region, services, marks, with, on, since, before, unseen, by, wantedBy, sort
     }
 
     package init(from decoder: any Decoder) throws {
@@ -91,7 +102,22 @@ extension ControlRequest: Codable {
             self = .list(
                 limit: try c.decodeIfPresent(Int.self, forKey: .limit),
                 after: try c.decodeIfPresent(String.self, forKey: .after),
-                streaming: try c.decodeIfPresent(Bool.self, forKey: .streaming) ?? false
+                streaming: try c.decodeIfPresent(Bool.self, forKey: .streaming) ?? false,
+                filter: try Self.decodeFilter(c)
+            )
+        case "mark": self = .mark(try c.decode(Movie.self, forKey: .movie), try c.decode([Mark].self, forKey: .marks))
+        case "watch":
+            self = .watch(
+                try c.decode(Movie.self, forKey: .movie),
+                with: try c.decodeIfPresent([String].self, forKey: .with) ?? [],
+                on: try c.decodeIfPresent(String.self, forKey: .on)
+            )
+        case "history":
+            self = .history(
+                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
+                since: try c.decodeIfPresent(Int64.self, forKey: .since),
+                limit: try c.decodeIfPresent(Int.self, forKey: .limit),
+                before: try c.decodeIfPresent(String.self, forKey: .before)
             )
         case "follow": self = .follow
         case "peers": self = .peers
@@ -139,10 +165,23 @@ extension ControlRequest: Codable {
         switch self {
         case .add(let movie): try c.encode(movie, forKey: .movie)
         case .remove(let id): try c.encode(id, forKey: .movie)
-        case .list(let limit, let after, let streaming):
+        case .list(let limit, let after, let streaming, let filter):
             try c.encodeIfPresent(limit, forKey: .limit)
             try c.encodeIfPresent(after, forKey: .after)
             if streaming { try c.encode(true, forKey: .streaming) }
+            try Self.encode(filter, into: &c)
+        case .mark(let movie, let marks):
+            try c.encode(movie, forKey: .movie)
+            try c.encode(marks, forKey: .marks)
+        case .watch(let movie, let with, let on):
+            try c.encode(movie, forKey: .movie)
+            if !with.isEmpty { try c.encode(with, forKey: .with) }
+            try c.encodeIfPresent(on, forKey: .on)
+        case .history(let movie, let since, let limit, let before):
+            try c.encodeIfPresent(movie, forKey: .movie)
+            try c.encodeIfPresent(since, forKey: .since)
+            try c.encodeIfPresent(limit, forKey: .limit)
+            try c.encodeIfPresent(before, forKey: .before)
         case .services(let region, let services):
             try c.encodeIfPresent(region, forKey: .region)
             try c.encodeIfPresent(services, forKey: .services)
@@ -166,5 +205,23 @@ extension ControlRequest: Codable {
         case .show(let movie): try c.encode(movie, forKey: .movie)
         case .refresh(let movie): try c.encodeIfPresent(movie, forKey: .movie)
         }
+    }
+}
+
+extension ControlRequest {
+    fileprivate static func decodeFilter(_ c: KeyedDecodingContainer<CodingKeys>) throws -> ListFilter {
+        ListFilter(
+            unseen: try c.decodeIfPresent(Bool.self, forKey: .unseen) ?? false,
+            by: try c.decodeIfPresent([String].self, forKey: .by),
+            wantedBy: try c.decodeIfPresent([String].self, forKey: .wantedBy),
+            sort: try c.decodeIfPresent(ListQuery.Sort.self, forKey: .sort) ?? .added
+        )
+    }
+
+    fileprivate static func encode(_ filter: ListFilter, into c: inout KeyedEncodingContainer<CodingKeys>) throws {
+        if filter.unseen { try c.encode(true, forKey: .unseen) }
+        try c.encodeIfPresent(filter.by, forKey: .by)
+        try c.encodeIfPresent(filter.wantedBy, forKey: .wantedBy)
+        if filter.sort != .added { try c.encode(filter.sort, forKey: .sort) }
     }
 }

@@ -25,6 +25,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case genres(GenresRecord)
     case services(ServicesRecord)
     case shown(ShownRecord)
+    /// What `mark` or `watch` did.
+    case marked(MarkedRecord)
+    case history(HistoryRecord)
     /// How many fetches `refresh` queued.
     case refreshing(movies: Int)
     /// The page's address, its token in the fragment: `http://127.0.0.1:7602/#token=…`.
@@ -55,6 +58,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .genres: "genres"
         case .services: "services"
         case .shown: "shown"
+        case .marked: "marked"
+        case .history: "history"
         case .refreshing: "refreshing"
         case .page: "page"
         case .diagnosis: "diagnosis"
@@ -109,6 +114,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "genres": self = .genres(try GenresRecord(from: decoder))
         case "services": self = .services(try ServicesRecord(from: decoder))
         case "shown": self = .shown(try ShownRecord(from: decoder))
+        case "marked": self = .marked(try MarkedRecord(from: decoder))
+        case "history": self = .history(try HistoryRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
         case "diagnosis": self = .diagnosis(try DiagnosisRecord(from: decoder))
@@ -151,6 +158,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .genres(let genres): try genres.encode(to: encoder)
         case .services(let services): try services.encode(to: encoder)
         case .shown(let shown): try shown.encode(to: encoder)
+        case .marked(let marked): try marked.encode(to: encoder)
+        case .history(let history): try history.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)
         case .diagnosis(let diagnosis): try diagnosis.encode(to: encoder)

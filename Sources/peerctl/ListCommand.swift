@@ -1,5 +1,6 @@
 import ArgumentParser
 import PeerControl
+import PeerdModel
 import PeerdWire
 
 struct ListCommand: ParsableCommand {
@@ -26,13 +27,35 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Only what the group's streaming services stream now (see `peerctl services`).")
     var streaming = false
 
+    @Flag(help: "Only what nobody has seen (with --by: none of those members).")
+    var unseen = false
+
+    @Option(help: ArgumentHelp("With --unseen: whose seen marks count, comma-separated.", valueName: "members"))
+    var by: String?
+
+    @Option(help: ArgumentHelp("Only what one of these wants, comma-separated (`me` is you).", valueName: "members"))
+    var wantedBy: String?
+
+    @Option(help: "Order: added (the list's own), wants (most wanted first), rating (best first) or title.")
+    var sort: ListQuery.Sort = .added
+
     @OptionGroup var options: ControlOptions
 
     func validate() throws {
         if let limit, !(1...10_000).contains(limit) { throw ValidationError("--limit must be between 1 and 10000") }
-        if follow, limit != nil || after != nil || streaming {
-            throw ValidationError("--follow doesn't page or filter; drop --limit, --after and --streaming")
+        if follow, limit != nil || after != nil || streaming || filter != ListFilter() {
+            throw ValidationError("--follow doesn't page, filter or sort; drop the other options")
         }
+        if by != nil, !unseen {
+            throw ValidationError("--by goes with --unseen: `peerctl list --unseen --by alice,bob`")
+        }
+    }
+
+    private var filter: ListFilter {
+        func members(_ text: String?) -> [String]? {
+            text.map { $0.split(separator: ",").map(String.init).filter { !$0.isEmpty } }
+        }
+        return ListFilter(unseen: unseen, by: members(by), wantedBy: members(wantedBy), sort: sort)
     }
 
     func run() throws {
@@ -43,7 +66,7 @@ struct ListCommand: ParsableCommand {
         var total = 0
         var next: String?
         repeat {
-            let request = ControlRequest.list(limit: limit, after: cursor, streaming: streaming)
+            let request = ControlRequest.list(limit: limit, after: cursor, streaming: streaming, filter: filter)
             guard case .list(let page, let count, let more) = try options.request(request) else {
                 throw Output.unexpected()
             }
@@ -54,28 +77,57 @@ struct ListCommand: ParsableCommand {
         } while limit == nil && next != nil
         if options.json { return Output.json(movies) }
         if movies.isEmpty { return print(emptyNote) }
-        let streams = movies.contains { $0.streamingOn != nil }
-        var table = Output.Table(["MOVIE", "TITLE", "YEAR", "ADDED BY"] + (streams ? ["STREAMS ON"] : []))
-        for movie in movies {
-            table.add(
-                [
-                    String(movie.movieId), movie.title ?? "-", movie.year.map(String.init) ?? "-",
-                    movie.addedBy.joined(separator: ", "),
-                ] + (streams ? [movie.streamingOn ?? "-"] : [])
-            )
-        }
-        table.print()
+        printTable(movies)
         if let next {
-            let filter = streaming ? " --streaming" : ""
             Output.note(
                 "\(movies.count) of \(total) shown; next page: "
-                    + "peerctl list\(filter) --limit \(limit ?? movies.count) --after \(next)"
+                    + "peerctl list\(filterArguments) --limit \(limit ?? movies.count) --after \(next)"
             )
         }
     }
 
+    /// The options that chose these rows, for the next page's command.
+    private var filterArguments: String {
+        var parts: [String] = []
+        if streaming { parts.append("--streaming") }
+        if unseen { parts.append("--unseen") }
+        if let by { parts.append("--by \(by)") }
+        if let wantedBy { parts.append("--wanted-by \(wantedBy)") }
+        if sort != .added { parts.append("--sort \(sort.rawValue)") }
+        return parts.map { " " + $0 }.joined()
+    }
+
+    private func printTable(_ movies: [MovieRecord]) {
+        let streams = movies.contains { $0.streamingOn != nil }
+        let marked = movies.contains { !$0.marks.isEmpty }
+        var table = Output.Table(
+            ["MOVIE", "TITLE", "YEAR", "ADDED BY"] + (marked ? ["WANTED BY", "SEEN BY", "RATING"] : [])
+                + (streams ? ["STREAMS ON"] : [])
+        )
+        for movie in movies {
+            let marks =
+                marked
+                ? [
+                    Self.names(movie.marks.filter(\.want)), Self.names(movie.marks.filter(\.seen)),
+                    movie.averageRating.map(Output.oneDecimal) ?? "-",
+                ] : []
+            table.add(
+                [
+                    String(movie.movieId), movie.title ?? "-", movie.year.map(String.init) ?? "-",
+                    movie.addedBy.joined(separator: ", "),
+                ] + marks + (streams ? [movie.streamingOn ?? "-"] : [])
+            )
+        }
+        table.print()
+    }
+
+    private static func names(_ marks: [MarkRecord]) -> String {
+        marks.isEmpty ? "-" : marks.map(\.name).joined(separator: ", ")
+    }
+
     private var emptyNote: String {
         if after != nil { return "no more movies" }
+        if filter != ListFilter() { return "no movie on the list matches" }
         if streaming {
             return "nothing on the list streams on the group's services now (`peerctl services` names them)"
         }
@@ -112,3 +164,5 @@ struct ListCommand: ParsableCommand {
         }
     }
 }
+
+extension ListQuery.Sort: ExpressibleByArgument {}

@@ -113,6 +113,22 @@ enum Output {
         return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) \(clock.prefix(5))"
     }
 
+    /// `YYYY-MM-DD HH:MM`, in local time.
+    static func stamp(_ millis: Int64) -> String {
+        var seconds = time_t(millis / 1000)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) "
+            + "\(two(local.tm_hour)):\(two(local.tm_min))"
+    }
+
+    /// `7.5`, `8.0`: one decimal, rounded.
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// `42s`, `5m 3s`, `2h 10m`, `3d 4h`.
     static func duration(_ seconds: Double) -> String {
         let s = max(0, Int(seconds.rounded()))

@@ -18,6 +18,10 @@ struct Peerctl: ParsableCommand {
               peerctl discover --trending week
               peerctl similar 603
               peerctl show 603
+              peerctl want 603                        (your marks: want, seen, rate, veto, unmark)
+              peerctl watched 603 --with alice,bob
+              peerctl list --unseen --sort wants
+              peerctl history
               peerctl list
               peerctl list --follow
               peerctl peers
@@ -33,8 +37,9 @@ struct Peerctl: ParsableCommand {
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
-            ShowCommand.self, ServicesCommand.self, RefreshCommand.self, OpenCommand.self,
-            DoctorCommand.self,
+            ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
+            RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
+            OpenCommand.self, DoctorCommand.self,
         ]
     )
 

@@ -43,6 +43,7 @@ struct ShowCommand: ParsableCommand {
         }
         if let movie = shown.movie {
             facts.append(("added by", movie.addedBy.joined(separator: ", ") + " at " + Output.clockTime(movie.addedAt)))
+            facts += memberFacts(movie)
         } else {
             facts.append(("list", "not on the list"))
         }
@@ -58,6 +59,20 @@ struct ShowCommand: ParsableCommand {
 }
 
 extension ShowCommand {
+    /// Each member's marks, a line each, then the group's average rating.
+    static func memberFacts(_ movie: MovieRecord) -> [(String, String)] {
+        var facts: [(String, String)] = movie.marks.map { mark in
+            var said: [String] = []
+            if mark.want { said.append("wants") }
+            if mark.seen { said.append("seen" + (mark.seenOn.map { " on \($0)" } ?? "")) }
+            if let rating = mark.rating { said.append("rating \(rating)/10") }
+            if mark.veto { said.append("veto") }
+            return (mark.name, said.joined(separator: " / "))
+        }
+        if let average = movie.averageRating { facts.append(("group's rating", Output.oneDecimal(average) + "/10")) }
+        return facts.isEmpty ? [("marks", "none yet: peerctl want, seen, rate or veto")] : facts
+    }
+
     /// Where to watch it, by kind of offer, with the attribution TMDB asks for: its data is JustWatch's.
     static func watchFacts(_ providers: WatchProviders?) -> [(String, String)] {
         guard let providers else { return [] }

@@ -37,27 +37,6 @@ extension ControlResponder {
         }
     }
 
-    /// A page of the movies one of the group's services streams.
-    func streamingList(limit: Int?, after: String?) async -> ControlResponse {
-        let cursor: OrderKey?
-        switch Self.pageBounds(limit: limit, after: after) {
-        case .success(let key): cursor = key
-        case .failure(let error): return .error(error)
-        }
-        guard let settings = await replica.settings, !settings.services.isEmpty else {
-            return .error(
-                WireError(
-                    .badRequest,
-                    "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"
-                )
-            )
-        }
-        let (rows, total) = await replica.streamingPage(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
-        let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize), settings: settings)
-        let next = rows.count > page.count ? page.last?.cursor : nil
-        return .list(movies: page, total: total, next: next)
-    }
-
     private var languageRegion: String { TMDBResponses.region(of: info.tmdbLanguage) }
 
     private func servicesRecord(_ operation: Operation?) -> ServicesRecord {

@@ -27,8 +27,15 @@ struct ControlResponder: Sendable {
         switch request {
         case .add(let movie): return await add(movie)
         case .remove(let movieID): return await remove(movieID)
-        case .list(let limit, let after, let streaming):
-            return streaming ? await streamingList(limit: limit, after: after) : await list(limit: limit, after: after)
+        case .list(let limit, let after, let streaming, let filter):
+            guard !streaming, filter == ListFilter() else {
+                return await queriedList(limit: limit, after: after, streaming: streaming, filter: filter)
+            }
+            return await list(limit: limit, after: after)
+        case .mark(let movie, let marks): return await mark(movie, marks)
+        case .watch(let movie, let with, let on): return await watch(movie, with: with, on: on)
+        case .history(let movie, let since, let limit, let before):
+            return await history(movie: movie, since: since, limit: limit, before: before)
         case .peers:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
@@ -86,8 +93,9 @@ struct ControlResponder: Sendable {
             switch submitted {
             case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
             case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
-            case .removed(let op), .described(let op), .settingsSet(let op):
+            case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op):
                 return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
+            case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
             }
         } catch {
             return .error(Self.wireError(error))
@@ -229,6 +237,7 @@ struct ControlResponder: Sendable {
             used +=
                 200 + 2 * (record.title?.utf8.count ?? 0)
                 + record.addedBy.reduce(0) { $0 + 2 * $1.utf8.count + 80 }
+                + record.marks.reduce(0) { $0 + 2 * $1.name.utf8.count + 160 }
             guard used <= budget || records.isEmpty else { break }
             records.append(record)
         }

@@ -26,6 +26,8 @@ extension ReplicaService {
                         switch try replica.draft(request, at: at) {
                         case .alreadyListed(let row):
                             continuation.resume(returning: .alreadyListed(row))
+                        case .alreadyMarked(let movie):
+                            continuation.resume(returning: .alreadyMarked(movie))
                         case .operation(let draft):
                             let sealed = stage(draft)
                             operations.append(sealed)
@@ -105,6 +107,7 @@ extension ReplicaService {
             .added(op, row: replica.list.row(for: op.movie.id) ?? WatchListRow(adds: [op])!)
         case .describe: .described(op)
         case .settings: .settingsSet(op)
+        case .mark, .watch: .marked(op)
         case .remove, .unknown: .removed(op)
         }
     }

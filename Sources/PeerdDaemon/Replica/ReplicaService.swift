@@ -31,6 +31,10 @@ package actor ReplicaService: Service {
         case described(Operation)
         /// The group's settings were set.
         case settingsSet(Operation)
+        /// A mark or a watch was made.
+        case marked(Operation)
+        /// This member's mark said so already: nothing was made.
+        case alreadyMarked(MovieID)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.
@@ -119,14 +123,11 @@ package actor ReplicaService: Service {
     /// The operation that set them.
     package var settingsOperation: Operation? { replica.list.settingsOperation }
 
-    /// Up to `limit` rows after `cursor` that one of the group's services streams in its region
-    /// (none before a member set them), and how many do in all.
-    package func streamingPage(after cursor: OrderKey?, limit: Int) -> (rows: [WatchListRow], total: Int) {
-        guard let settings = replica.list.settings else { return ([], 0) }
-        let streaming = replica.list.rows.filter { settings.streamingService(in: $0.details?.providers) != nil }
-        let rows = streaming.lazy.filter { row in cursor.map { row.key > $0 } ?? true }.prefix(limit)
-        return (Array(rows), streaming.count)
-    }
+    /// The rows `query` keeps, in its order.
+    package func rows(matching query: ListQuery) -> [WatchListRow] { replica.list.rows(matching: query) }
+
+    /// Every member with a name (from their operations), and how the group shows each.
+    package var memberNames: MemberNames { replica.list.names }
 
     /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
     /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)

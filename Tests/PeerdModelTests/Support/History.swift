@@ -22,14 +22,19 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) describe \(op.movie.id) \(op.details?.title ?? "-")"
             case .settings:
                 "\(op.id) L\(op.lamport) settings \(op.settings.map(String.init(describing:)) ?? "-")"
+            case .mark:
+                "\(op.id) L\(op.lamport) mark \(op.movie.id) \(op.mark.map(String.init(describing:)) ?? "-")"
+            case .watch:
+                "\(op.id) L\(op.lamport) watch \(op.movie.id) \(op.watch.map(String.init(describing:)) ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }
         }.joined(separator: "\n")
     }
 
-    /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add, a removal or a
-    /// describe (new details of a movie, which may be listed or not) or new group settings.
+    /// Simulates `origins` replicas taking `steps` turns; a turn is a gossip, an add, a removal, or
+    /// one of a describe (new details of a movie, which may be listed or not), new group settings,
+    /// a mark or a watch.
     static func simulate(origins: Int, steps: Int, using rng: inout some RandomNumberGenerator) -> History {
         let peers = Array(Peers.all.prefix(origins))
         var made: [Operation] = []
@@ -91,8 +96,8 @@ struct History: Sendable, CustomStringConvertible {
         return History(operations: made)
     }
 
-    /// A describe (new details of a movie, which may be listed or not) or new group settings, each
-    /// half the time.
+    /// A describe (new details of a movie, which may be listed or not), new group settings, a mark
+    /// or a watch, each a quarter of the time.
     static func describeOrSettings(
         _ id: OperationID,
         lamport: UInt64,
@@ -100,8 +105,21 @@ struct History: Sendable, CustomStringConvertible {
         using rng: inout some RandomNumberGenerator
     ) -> Operation {
         let by = Peers.name(of: id.origin)
-        guard Bool.random(using: &rng) else {
-            let movie = movieID(moviePool.randomElement(using: &rng)!)
+        let movie = movieID(moviePool.randomElement(using: &rng)!)
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0:
+            let payload = markOrWatch(by: id.origin, lamport: lamport, using: &rng)
+            let kind: Operation.Kind = payload.mark != nil ? .mark : .watch
+            return Operation(
+                id: id,
+                lamport: lamport,
+                at: now,
+                by: by,
+                kind: kind,
+                movie: Movie(id: movie),
+                payload: payload.payload
+            )
+        case 1:
             let details = MovieDetails(
                 .init(title: "Movie \(movie) by \(by) at \(lamport)", language: "en-US", fetchedAt: now)
             )
@@ -114,6 +132,7 @@ struct History: Sendable, CustomStringConvertible {
                 movie: Movie(id: movie),
                 details: details
             )
+        default: break
         }
         let settings = GroupSettings(
             region: ["US", "DE", "FR"].randomElement(using: &rng)!,
@@ -128,6 +147,29 @@ struct History: Sendable, CustomStringConvertible {
             movie: Operation.groupMovie,
             settings: settings
         )
+    }
+
+    /// A mark of `member`'s (any kind, set or cleared) or, a third of the time, a watch naming some
+    /// of the peers.
+    static func markOrWatch(
+        by member: PeerID,
+        lamport: UInt64,
+        using rng: inout some RandomNumberGenerator
+    ) -> (payload: Operation.Payload, mark: Mark?) {
+        if Int.random(in: 0..<3, using: &rng) == 0 {
+            let present = Peers.all.prefix(4).filter { _ in Bool.random(using: &rng) }
+            let on = Bool.random(using: &rng) ? "2026-11-\(10 + lamport % 19)" : nil
+            return (.watch(Watch(with: present.isEmpty ? [member] : Array(present), on: on)), nil)
+        }
+        let kind = Mark.Kind.allCases.randomElement(using: &rng)!
+        let set = Int.random(in: 0..<4, using: &rng) > 0
+        let mark = Mark(
+            kind: kind,
+            set: set,
+            on: kind == .seen && set && Bool.random(using: &rng) ? "2026-10-\(10 + lamport % 19)" : nil,
+            rating: kind == .rating && set ? Int.random(in: 1...10, using: &rng) : nil
+        )
+        return (.mark(mark), mark)
     }
 
     /// Per movie, the adds among `operations` that no removal among them names.

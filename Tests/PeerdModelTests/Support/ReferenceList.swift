@@ -25,8 +25,32 @@ func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] 
             addedBy: adders,
             addedAt: sorted[0].at,
             details: operations.filter { $0.kind == .describe && $0.movie.id == sorted[0].movie.id }
-                .max { $0.orderKey < $1.orderKey }?.details
+                .max { $0.orderKey < $1.orderKey }?.details,
+            marks: referenceMarks(of: sorted[0].movie.id, in: operations)
         )
     }
     return rows.sorted { $0.key < $1.key }
+}
+
+/// Each member's marks on `movie` by the rules written out plainly: per member and kind, the newest
+/// (by order key) of their own marks of that kind and, for `seen`, of the watches that name them;
+/// named by their newest operation; members with nothing set left out.
+func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>) -> [MemberMarks] {
+    var candidates: [PeerID: [(key: OrderKey, mark: Mark)]] = [:]
+    for op in operations where op.movie.id == movie {
+        if let mark = op.mark { candidates[op.id.origin, default: []].append((op.orderKey, mark)) }
+        for member in op.watch?.with ?? [] {
+            candidates[member, default: []].append((op.orderKey, Mark(kind: .seen, on: op.watch?.on)))
+        }
+    }
+    return candidates.compactMap { member, marks in
+        let name = operations.filter { $0.id.origin == member }.max { $0.orderKey < $1.orderKey }?.by
+        var result = MemberMarks(member: member, name: name ?? member.short)
+        for kind in Mark.Kind.allCases {
+            if let newest = marks.filter({ $0.mark.kind == kind }).max(by: { $0.key < $1.key }) {
+                result.take(newest.mark)
+            }
+        }
+        return result.isEmpty ? nil : result
+    }.sorted { $0.member < $1.member }
 }

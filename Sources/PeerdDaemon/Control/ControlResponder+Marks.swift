@@ -1,0 +1,158 @@
+import PeerdModel
+import PeerdWire
+
+/// Members' marks and watches, the list by them, and the signed log in words (proto/CONTROL.md,
+/// "mark", "watch", "history" and "list").
+extension ControlResponder {
+    static let defaultHistoryPage = 50
+    static let maxHistoryPage = 1_000
+
+    /// Sets or clears this member's marks on `movie`, in order; a `want` of an unlisted movie adds
+    /// it first. A mark that says what this member's mark says already makes nothing.
+    func mark(_ movie: Movie, _ marks: [Mark]) async -> ControlResponse {
+        guard (1...Mark.Kind.allCases.count).contains(marks.count) else {
+            return .error(WireError(.badRequest, "a mark request carries 1 to \(Mark.Kind.allCases.count) marks"))
+        }
+        var made = 0
+        var added = false
+        do {
+            let now = Wallclock.millis()
+            if marks.contains(where: { $0.kind == .want && $0.set }), await replica.row(for: movie.id) == nil {
+                if case .added = try await replica.submit(.add(movie), at: now) { added = true }
+                made += added ? 1 : 0
+            }
+            for mark in marks {
+                if case .marked = try await replica.submit(.mark(movie, mark), at: now) { made += 1 }
+            }
+        } catch {
+            return .error(Self.wireError(error))
+        }
+        return await marked(movie.id, made: made, added: added)
+    }
+
+    /// Logs one watch of `movie` by this member and the members `names` names.
+    func watch(_ movie: Movie, with names: [String], on day: String?) async -> ControlResponse {
+        let members: [PeerID]
+        switch await resolve(names) {
+        case .success(let resolved): members = resolved + [info.identity]
+        case .failure(let error): return .error(error)
+        }
+        do {
+            _ = try await replica.submit(.watch(movie, Watch(with: members, on: day)), at: Wallclock.millis())
+        } catch {
+            return .error(Self.wireError(error))
+        }
+        return await marked(movie.id, made: 1, added: false)
+    }
+
+    private func marked(_ movie: MovieID, made: Int, added: Bool) async -> ControlResponse {
+        let row = await replica.row(for: movie)
+        let settings = await replica.settings
+        let record = MarkedRecord(
+            movieId: movie.rawValue,
+            movie: row.map { MovieRecord($0, settings: settings) },
+            made: made,
+            added: added
+        )
+        return .marked(record)
+    }
+
+    /// A page of the list, filtered by members' marks or streaming and in `filter`'s order. In the
+    /// list's own order it pages by the rows' cursors, as `list` does; in another, `after` is the
+    /// number of rows already shown (`next` says it), since a row's place then moves with the marks.
+    func queriedList(limit: Int?, after: String?, streaming: Bool, filter: ListFilter) async -> ControlResponse {
+        if let limit, !(1...Self.maxPageSize).contains(limit) {
+            return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
+        }
+        if streaming, (await replica.settings)?.services.isEmpty ?? true {
+            return .error(WireError(.badRequest, Self.noServices))
+        }
+        let query: ListQuery
+        switch await listQuery(streaming: streaming, filter: filter) {
+        case .success(let made): query = made
+        case .failure(let error): return .error(error)
+        }
+        let rows = await replica.rows(matching: query)
+        let start: Int
+        switch Self.start(of: after, in: rows, sort: query.sort) {
+        case .success(let index): start = index
+        case .failure(let error): return .error(error)
+        }
+        let wanted = rows[start...].prefix(limit ?? Self.maxPageSize)
+        let page = Self.fitToFrame(wanted, settings: await replica.settings)
+        let more = start + page.count < rows.count
+        let next = !more ? nil : query.sort == .added ? page.last?.cursor : "+\(start + page.count)"
+        return .list(movies: page, total: rows.count, next: next)
+    }
+
+    static let noServices =
+        "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"
+
+    /// Where a page starts: after the row `after` names in the list's order, or after `+N` rows.
+    private static func start(of after: String?, in rows: [WatchListRow], sort: ListQuery.Sort) -> Result<
+        Int, WireError
+    > {
+        guard let after else { return .success(0) }
+        if sort == .added, let key = OrderKey(cursor: after) {
+            return .success(rows.firstIndex { $0.key > key } ?? rows.count)
+        }
+        if sort != .added, after.hasPrefix("+"), let count = Int(after.dropFirst()), count >= 0 {
+            return .success(min(count, rows.count))
+        }
+        return .failure(
+            WireError(.badRequest, "'\(after)' is not a cursor of this list; use the `next` of its last page")
+        )
+    }
+
+    /// The list query `filter` names, its members resolved.
+    private func listQuery(streaming: Bool, filter: ListFilter) async -> Result<ListQuery, WireError> {
+        var query = ListQuery(streaming: streaming, sort: filter.sort)
+        if filter.unseen {
+            switch await resolve(filter.by ?? []) {
+            case .success(let members): query.unseenBy = Set(members)
+            case .failure(let error): return .failure(error)
+            }
+        } else if filter.by != nil {
+            return .failure(WireError(.badRequest, "by names whose seen marks count; it goes with unseen"))
+        }
+        if let wantedBy = filter.wantedBy {
+            switch await resolve(wantedBy) {
+            case .success(let members) where !members.isEmpty: query.wantedBy = Set(members)
+            case .success: return .failure(WireError(.badRequest, "wantedBy names at least one member"))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(query)
+    }
+
+    /// Members by name, id, unique id prefix or `me` (``MemberNames/resolve(_:me:)``).
+    func resolve(_ names: [String]) async -> Result<[PeerID], WireError> {
+        let known = await replica.memberNames
+        var members: [PeerID] = []
+        for name in names {
+            switch known.resolve(name, me: info.identity) {
+            case .success(let member): members.append(member)
+            case .failure(let refusal): return .failure(WireError(.badRequest, refusal.message))
+            }
+        }
+        return .success(members)
+    }
+
+    /// A page of the signed log, newest first, in words.
+    func history(movie: MovieID?, since: Int64?, limit: Int?, before: String?) async -> ControlResponse {
+        let size = limit ?? Self.defaultHistoryPage
+        guard (1...Self.maxHistoryPage).contains(size) else {
+            return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxHistoryPage)"))
+        }
+        var cursor: OrderKey?
+        if let before {
+            guard let key = OrderKey(cursor: before) else {
+                return .error(WireError(.badRequest, "'\(before)' is not a cursor; use the `next` of a history page"))
+            }
+            cursor = key
+        }
+        let entries = await replica.history(movie: movie, since: since, before: cursor, limit: size + 1)
+        let page = Array(entries.prefix(size))
+        return .history(HistoryRecord(entries: page, next: entries.count > size ? page.last?.cursor : nil))
+    }
+}

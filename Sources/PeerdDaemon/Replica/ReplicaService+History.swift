@@ -1,0 +1,54 @@
+import PeerdCodec
+import PeerdModel
+import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ReplicaService {
+    /// Up to `limit` operations of the signed log before `cursor`, newest first, in words: of
+    /// `movie` only when given, and none older than `since` (by their origins' clocks).
+    func history(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
+        let list = replica.list
+        let operations = replica.history(before: cursor, limit: limit) { op in
+            (movie == nil || op.movie.id == movie) && (since.map { op.at >= $0 } ?? true)
+        }
+        return operations.map { op in
+            let aboutGroup = op.kind == .settings
+            let row = list.row(for: op.movie.id)
+            let details = list.description(of: op.movie.id)?.details
+            let title = row?.title ?? details?.title ?? op.movie.title
+            let year = row?.year ?? details?.year ?? op.movie.year
+            let kindName = op.kind.name ?? Self.kindName(of: op)
+            return HistoryEntryRecord(
+                cursor: op.orderKey.cursor,
+                at: op.at,
+                peer: op.id.origin,
+                by: list.names.name(of: op.id.origin),
+                op: kindName ?? "?",
+                known: op.kind != .unknown,
+                movieId: aboutGroup ? nil : op.movie.id.rawValue,
+                title: aboutGroup ? nil : title,
+                year: aboutGroup ? nil : year,
+                text: HistoryLine.text(
+                    of: op,
+                    name: list.names.name(of:),
+                    movie: HistoryLine.title(title, year: year, id: op.movie.id),
+                    kindName: kindName
+                )
+            )
+        }
+    }
+
+    /// The `op` an operation of a kind this version does not know came with, from its verbatim JSON.
+    private static func kindName(of op: Operation) -> String? {
+        guard let verbatim = op.verbatim,
+            case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(verbatim.bytes)),
+            case .string(let name) = fields["op"]
+        else { return nil }
+        return String(name.prefix(64))
+    }
+}

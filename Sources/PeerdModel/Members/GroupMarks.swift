@@ -1,0 +1,75 @@
+/// Every member's marks on every movie, folded from `mark` and `watch` operations (proto/PEER.md,
+/// "Marks"): per member, movie and kind of mark, the newest by the list's order wins, so every
+/// replica with the same operations holds the same marks, whatever order they came in. A watch
+/// counts as a `seen` mark of each member it names, at the watch's place in that order.
+///
+/// Marks are kept by movie whether or not it is listed: a movie removed and added again shows its
+/// marks again.
+package struct GroupMarks: Sendable {
+    /// One member's newest mark of one kind on a movie.
+    struct Entry: Sendable {
+        var member: PeerID
+        var key: OrderKey
+        var mark: Mark
+    }
+
+    /// A movie's entries: at most one per member and kind, so a handful each.
+    private var movies: [MovieID: [Entry]] = [:]
+    /// How many entries are held: each member's newest mark of each kind, over all movies.
+    package private(set) var count = 0
+
+    package init() {}
+
+    /// Folds in a `mark` or `watch` operation; whether it changed a member's marks.
+    @discardableResult
+    package mutating func apply(_ operation: Operation) -> Bool {
+        let movie = operation.movie.id
+        if let mark = operation.mark {
+            return set(mark, of: operation.id.origin, on: movie, at: operation.orderKey)
+        }
+        guard let watch = operation.watch else { return false }
+        let seen = watch.seenMark
+        var changed = false
+        for member in watch.with where set(seen, of: member, on: movie, at: operation.orderKey) { changed = true }
+        return changed
+    }
+
+    /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.
+    package func mark(_ kind: Mark.Kind, of member: PeerID, on movie: MovieID) -> Mark? {
+        movies[movie]?.first { $0.member == member && $0.mark.kind == kind }?.mark
+    }
+
+    /// Each member's marks on `movie` (members with no mark set left out), by member id.
+    package func marks(of movie: MovieID, names: MemberNames) -> [MemberMarks] {
+        guard let entries = movies[movie] else { return [] }
+        var members: [PeerID: MemberMarks] = [:]
+        for entry in entries {
+            members[entry.member, default: MemberMarks(member: entry.member, name: names.name(of: entry.member))]
+                .take(entry.mark)
+        }
+        return members.values.filter { !$0.isEmpty }.sorted { $0.member < $1.member }
+    }
+
+    /// Everything either holds: the newest entry of each member, movie and kind.
+    package func merged(with other: GroupMarks) -> GroupMarks {
+        var result = self
+        for (movie, entries) in other.movies {
+            for entry in entries { result.set(entry.mark, of: entry.member, on: movie, at: entry.key) }
+        }
+        return result
+    }
+
+    /// Keeps `mark` as `member`'s of its kind on `movie` unless a newer one is held.
+    private mutating func set(_ mark: Mark, of member: PeerID, on movie: MovieID, at key: OrderKey) -> Bool {
+        let entry = Entry(member: member, key: key, mark: mark)
+        guard let index = movies[movie]?.firstIndex(where: { $0.member == member && $0.mark.kind == mark.kind })
+        else {
+            movies[movie, default: []].append(entry)
+            count += 1
+            return true
+        }
+        guard movies[movie]![index].key < key else { return false }
+        movies[movie]![index] = entry
+        return true
+    }
+}

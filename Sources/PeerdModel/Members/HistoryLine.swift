@@ -1,0 +1,55 @@
+/// One operation of the signed log in words, as `peerctl history` and the page's activity view
+/// show it: "alice added The Matrix (1999)", "bob rated Fight Club 8/10". An operation of a kind
+/// this version does not know is named as such, never left out.
+package enum HistoryLine {
+    /// `operation` in words: `name` gives a member's name as the group knows it, `movie` is the
+    /// title to show for its movie (``title(_:year:id:)``), and `kindName` the `op` it came with when
+    /// this version does not know its kind.
+    package static func text(
+        of operation: Operation,
+        name: (PeerID) -> String,
+        movie: String,
+        kindName: String?
+    ) -> String {
+        let who = name(operation.id.origin)
+        switch operation.kind {
+        case .add: return "\(who) added \(movie)"
+        case .remove: return "\(who) removed \(movie)"
+        case .describe: return "\(who) fetched TMDB's details of \(movie)"
+        case .settings:
+            guard let settings = operation.settings else { return "\(who) set the group's settings" }
+            let services =
+                settings.services.isEmpty ? "no services" : settings.services.map(\.name).joined(separator: ", ")
+            return "\(who) set the group's region to \(settings.region) and its services to \(services)"
+        case .mark:
+            guard let mark = operation.mark else { return "\(who) marked \(movie)" }
+            return text(of: mark, who: who, movie: movie)
+        case .watch:
+            let on = operation.watch?.on.map { " on \($0)" } ?? ""
+            let present = operation.watch?.with.map(name).joined(separator: ", ") ?? ""
+            return "\(who) logged a watch of \(movie)\(on) with \(present)"
+        case .unknown:
+            let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
+            return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"
+        }
+    }
+
+    private static func text(of mark: Mark, who: String, movie: String) -> String {
+        switch (mark.kind, mark.set) {
+        case (.want, true): "\(who) wants to watch \(movie)"
+        case (.want, false): "\(who) no longer wants to watch \(movie)"
+        case (.seen, true): "\(who) has seen \(movie)" + (mark.on.map { " (on \($0))" } ?? "")
+        case (.seen, false): "\(who) marked \(movie) as not seen"
+        case (.rating, true): "\(who) rated \(movie) \(mark.rating ?? 0)/10"
+        case (.rating, false): "\(who) cleared their rating of \(movie)"
+        case (.veto, true): "\(who) vetoed \(movie)"
+        case (.veto, false): "\(who) withdrew their veto of \(movie)"
+        }
+    }
+
+    /// "The Matrix (1999)", "The Matrix" without a year, "movie 603" without a title.
+    package static func title(_ title: String?, year: Int?, id: MovieID) -> String {
+        guard let title else { return "movie \(id.rawValue)" }
+        return year.map { "\(title) (\($0))" } ?? title
+    }
+}

@@ -1,0 +1,50 @@
+/// Who the group's members are called: each origin's name as its newest operation gives it (`by`),
+/// the same on every replica with the same operations. Two members may share a name; then each
+/// is shown with its short id, `alice (3f2a9c1e)`.
+package struct MemberNames: Sendable {
+    private var names: [PeerID: (key: OrderKey, name: String)] = [:]
+    /// How many members go by each name.
+    private var sharing: [String: Int] = [:]
+
+    package init() {}
+
+    /// Notes the name `operation` gives its origin, if it is the origin's newest.
+    package mutating func note(_ operation: Operation) {
+        note(operation.by, of: operation.id.origin, at: operation.orderKey)
+    }
+
+    /// Every member with a name, by id.
+    package var members: [PeerID] { names.keys.sorted() }
+
+    /// The name to show for `member`: its own, with its short id when another member shares it;
+    /// the short id alone for a member no operation named (one a watch named, say).
+    package func name(of member: PeerID) -> String {
+        guard let name = names[member]?.name else { return member.short }
+        return sharing[name, default: 0] > 1 ? "\(name) (\(member.short))" : name
+    }
+
+    /// Whether more than one member goes by `name`.
+    package func isShared(_ name: String) -> Bool { sharing[name, default: 0] > 1 }
+
+    /// The name `member` gave itself, without an id.
+    package func plainName(of member: PeerID) -> String? { names[member]?.name }
+
+    package func merged(with other: MemberNames) -> MemberNames {
+        var result = self
+        for (member, named) in other.names { result.note(named.name, of: member, at: named.key) }
+        return result
+    }
+
+    private mutating func note(_ name: String, of member: PeerID, at key: OrderKey) {
+        if let current = names[member] {
+            guard current.key < key else { return }
+            if current.name == name {
+                names[member]!.key = key
+                return
+            }
+            sharing[current.name]! -= 1
+        }
+        names[member] = (key, name)
+        sharing[name, default: 0] += 1
+    }
+}

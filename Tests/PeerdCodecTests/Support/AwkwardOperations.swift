@@ -60,8 +60,27 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
             }
         )
     }
+    // Any day text, rating and members, unsorted and repeated too: the codec keeps what it is given.
+    func markOrWatch(_ kind: Operation.Kind) -> Operation.Payload? {
+        switch kind {
+        case .mark:
+            let markKind = Mark.Kind.allCases.randomElement(using: &rng)!
+            return .mark(
+                Mark(
+                    kind: markKind,
+                    set: Bool.random(using: &rng),
+                    on: Bool.random(using: &rng) ? text(0...12) : nil,
+                    rating: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil
+                )
+            )
+        case .watch:
+            let with = (0..<Int.random(in: 0...3, using: &rng)).map { _ in origins.randomElement(using: &rng)! }
+            return .watch(Watch(with: with, on: Bool.random(using: &rng) ? text(0...12) : nil))
+        default: return nil
+        }
+    }
     return (0..<count).map { _ in
-        let kind: Operation.Kind = [.add, .remove, .describe, .settings].randomElement(using: &rng)!
+        let kind: Operation.Kind = [.add, .remove, .describe, .settings, .mark, .watch].randomElement(using: &rng)!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
         }
@@ -79,6 +98,7 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
             removes: removes,
             details: kind == .describe ? details() : nil,
             settings: kind == .settings ? settings() : nil,
+            payload: markOrWatch(kind),
             proof: OperationProof(
                 sig: bytes(64...64),
                 prev: bytes(32...32),

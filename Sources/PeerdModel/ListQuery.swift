@@ -35,16 +35,15 @@ package struct ListQuery: Hashable, Sendable {
     /// Whether every row is shown in the list's order: then pages are cut by the rows' own keys.
     package var isWholeList: Bool { self == ListQuery() }
 
-    /// Whether `row` is kept, given the group's settings.
-    package func keeps(_ row: WatchListRow, settings: GroupSettings?) -> Bool {
-        if streaming, settings?.streamingService(in: row.details?.providers) == nil { return false }
-        if let unseenBy {
-            let seen = row.marks.lazy.filter(\.seen)
-            if unseenBy.isEmpty ? !seen.isEmpty : seen.contains(where: { unseenBy.contains($0.member) }) {
-                return false
-            }
+    /// Whether `movie` is kept: read from the list's marks and details, no row made.
+    package func keeps(_ movie: MovieID, in list: WatchList) -> Bool {
+        if streaming, list.settings?.streamingService(in: list.description(of: movie)?.details?.providers) == nil {
+            return false
         }
-        if let wantedBy, !row.marks.contains(where: { $0.wants && wantedBy.contains($0.member) }) { return false }
+        if let unseenBy, list.marks.contains(.seen, on: movie, by: { unseenBy.isEmpty || unseenBy.contains($0) }) {
+            return false
+        }
+        if let wantedBy, !list.marks.contains(.want, on: movie, by: wantedBy.contains) { return false }
         return true
     }
 
@@ -66,8 +65,23 @@ package struct ListQuery: Hashable, Sendable {
 }
 
 extension WatchList {
-    /// The rows `query` keeps, in its order.
+    /// The rows `query` keeps, in its order. A movie's row is made only once the query keeps it.
     package func rows(matching query: ListQuery) -> [WatchListRow] {
-        query.sorted(rows.filter { query.keeps($0, settings: settings) })
+        guard !query.isWholeList else { return rows }
+        return query.sorted(listedMovies.filter { query.keeps($0, in: self) }.compactMap(row(for:)))
+    }
+
+    /// Up to `limit` rows `query` keeps after `cursor`, in the list's own order, and how many it
+    /// keeps in all: only the page's rows are made.
+    package func page(matching query: ListQuery, after cursor: OrderKey?, limit: Int) -> (
+        rows: [WatchListRow], total: Int
+    ) {
+        var total = 0
+        var page: [WatchListRow] = []
+        for (key, movie) in order where query.keeps(movie, in: self) {
+            total += 1
+            if page.count < limit, cursor.map({ key > $0 }) ?? true, let row = row(for: movie) { page.append(row) }
+        }
+        return (page, total)
     }
 }

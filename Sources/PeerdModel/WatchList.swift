@@ -15,7 +15,7 @@ package struct WatchList: Sendable {
     private var tombstones: Set<OperationID> = []
     /// Row positions, kept sorted: `(key, movie)`. New local adds carry the largest Lamport
     /// time, so most inserts land at the end.
-    private var order: [(key: OrderKey, movie: MovieID)] = []
+    private(set) var order: [(key: OrderKey, movie: MovieID)] = []
     /// Each movie's newest describe (by order key), listed or not: a movie added again later shows
     /// its details at once, and every replica with the same operations picks the same one.
     private var descriptions: [MovieID: Operation] = [:]
@@ -42,6 +42,9 @@ package struct WatchList: Sendable {
     package func survivingAdds(of movie: MovieID) -> [OperationID] {
         adds(of: movie)?.ids.sorted() ?? []
     }
+
+    /// The listed movies, in list order.
+    package var listedMovies: [MovieID] { order.map(\.movie) }
 
     /// Rows in list order.
     package var rows: [WatchListRow] { order.map { row(adds(of: $0.movie)!) } }

@@ -174,6 +174,10 @@ import Testing
         #expect(ids(ListQuery(wantedBy: [Peers.carol])) == [11, 13])
         #expect(ids(ListQuery(sort: .wants)) == [11, 13, 603, 550])
         #expect(ids(ListQuery(sort: .rating)) == [13, 603, 550, 11])
+        let first = list.page(matching: ListQuery(unseenBy: []), after: nil, limit: 2)
+        #expect(first.rows.map(\.movie.id.rawValue) == [603, 11] && first.total == 3)
+        let second = list.page(matching: ListQuery(unseenBy: []), after: first.rows.last?.key, limit: 2)
+        #expect(second.rows.map(\.movie.id.rawValue) == [13] && second.total == 3)
     }
 
     @Test mutating func historyIsNewestFirstAndPagesWithoutRepeatsOrGaps() throws {

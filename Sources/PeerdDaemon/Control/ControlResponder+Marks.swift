@@ -59,7 +59,7 @@ extension ControlResponder {
 
     /// A page of the list, filtered by members' marks or streaming and in `filter`'s order. In the
     /// list's own order it pages by the rows' cursors, as `list` does; in another, `after` is the
-    /// number of rows already shown (`next` says it), since a row's place then moves with the marks.
+    /// number of rows already shown (`next` says it, `+N`).
     func queriedList(limit: Int?, after: String?, streaming: Bool, filter: ListFilter) async -> ControlResponse {
         if let limit, !(1...Self.maxPageSize).contains(limit) {
             return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
@@ -72,37 +72,37 @@ extension ControlResponder {
         case .success(let made): query = made
         case .failure(let error): return .error(error)
         }
-        let rows = await replica.rows(matching: query)
-        let start: Int
-        switch Self.start(of: after, in: rows, sort: query.sort) {
-        case .success(let index): start = index
-        case .failure(let error): return .error(error)
+        let size = limit ?? Self.maxPageSize
+        if query.sort == .added {
+            var cursor: OrderKey?
+            if let after {
+                guard let key = OrderKey(cursor: after) else { return .error(Self.notACursor(after)) }
+                cursor = key
+            }
+            let (rows, total) = await replica.page(matching: query, after: cursor, limit: size + 1)
+            let page = Self.fitToFrame(rows.prefix(size), settings: await replica.settings)
+            return .list(movies: page, total: total, next: rows.count > page.count ? page.last?.cursor : nil)
         }
-        let wanted = rows[start...].prefix(limit ?? Self.maxPageSize)
-        let page = Self.fitToFrame(wanted, settings: await replica.settings)
-        let more = start + page.count < rows.count
-        let next = !more ? nil : query.sort == .added ? page.last?.cursor : "+\(start + page.count)"
+        // In another order a row's place moves with the marks: `after` counts the rows shown.
+        let rows = await replica.rows(matching: query)
+        var start = 0
+        if let after {
+            guard after.hasPrefix("+"), let count = Int(after.dropFirst()), count >= 0 else {
+                return .error(Self.notACursor(after))
+            }
+            start = min(count, rows.count)
+        }
+        let page = Self.fitToFrame(rows[start...].prefix(size), settings: await replica.settings)
+        let next = start + page.count < rows.count ? "+\(start + page.count)" : nil
         return .list(movies: page, total: rows.count, next: next)
+    }
+
+    private static func notACursor(_ after: String) -> WireError {
+        WireError(.badRequest, "'\(after)' is not a cursor of this list; use the `next` of its last page")
     }
 
     static let noServices =
         "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"
-
-    /// Where a page starts: after the row `after` names in the list's order, or after `+N` rows.
-    private static func start(of after: String?, in rows: [WatchListRow], sort: ListQuery.Sort) -> Result<
-        Int, WireError
-    > {
-        guard let after else { return .success(0) }
-        if sort == .added, let key = OrderKey(cursor: after) {
-            return .success(rows.firstIndex { $0.key > key } ?? rows.count)
-        }
-        if sort != .added, after.hasPrefix("+"), let count = Int(after.dropFirst()), count >= 0 {
-            return .success(min(count, rows.count))
-        }
-        return .failure(
-            WireError(.badRequest, "'\(after)' is not a cursor of this list; use the `next` of its last page")
-        )
-    }
 
     /// The list query `filter` names, its members resolved.
     private func listQuery(streaming: Bool, filter: ListFilter) async -> Result<ListQuery, WireError> {

@@ -106,7 +106,7 @@ package actor ReplicaService: Service {
     package func description(of movie: MovieID) -> Operation? { replica.list.description(of: movie) }
 
     /// Every listed movie, in list order.
-    package func listedMovies() -> [MovieID] { replica.list.rows.map(\.movie.id) }
+    package func listedMovies() -> [MovieID] { replica.list.listedMovies }
 
     /// Listed movies that wait for a describe (``WatchListRow/awaitsDescribe(region:)``), and
     /// whether this replica added each.
@@ -125,6 +125,13 @@ package actor ReplicaService: Service {
 
     /// The rows `query` keeps, in its order.
     package func rows(matching query: ListQuery) -> [WatchListRow] { replica.list.rows(matching: query) }
+
+    /// Up to `limit` rows `query` keeps after `cursor` in the list's order, and how many it keeps.
+    package func page(matching query: ListQuery, after cursor: OrderKey?, limit: Int) -> (
+        rows: [WatchListRow], total: Int
+    ) {
+        replica.list.page(matching: query, after: cursor, limit: limit)
+    }
 
     /// Every member with a name (from their operations), and how the group shows each.
     package var memberNames: MemberNames { replica.list.names }

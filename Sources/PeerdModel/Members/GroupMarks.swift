@@ -34,20 +34,38 @@ package struct GroupMarks: Sendable {
         return changed
     }
 
+    /// Whether a member `by` accepts has `kind` set on `movie`: a filter's question, asked without
+    /// making the members' marks.
+    package func contains(_ kind: Mark.Kind, on movie: MovieID, by member: (PeerID) -> Bool) -> Bool {
+        movies[movie]?.contains { $0.mark.kind == kind && $0.mark.set && member($0.member) } ?? false
+    }
+
     /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.
     package func mark(_ kind: Mark.Kind, of member: PeerID, on movie: MovieID) -> Mark? {
         movies[movie]?.first { $0.member == member && $0.mark.kind == kind }?.mark
     }
 
-    /// Each member's marks on `movie` (members with no mark set left out), by member id.
-    package func marks(of movie: MovieID, names: MemberNames) -> [MemberMarks] {
+    /// Each member's marks on `movie` (members with no mark set left out), by member id, named by
+    /// `names` (unnamed when nil: a filter needs no names).
+    package func marks(of movie: MovieID, names: MemberNames?) -> [MemberMarks] {
         guard let entries = movies[movie] else { return [] }
-        var members: [PeerID: MemberMarks] = [:]
+        // A handful of entries: a scan of an array is cheaper than a dictionary per row.
+        var members: [MemberMarks] = []
         for entry in entries {
-            members[entry.member, default: MemberMarks(member: entry.member, name: names.name(of: entry.member))]
-                .take(entry.mark)
+            if let index = members.firstIndex(where: { $0.member == entry.member }) {
+                members[index].take(entry.mark)
+            } else {
+                var marks = MemberMarks(member: entry.member, name: "")
+                marks.take(entry.mark)
+                members.append(marks)
+            }
         }
-        return members.values.filter { !$0.isEmpty }.sorted { $0.member < $1.member }
+        members.removeAll(where: \.isEmpty)
+        members.sort { $0.member < $1.member }
+        if let names {
+            for index in members.indices { members[index].name = names.name(of: members[index].member) }
+        }
+        return members
     }
 
     /// Everything either holds: the newest entry of each member, movie and kind.

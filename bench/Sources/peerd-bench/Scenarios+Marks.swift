@@ -1,0 +1,169 @@
+import Foundation
+import Logging
+import PeerdModel
+import PeerdSecurity
+import PeerdStore
+import PeerdTestSupport
+import PeerdWire
+import SystemPackage
+
+/// Members' marks at a household's scale and well past it (issue 22's rows).
+extension Scenarios {
+    func marks(binDirectory: String) throws -> [Measurement] {
+        try unseenList(binDirectory: binDirectory) + coldStartWithMarks()
+    }
+
+    /// `peerctl list --unseen --by m1,m2` over 10,000 movies carrying 50,000 marks of 5 members,
+    /// the real binary end to end (process start, every page fetched, the table printed).
+    private func unseenList(binDirectory: String) throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-marks")
+        let (movies, marks) = (10_000, 50_000)
+        try seedMarkedLog(in: scratch.path("state-home"), movies: movies, members: 5, marks: marks)
+        let home = try TestDaemon("home", in: scratch, logLevel: "warning")
+        guard try home.status().movies == movies else { throw BenchError("the marked list did not load") }
+        var sample = Sample()
+        let clock = ContinuousClock()
+        for _ in 1...max(cliRuns / 4, 5) {
+            let started = clock.now
+            let status = Spawn.run(
+                binDirectory + "/peerctl",
+                ["--socket", home.socket, "list", "--unseen", "--by", "m1,m2"]
+            )
+            sample.add(started.duration(to: clock.now))
+            guard status == 0 else { throw BenchError("peerctl list --unseen exited with \(status)") }
+        }
+        let p50 = sample.percentile(50)
+        return [
+            Measurement(
+                measure: "list --unseen --by, 10k movies with 50k marks, p50",
+                value: p50,
+                unit: "ms",
+                target: "≤ 50 ms",
+                met: p50 <= 50,
+                detail: String(
+                    format: "%d runs of peerctl end to end, p99 %.1f ms; 5 members, 2 named",
+                    sample.count,
+                    sample.percentile(99)
+                )
+            )
+        ]
+    }
+
+    /// Spawn until the control socket answers, with 100,000 movies and 200,000 marks on disk.
+    private func coldStartWithMarks() throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-marks-cold")
+        let (movies, marks) = (catchUpMovies, catchUpMovies * 2)
+        try seedMarkedLog(in: scratch.path("state-big"), movies: movies, members: 5, marks: marks)
+        var starts = Sample()
+        var big: TestDaemon?
+        for _ in 0..<coldStarts {
+            big?.stop()
+            let clock = ContinuousClock()
+            let started = clock.now
+            big = try TestDaemon("big", in: scratch, logLevel: "warning")
+            starts.add(started.duration(to: clock.now))
+            guard try big!.status().operations == movies + marks else { throw BenchError("seeded log did not load") }
+        }
+        let rss = Double(big!.residentBytes ?? 0) / 1_048_576
+        let coldStart = starts.percentile(50)
+        return [
+            Measurement(
+                measure: "cold start with 100k movies and 200k marks",
+                value: coldStart / 1000,
+                unit: "s",
+                target: "≤ 0.6 s",
+                met: coldStart <= 600,
+                detail: "median of \(starts.count): spawn until the control socket answers"
+            ),
+            Measurement(
+                measure: "daemon RSS, 100k movies and 200k marks",
+                value: rss,
+                unit: "MB",
+                target: "≤ 64 MB",
+                met: rss <= 64,
+                detail: "after the last cold start"
+            ),
+        ]
+    }
+
+    /// A state directory's log holding `movies` adds of one origin and `marks` marks spread over
+    /// `members` more (`m1`, `m2`…), each signed and chained by its origin as a daemon makes them:
+    /// a member's marks cycle through want, seen (with a day), a rating and a veto.
+    private func seedMarkedLog(in directory: String, movies: Int, members: Int, marks: Int) throws {
+        let state = try StateDirectory(at: FilePath(directory), logger: Logger(label: "bench"))
+        let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var writer = ChainWriter(log: log)
+        let seed = try PeerIdentity.generate(name: "seed")
+        for n in 1...movies {
+            let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
+            try writer.append(kind: .add, movie: movie, payload: nil, seq: n, lamport: n, at: now, by: (seed, "seed"))
+        }
+        for m in 1...members {
+            let member = try PeerIdentity.generate(name: "m\(m)")
+            for i in 1...(marks / members) {
+                let movie = Movie(id: MovieID((i * 7 + m * 13) % movies + 1)!)
+                let mark: Mark
+                switch i % 4 {
+                case 0: mark = Mark(kind: .want)
+                case 1: mark = Mark(kind: .seen, on: "2026-11-20")
+                case 2: mark = Mark(kind: .rating, rating: 1 + i % 10)
+                default: mark = Mark(kind: .veto)
+                }
+                try writer.append(
+                    kind: .mark,
+                    movie: movie,
+                    payload: .mark(mark),
+                    seq: i,
+                    lamport: movies + i,
+                    at: now,
+                    by: (member, "m\(m)")
+                )
+            }
+        }
+        try writer.flush()
+        _ = (log, state)  // both close when released: the log file, then the directory lock
+    }
+}
+
+/// Appends operations to a log in batches, each signed by its origin and chained to its previous one.
+private struct ChainWriter {
+    let log: OperationLog
+    var batch: [PeerdModel.Operation] = []
+    var previous: PeerdModel.Operation?
+
+    init(log: OperationLog) {
+        self.log = log
+    }
+
+    mutating func append(
+        kind: PeerdModel.Operation.Kind,
+        movie: Movie,
+        payload: PeerdModel.Operation.Payload?,
+        seq: Int,
+        lamport: Int,
+        at now: Int64,
+        by origin: (identity: PeerIdentity, name: String)
+    ) throws {
+        let operation = PeerdModel.Operation(
+            id: OperationID(origin: origin.identity.peer, seq: UInt64(seq)),
+            lamport: UInt64(lamport),
+            at: now,
+            by: origin.name,
+            kind: kind,
+            movie: movie,
+            payload: payload
+        )
+        let chained = seq == 1 ? nil : previous.map(OperationSeal.digest(of:))
+        let sealed = OperationSeal.seal(operation, prev: chained, by: origin.identity)
+        batch.append(sealed)
+        previous = sealed
+        if batch.count == 1_000 { try flush() }
+    }
+
+    mutating func flush() throws {
+        guard !batch.isEmpty else { return }
+        try log.append(batch)
+        batch.removeAll(keepingCapacity: true)
+    }
+}

@@ -125,9 +125,12 @@ extension ControlResponder {
         return .success(query)
     }
 
-    /// Members by name, id, unique id prefix or `me` (``MemberNames/resolve(_:me:)``).
+    /// Members by name, id, unique id prefix or `me` (``MemberNames/resolve(_:me:)``): those whose
+    /// operations name them, and the paired ones by the names they gave.
     func resolve(_ names: [String]) async -> Result<[PeerID], WireError> {
-        let known = await replica.memberNames
+        var known = await replica.memberNames
+        known.introduce(info.identity, as: info.name)
+        for member in await trust.members() { known.introduce(member.peer, as: member.name ?? member.peer.short) }
         var members: [PeerID] = []
         for name in names {
             switch known.resolve(name, me: info.identity) {

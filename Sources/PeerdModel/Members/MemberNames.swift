@@ -13,6 +13,12 @@ package struct MemberNames: Sendable {
         note(operation.by, of: operation.id.origin, at: operation.orderKey)
     }
 
+    /// Names `member` as `name` unless an operation of theirs names them: a member paired but
+    /// silent so far (who can be named in a watch before they made anything).
+    package mutating func introduce(_ member: PeerID, as name: String) {
+        note(name, of: member, at: OrderKey(lamport: 0, origin: member, seq: 0))
+    }
+
     /// Every member with a name, by id.
     package var members: [PeerID] { names.keys.sorted() }
 

@@ -21,8 +21,8 @@ extension OperationJSONParser {
             }
         }
         guard complete, let kind, let isSet else { return nil }
-        guard let rating else { return Mark(kind: kind, set: isSet, on: on) }
-        return Int(exactly: rating).map { Mark(kind: kind, set: isSet, on: on, rating: $0) }
+        guard let rating else { return Mark.make(kind: kind, set: isSet, on: on, rating: nil) }
+        return Int(exactly: rating).map { Mark.make(kind: kind, set: isSet, on: on, rating: $0) }
     }
 
     /// `{"on":…,"with":[peer ids]}`. Taken only when already in its one form (sorted, each member

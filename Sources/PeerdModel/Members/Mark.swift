@@ -24,6 +24,20 @@ package final class Mark: Hashable, Sendable, Codable, CustomStringConvertible {
         self.rating = rating
     }
 
+    /// The mark with these values: without a day, one shared instance each (most marks are one of
+    /// those few, and a log of 200,000 marks would otherwise hold as many copies).
+    package static func make(kind: Kind, set: Bool, on: String?, rating: Int?) -> Mark {
+        guard on == nil else { return Mark(kind: kind, set: set, on: on, rating: rating) }
+        if rating == nil { return common[kind]![set ? 1 : 0] }
+        if kind == .rating, set, let rating, (1...10).contains(rating) { return ratings[rating - 1] }
+        return Mark(kind: kind, set: set, rating: rating)
+    }
+
+    private static let common = Dictionary(
+        uniqueKeysWithValues: Kind.allCases.map { kind in (kind, [Mark(kind: kind, set: false), Mark(kind: kind)]) }
+    )
+    private static let ratings = (1...10).map { Mark(kind: .rating, rating: $0) }
+
     /// Why this mark can't be stored, or nil when it can.
     package var invalidReason: String? {
         if on != nil, kind != .seen || !set { return "only a set seen mark carries a day" }

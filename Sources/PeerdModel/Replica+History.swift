@@ -46,3 +46,19 @@ extension Replica {
         return low
     }
 }
+
+extension Replica {
+    /// Each of `movies` as the newest operation that gave its title names it: how to name a movie
+    /// that is not listed (removed, or only marked) and that no describe reached. One pass over
+    /// the log, for the few movies a page of history or a re-add needs.
+    package func lastNamed(_ movies: Set<MovieID>) -> [MovieID: Movie] {
+        guard !movies.isEmpty else { return [:] }
+        var named: [MovieID: (key: OrderKey, movie: Movie)] = [:]
+        log.forEach(in: list) { op in
+            guard op.movie.title != nil, movies.contains(op.movie.id) else { return }
+            if let current = named[op.movie.id], current.key > op.orderKey { return }
+            named[op.movie.id] = (op.orderKey, op.movie)
+        }
+        return named.mapValues(\.movie)
+    }
+}

@@ -83,6 +83,15 @@ struct ReplicaLog: Sendable {
     /// Every origin held.
     var origins: Dictionary<PeerID, [Entry]>.Keys { entries.keys }
 
+    /// Every operation held, without its proof, origin by origin.
+    func forEach(in list: WatchList, _ body: (Operation) -> Void) {
+        for (origin, held) in entries {
+            for (index, entry) in held.enumerated() {
+                body(operation(entry, id: OperationID(origin: origin, seq: UInt64(index + 1)), in: list))
+            }
+        }
+    }
+
     /// Operation `(origin, seq)`, held, without its proof.
     func operation(from origin: PeerID, seq: UInt64, in list: WatchList) -> Operation {
         operation(entries[origin]![Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)

@@ -18,7 +18,7 @@ extension ControlResponder {
         do {
             let now = Wallclock.millis()
             if marks.contains(where: { $0.kind == .want && $0.set }), await replica.row(for: movie.id) == nil {
-                if case .added = try await replica.submit(.add(movie), at: now) { added = true }
+                if case .added = try await replica.submit(.add(await replica.named(movie)), at: now) { added = true }
                 made += added ? 1 : 0
             }
             for mark in marks {

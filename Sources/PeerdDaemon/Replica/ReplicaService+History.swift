@@ -16,12 +16,14 @@ extension ReplicaService {
         let operations = replica.history(before: cursor, limit: limit) { op in
             (movie == nil || op.movie.id == movie) && (since.map { op.at >= $0 } ?? true)
         }
+        let unnamed = operations.lazy.map(\.movie.id).filter { list.row(for: $0)?.title == nil }
+        let named = replica.lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))
         return operations.map { op in
             let aboutGroup = op.kind == .settings
             let row = list.row(for: op.movie.id)
             let details = list.description(of: op.movie.id)?.details
-            let title = row?.title ?? details?.title ?? op.movie.title
-            let year = row?.year ?? details?.year ?? op.movie.year
+            let title = row?.title ?? details?.title ?? op.movie.title ?? named[op.movie.id]?.title
+            let year = row?.year ?? details?.year ?? op.movie.year ?? named[op.movie.id]?.year
             let kindName = op.kind.name ?? Self.kindName(of: op)
             return HistoryEntryRecord(
                 cursor: op.orderKey.cursor,
@@ -41,6 +43,13 @@ extension ReplicaService {
                 )
             )
         }
+    }
+
+    /// `movie` with the title and year the group last gave it, when `movie` has none: a `want` of
+    /// a removed movie adds it back by its name.
+    func named(_ movie: Movie) -> Movie {
+        guard movie.title == nil, replica.list.row(for: movie.id) == nil else { return movie }
+        return replica.lastNamed([movie.id])[movie.id] ?? movie
     }
 
     /// The `op` an operation of a kind this version does not know came with, from its verbatim JSON.

@@ -54,6 +54,9 @@ package struct ChangeRecord: Hashable, Sendable, Codable {
     package var at: Int64
     /// The row after the change; absent for `removed`.
     package var row: MovieRecord?
+    /// The kind of the operation that caused it (`add`, `remove`, `describe`, `mark`, `watch`);
+    /// absent from an older daemon.
+    package var op: String?
 
     package init(_ change: WatchListChange) {
         switch change {
@@ -66,6 +69,7 @@ package struct ChangeRecord: Hashable, Sendable, Codable {
             by = op.by
             peer = op.id.origin
             at = op.at
+            self.op = op.kind.name
         case .removed(let movie, let op):
             self.change = .removed
             row = nil
@@ -75,6 +79,7 @@ package struct ChangeRecord: Hashable, Sendable, Codable {
             by = op.by
             peer = op.id.origin
             at = op.at
+            self.op = op.kind.name
         }
     }
 }

@@ -65,10 +65,14 @@ enum Output {
 
     static func describe(_ change: ChangeRecord) -> String {
         let movie = describe(id: change.movieId, title: change.title, year: change.year)
-        return switch change.change {
-        case .added: "+ \(movie)  added by \(change.by)"
-        case .updated: "~ \(movie)  also added by \(change.by)"
-        case .removed: "- \(movie)  removed by \(change.by)"
+        return switch (change.change, change.op) {
+        case (.added, _): "+ \(movie)  added by \(change.by)"
+        case (.removed, _): "- \(movie)  removed by \(change.by)"
+        case (.updated, "describe"): "~ \(movie)  details fetched by \(change.by)"
+        case (.updated, "mark"): "~ \(movie)  marked by \(change.by)"
+        case (.updated, "watch"): "~ \(movie)  watch logged by \(change.by)"
+        case (.updated, "remove"): "~ \(movie)  an add of it removed by \(change.by)"
+        case (.updated, _): "~ \(movie)  also added by \(change.by)"
         }
     }
 

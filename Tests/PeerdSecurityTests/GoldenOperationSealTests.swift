@@ -33,6 +33,7 @@ import Testing
         ("peer-ops.bin", "alice"), ("peer-ops-id-only.bin", "bob"), ("peer-ops-unicode.bin", "carol"),
         ("peer-ops-later-version.bin", "bob"), ("peer-ops-describe.bin", "alice"),
         ("peer-ops-describe-providers.bin", "alice"), ("peer-ops-settings.bin", "alice"),
+        ("peer-ops-mark.bin", "alice"), ("peer-ops-watch.bin", "bob"),
     ])
     func everyGoldenOperationIsSignedByItsOrigin(file: String, name: String) throws {
         let key = try Self.key(name)
@@ -50,6 +51,21 @@ import Testing
         #expect(alice[1].proof.prev.map(Array.init) == Array(OperationSeal.digest(of: alice[0])))
         var verifier = OperationVerifier()
         try verifier.verify(try Self.operations(in: "peer-ops-unicode.bin")) { _ in nil }
+    }
+
+    /// alice's marks chain on from her settings operation (seq 8), bob's watch on from his seq 8, of a kind
+    /// this version does not know (PEER.md, "Marks and watches").
+    @Test func theMarksAndTheWatchChainOnFromTheirOriginsEarlierOperations() throws {
+        let settings = try Self.operations(in: "peer-ops-settings.bin")
+        let marks = try Self.operations(in: "peer-ops-mark.bin")
+        #expect(marks.map(\.id.seq) == [9, 10, 11])
+        for (previous, op) in zip(settings + marks, marks) {
+            #expect(op.proof.prev.map(Array.init) == Array(OperationSeal.digest(of: previous)))
+        }
+        let later = try Self.operations(in: "peer-ops-later-version.bin")
+        let watch = try Self.operations(in: "peer-ops-watch.bin")
+        #expect(watch.map(\.id.seq) == [9])
+        #expect(watch[0].proof.prev.map(Array.init) == Array(OperationSeal.digest(of: later[1])))
     }
 
     @Test func theLaterVersionOperationsChainOnFromBobsSeq6() throws {

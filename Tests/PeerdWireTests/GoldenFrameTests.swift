@@ -84,16 +84,50 @@ struct GoldenFrameTests {
         #expect(Array("[".utf8) + OperationJSON.encode(op) + Array("]".utf8) == array)
     }
 
+    /// The same for the golden marks and watch (PEER.md, "Marks and watches"): the fast reader takes each
+    /// `mark` and `watch` as known, so they are not kept verbatim, and each is within its limits.
+    @Test("the golden marks and watch are read by the fast reader, not kept verbatim")
+    func marksAndWatchesAreReadByTheFastReader() throws {
+        let marks = try Self.fastOperations("peer-ops-mark.bin")
+        #expect(marks.allSatisfy { $0.kind == .mark && $0.verbatim == nil && $0.invalidReason == nil })
+        #expect(
+            marks.compactMap(\.mark) == [
+                Mark(kind: .seen, on: "2025-11-20"), Mark(kind: .rating, rating: 8), Mark(kind: .want, set: false),
+            ]
+        )
+        let watches = try Self.fastOperations("peer-ops-watch.bin")
+        let watch = try #require(watches.first?.watch)
+        #expect(watches.count == 1 && watches[0].kind == .watch && watches[0].verbatim == nil)
+        #expect(watches[0].invalidReason == nil && watch.with.count == 2 && watch.on == "2025-11-20")
+        #expect(watches[0].movie == Movie(id: MovieID(603)!, title: "The Matrix", year: 1999))
+    }
+
+    /// The operations of a golden `ops` frame, read by the fast reader; each re-encodes to its bytes.
+    static func fastOperations(_ name: String) throws -> [PeerdModel.Operation] {
+        let body = Array(try GoldenFrames.bytes(name).dropFirst(4))
+        let prefix = Array(#"{"ops":"#.utf8)
+        let suffix = Array(#","type":"ops"}"#.utf8)
+        try #require(body.starts(with: prefix) && body.reversed().starts(with: suffix.reversed()))
+        var reader = OperationJSONReader()
+        let array = Array(body[prefix.count..<(body.count - suffix.count)])
+        let ops = try #require(array.withUnsafeBytes { reader.readArray($0) }, "\(name) is not in the fast shape")
+        let encoded = ops.map(OperationJSON.encode).joined(separator: Array(",".utf8))
+        #expect(Array("[".utf8) + encoded + Array("]".utf8) == array, "\(name) re-encodes otherwise")
+        return ops
+    }
+
     @Test("every message type of both protocols has a golden frame")
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
             .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"],
             .controlRequest: [
-                "add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget", "trust",
-                "search", "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
+                "add", "remove", "list", "mark", "watch", "history", "follow", "peers", "status", "connect", "invite",
+                "join", "forget", "trust", "search", "discover", "similar", "genres", "services", "show", "refresh",
+                "page", "diagnose",
             ],
             .controlResponse: [
-                "added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
+                "added", "removed", "list", "marked", "history", "following", "change", "peers", "status",
+                "connecting", "invite",
                 "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "services", "shown",
                 "refreshing", "page", "diagnosis", "error",
             ],
@@ -114,8 +148,20 @@ struct GoldenFrameTests {
     func invalidFrameFails(_ name: String) throws {
         let expected = try #require(GoldenFrames.invalid[name].flatMap(ErrorCode.init(rawValue:)))
         let stream = try #require(GoldenFrames.Stream(fileName: String(name.dropFirst("invalid-".count))))
-        let code = GoldenFrames.firstErrorCode(try GoldenFrames.bytes(name), as: stream)
+        let bytes = try GoldenFrames.bytes(name)
+        let code = try GoldenFrames.firstErrorCode(bytes, as: stream) ?? Self.refusedOperation(bytes, as: stream)
         #expect(code == expected, "\(name)")
+    }
+
+    /// `invalid-operation` for a peer frame whose operations decode but one of them breaks a limit
+    /// (PEER.md, "Receiving `ops`"): the replica refuses it, not the decoder. Nil otherwise.
+    static func refusedOperation(_ bytes: [UInt8], as stream: GoldenFrames.Stream) throws -> ErrorCode? {
+        guard stream == .peer else { return nil }
+        var buffer = ByteBuffer(bytes: bytes)
+        guard let body = try FrameDecoder.nextFrame(in: &buffer, limit: Frame.maxFrameLength),
+            case .ops(let ops) = try WireCoding.decode(PeerMessage.self, from: body)
+        else { return nil }
+        return ops.contains { $0.invalidReason != nil } ? .invalidOperation : nil
     }
 
     @Test("golden/README.md lists every frame with its size in bytes", arguments: GoldenFrames.allFiles)

@@ -133,6 +133,13 @@ INCEPTION_ROW = {
     "addedAt": AT + 60_000,
     "cursor": cursor(11, BOB, 6),
 }
+
+
+def member_marks(peer: str, name: str, **marks) -> dict:
+    """One member's marks in a row's `marks` (CONTROL.md, "list and pagination"): the three flags always."""
+    return dict({"peer": peer, "name": name, "want": False, "seen": False, "veto": False}, **marks)
+
+
 AMELIE_ROW = {
     "movieId": 194,
     "title": AMELIE["title"],
@@ -142,6 +149,19 @@ AMELIE_ROW = {
     "addedAt": AT + 120_000,
     "cursor": cursor(12, CAROL, 1),
 }
+
+# The Matrix with the group's marks (a row's `marks` are sorted by peer id: zoë, alice, bob): zoë has seen it and
+# rates it 7, alice saw it yesterday and rates it 8, bob wants to watch it; then bob's watch with alice.
+MATRIX_MARKS = [member_marks(CAROL, "zoë", seen=True, rating=7),
+                member_marks(ALICE, "alice", seen=True, seenOn="2025-11-20", rating=8),
+                member_marks(BOB, "bob", want=True)]
+MATRIX_ROW_MARKED = dict(MATRIX_ROW, marks=MATRIX_MARKS, averageRating=7.5)
+MATRIX_ROW_WATCHED = dict(MATRIX_ROW_MARKED, marks=MATRIX_MARKS[:2] + [
+    member_marks(BOB, "bob", want=True, seen=True, seenOn="2025-11-20")])
+# Fight Club, which alice removed, added again by her `want` (CONTROL.md, "mark").
+FIGHT_CLUB_ROW = {"movieId": 550, "title": "Fight Club", "year": 1999, "addedBy": ["alice"], "addedByPeers": [ALICE],
+                  "addedAt": AT + 300_000, "cursor": cursor(21, ALICE, 12),
+                  "marks": [member_marks(ALICE, "alice", want=True)]}
 
 # alice's first five operations: seq 1-3 are not in any frame, only chained to.
 ALICE_OPS = chain([
@@ -197,6 +217,21 @@ DESCRIBE_PROVIDERS_OP = sign({"origin": ALICE, "seq": 7, "lamport": 15, "at": AT
 GROUP_SETTINGS = {"region": "DE", "services": [{"id": 8, "name": "Netflix"}, {"id": 11, "name": "MUBI"}]}
 SETTINGS_OP = sign({"origin": ALICE, "seq": 8, "lamport": 16, "at": AT + 100_000, "by": "alice", "op": "settings",
                     "movie": {"id": 1}, "settings": GROUP_SETTINGS}, DESCRIBE_PROVIDERS_OP)
+# alice's seq 9 to 11: her own marks on The Matrix (PEER.md, "Marks"): she saw it yesterday, rates it 8, and no
+# longer wants to watch it. A mark names the movie as its row does (title and year from the earliest add).
+SEEN_DAY = "2025-11-20"
+MARK_OPS = chain([
+    {"origin": ALICE, "seq": 9, "lamport": 17, "at": AT + 110_000, "by": "alice", "op": "mark", "movie": MATRIX,
+     "mark": {"kind": "seen", "on": SEEN_DAY, "set": True}},
+    {"origin": ALICE, "seq": 10, "lamport": 18, "at": AT + 111_000, "by": "alice", "op": "mark", "movie": MATRIX,
+     "mark": {"kind": "rating", "rating": 8, "set": True}},
+    {"origin": ALICE, "seq": 11, "lamport": 19, "at": AT + 112_000, "by": "alice", "op": "mark", "movie": MATRIX,
+     "mark": {"kind": "want", "set": False}},
+], previous=SETTINGS_OP)
+# bob's seq 9: he logs the movie night (PEER.md, "Watches"): he and alice watched The Matrix yesterday, a seen
+# mark of each of them. `with` is sorted, each member once; it chains on his seq 8, of a kind unknown here.
+WATCH_OP = sign({"origin": BOB, "seq": 9, "lamport": 20, "at": AT + 200_000, "by": "bob", "op": "watch",
+                 "movie": MATRIX, "watch": {"on": SEEN_DAY, "with": sorted([ALICE, BOB])}}, BOB_LATER_OPS[1])
 # zoë's first operation carries her key.
 CAROL_OPS = chain([
     {"origin": CAROL, "seq": 1, "lamport": 12, "at": AT + 120_000, "by": "zoë", "op": "add", "movie": AMELIE},
@@ -248,6 +283,18 @@ DE_PROVIDERS = [{"id": 8, "name": "Netflix", "logoPath": "/pbpMk2JmcoNnQwx5JGpXn
 GENRES = [{"id": 28, "name": "Action"}, {"id": 35, "name": "Comedy"}, {"id": 18, "name": "Drama"},
           {"id": 878, "name": "Science Fiction"}]
 
+NAMES = {ALICE: "alice", BOB: "bob", CAROL: "zoë"}
+
+
+def history_entry(op: dict, text: str, movie: dict | None = MATRIX, known: bool = True) -> dict:
+    """One entry of a `history` page (CONTROL.md, "history"): the operation `op` in words."""
+    entry = {"cursor": cursor(op["lamport"], op["origin"], op["seq"]), "at": op["at"], "peer": op["origin"],
+             "by": NAMES[op["origin"]], "op": op["op"], "known": known, "text": text}
+    if movie:
+        entry.update(movieId=movie["id"], title=movie["title"], year=movie["year"])
+    return entry
+
+
 DIAGNOSIS = {
     "type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice", "port": 7820, "listenAddress": "::",
     "stateDir": "/home/alice/.local/state/peerd", "socket": "/run/user/1000/peerd/control.sock",
@@ -290,6 +337,8 @@ VALID = {
     "peer-ops-describe": {"type": "ops", "ops": [DESCRIBE_OP]},
     "peer-ops-describe-providers": {"type": "ops", "ops": [DESCRIBE_PROVIDERS_OP]},
     "peer-ops-settings": {"type": "ops", "ops": [SETTINGS_OP]},
+    "peer-ops-mark": {"type": "ops", "ops": MARK_OPS},
+    "peer-ops-watch": {"type": "ops", "ops": [WATCH_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -328,6 +377,23 @@ VALID = {
     "control-request-list": {"type": "list", "version": 1},
     "control-request-list-page": {"type": "list", "version": 1, "limit": 2, "after": cursor(9, ALICE, 4)},
     "control-request-list-streaming": {"type": "list", "version": 1, "streaming": True},
+    "control-request-list-unseen": {"type": "list", "version": 1, "unseen": True, "by": ["alice", "bob"],
+                                    "sort": "wants", "limit": 2},
+    "control-request-list-wanted": {"type": "list", "version": 1, "wantedBy": ["me"], "sort": "rating", "limit": 2,
+                                    "after": "+2"},
+    "control-request-mark": {"type": "mark", "version": 1, "movie": {"id": 603},
+                             "marks": [{"kind": "seen", "on": SEEN_DAY, "set": True},
+                                       {"kind": "rating", "rating": 8, "set": True}]},
+    "control-request-mark-want": {"type": "mark", "version": 1, "movie": FIGHT_CLUB,
+                                  "marks": [{"kind": "want", "set": True}]},
+    "control-request-mark-clear": {"type": "mark", "version": 1, "movie": {"id": 603},
+                                   "marks": [{"kind": kind, "set": False}
+                                             for kind in ("want", "seen", "rating", "veto")]},
+    "control-request-watch": {"type": "watch", "version": 1, "movie": {"id": 603}, "with": ["alice"], "on": SEEN_DAY},
+    "control-request-watch-alone": {"type": "watch", "version": 1, "movie": {"id": 603}},
+    "control-request-history": {"type": "history", "version": 1},
+    "control-request-history-movie": {"type": "history", "version": 1, "movie": 603, "since": AT - 604_800_000,
+                                      "limit": 100, "before": cursor(20, BOB, 9)},
     "control-request-follow": {"type": "follow", "version": 1},
     "control-request-peers": {"type": "peers", "version": 1},
     "control-request-status": {"type": "status", "version": 1},
@@ -365,12 +431,34 @@ VALID = {
     "control-response-list-last-page": {"type": "list", "movies": [AMELIE_ROW], "total": 3},
     "control-response-list-empty": {"type": "list", "movies": [], "total": 0},
     "control-response-list-streaming": {"type": "list", "movies": [dict(MATRIX_ROW, streamingOn="Netflix")], "total": 1},
+    "control-response-list-unseen": {"type": "list", "total": 3, "next": "+2", "movies": [
+        dict(INCEPTION_ROW, marks=[member_marks(CAROL, "zoë", want=True), member_marks(BOB, "bob", want=True)]),
+        dict(AMELIE_ROW, marks=[member_marks(ALICE, "alice", want=True), member_marks(BOB, "bob", veto=True)])]},
+    "control-response-marked": {"type": "marked", "movieId": 603, "movie": MATRIX_ROW_MARKED, "made": 2,
+                                "added": False},
+    "control-response-marked-added": {"type": "marked", "movieId": 550, "movie": FIGHT_CLUB_ROW, "made": 2,
+                                      "added": True},
+    "control-response-marked-unlisted": {"type": "marked", "movieId": 680, "made": 1, "added": False},
+    "control-response-history": {"type": "history", "next": cursor(14, BOB, 8), "entries": [
+        history_entry(WATCH_OP, "bob logged a watch of The Matrix (1999) on 2025-11-20 with alice, bob"),
+        history_entry(MARK_OPS[2], "alice no longer wants to watch The Matrix (1999)"),
+        history_entry(MARK_OPS[1], "alice rated The Matrix (1999) 8/10"),
+        history_entry(MARK_OPS[0], "alice has seen The Matrix (1999) (on 2025-11-20)"),
+        history_entry(SETTINGS_OP, "alice set the group's region to DE and its services to Netflix, MUBI",
+                      movie=None),
+        history_entry(DESCRIBE_PROVIDERS_OP, "alice fetched TMDB's details of The Matrix (1999)"),
+        history_entry(BOB_LATER_OPS[1], "bob made an operation this peerd doesn't know (“rate”) about The Matrix "
+                                        "(1999)", known=False)]},
+    "control-response-history-empty": {"type": "history", "entries": []},
     "control-response-following": {"type": "following"},
     "control-response-change-added": {"type": "change", "change": "added", "movieId": 603, "title": "The Matrix",
                                       "year": 1999, "by": "alice", "peer": ALICE, "at": AT, "row": MATRIX_ROW},
     "control-response-change-updated": {"type": "change", "change": "updated", "movieId": 603, "title": "The Matrix",
                                         "year": 1999, "by": "bob", "peer": BOB, "at": AT + 30_000,
                                         "row": MATRIX_ROW_TWO_ADDERS},
+    "control-response-change-updated-marks": {"type": "change", "change": "updated", "movieId": 603,
+                                              "title": "The Matrix", "year": 1999, "by": "bob", "peer": BOB,
+                                              "at": WATCH_OP["at"], "row": MATRIX_ROW_WATCHED},
     "control-response-change-removed": {"type": "change", "change": "removed", "movieId": 550, "title": "Fight Club",
                                         "year": 1999, "by": "alice", "peer": ALICE, "at": AT + 5_000},
     "control-response-peers": {"type": "peers", "peers": [
@@ -512,6 +600,16 @@ INVALID = {
                                                       "page": 0})), "malformed-frame"),
     "invalid-peer-query-providers-no-region": (frame(canonical({"type": "query", "id": 5, "kind": "providers"})),
                                                "malformed-frame"),
+    # Marks and watches (PEER.md, "Marks and watches"): a rating of 11; a mark and a watch on one operation;
+    # a watch that names alice twice.
+    "invalid-peer-ops-rating-11": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(MARK_OPS[1], mark={"kind": "rating", "rating": 11, "set": True}), MARK_OPS[0])]})),
+        "invalid-operation"),
+    "invalid-peer-ops-mark-and-watch": (frame(canonical({"type": "ops", "ops": [
+        dict(MARK_OPS[0], watch=WATCH_OP["watch"])]})), "malformed-frame"),
+    "invalid-peer-ops-watch-member-twice": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(WATCH_OP, watch={"on": SEEN_DAY, "with": sorted([ALICE, ALICE, BOB])}), BOB_LATER_OPS[1])]})),
+        "invalid-operation"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -564,6 +662,17 @@ ABOUT = {
     "control-request-services": "services: read the group's region and services",
     "control-request-services-set": "services: set the region and the services, by names looked up in the region",
     "control-request-list-streaming": "list only the movies one of the group's services streams",
+    "control-request-list-unseen": "list what neither alice nor bob has seen, most wanted first, 2 rows a page",
+    "control-request-list-wanted": "list what this member wants, best rated first: the second page (`after` is "
+                                   "`+2`, the rows shown)",
+    "control-request-mark": "mark: this member saw The Matrix on a day and rates it 8 (`peerctl seen 603 --on "
+                            "2025-11-20 --rating 8`)",
+    "control-request-mark-want": "mark: want Fight Club, with its title and year for the add it needs",
+    "control-request-mark-clear": "mark: clear all four of this member's marks (`peerctl unmark 603`)",
+    "control-request-watch": "watch: this member and alice watched The Matrix on a day",
+    "control-request-watch-alone": "watch: this member alone, no day",
+    "control-request-history": "history: the newest 50 operations",
+    "control-request-history-movie": "history: one movie's, of the last 7 days, 100 a page, before a cursor",
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
@@ -603,6 +712,15 @@ ABOUT = {
     "control-response-services": "the group's region and services, and who set them",
     "control-response-services-language": "nobody set them yet: the region is this peer's TMDB language's, no services",
     "control-response-list-streaming": "a `streaming` list: a row with `streamingOn`; `total` counts such rows",
+    "control-response-list-unseen": "a page sorted by wants: rows with each member's `marks` (a veto too); "
+                                    "`next` is `+2`, the rows shown",
+    "control-response-marked": "marked: two marks made; the row with everyone's marks and the average rating",
+    "control-response-marked-added": "marked: a want added the movie to the list first (`added`), then the mark",
+    "control-response-marked-unlisted": "marked: a mark of a movie not on the list: no row",
+    "control-response-history": "a page of history, newest first: a watch, marks, settings (no movie), a "
+                                "describe and an operation of a kind this version doesn't know; `next`",
+    "control-response-history-empty": "history: nothing (more)",
+    "control-response-change-updated-marks": "change `updated`: bob's watch changed the row's marks",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
     "control-response-shown-providers": "a described movie whose details say where to watch it (`providers`): "
                                         "clients show JustWatch's attribution with them",
@@ -633,6 +751,10 @@ ABOUT = {
                                    "`logoPath`)",
     "peer-ops-settings": "a settings operation: alice's seq 8 sets the group's region and services; its `movie` is "
                          "`{\"id\":1}` (PEER.md, \"Group settings\")",
+    "peer-ops-mark": "marks: alice's seq 9 to 11 on The Matrix: seen on a day, rated 8, want cleared (PEER.md, "
+                     "\"Marks\")",
+    "peer-ops-watch": "a watch: bob's seq 9 logs that he and alice watched The Matrix on a day (PEER.md, "
+                      "\"Watches\")",
     "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
                               "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
                               "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",
@@ -663,6 +785,9 @@ ABOUT = {
     "invalid-peer-not-json": "body `hello, peer`",
     "invalid-peer-ops-bad-origin": "an operation whose origin is not a peer id",
     "invalid-peer-ops-fraction": "an operation with an unknown field holding 7.5: numbers in operations are integers",
+    "invalid-peer-ops-rating-11": "a mark whose rating is 11: ratings are 1 to 10",
+    "invalid-peer-ops-mark-and-watch": "an operation that carries a `mark` and a `watch`: one payload an operation",
+    "invalid-peer-ops-watch-member-twice": "a watch that names alice twice: each member once",
     "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
     "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",

@@ -24,6 +24,11 @@ proto/golden/peer-error*.bin and the invalid-peer-*.bin frames (`proto/validate.
 Tests/PeerdWireTests/GoldenFrameTests.swift) and, for members' bad frames over TLS, by
 Tests/EndToEndTests/BadInputTests.swift.
 
+Members' marks (PEER.md, "Marks and watches"): once carol is in, alice and carol mark movies and
+carol logs a watch with alice through their proxies (`mark`, `watch`, `marked`), bob one with
+alice; alice pages through her `history` and lists by the marks (`unseen`, `by`, `wantedBy`, `sort`,
+paging by `+N`). carol's `mark` and `watch` operations must reach alice, and alice's marks bob.
+
 The relay tree (PEER.md, "Relay tree"; every peerd hello says `"tree":true`, which is checked): once
 carol is in, she also dials bob (`peerctl connect`), closing a triangle. alice then adds movies one
 at a time: each operation reaches bob and carol directly and again relayed by the other, and the
@@ -61,12 +66,12 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
 # The message types each stream must show.
 EXPECTED = {
     "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
-    "control-request": {"add", "remove", "list", "follow", "peers", "status", "connect", "invite", "join", "forget",
-                        "trust", "search", "discover", "similar", "genres", "services", "show", "refresh", "page",
-                        "diagnose"},
-    "control-response": {"added", "removed", "list", "following", "change", "peers", "status", "connecting", "invite",
-                         "joined", "forgotten", "trusted", "error", "searchResults", "movies", "genres", "services",
-                         "shown", "refreshing", "page", "diagnosis"},
+    "control-request": {"add", "remove", "list", "mark", "watch", "history", "follow", "peers", "status", "connect",
+                        "invite", "join", "forget", "trust", "search", "discover", "similar", "genres", "services",
+                        "show", "refresh", "page", "diagnose"},
+    "control-response": {"added", "removed", "list", "marked", "history", "following", "change", "peers", "status",
+                         "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "movies",
+                         "genres", "services", "shown", "refreshing", "page", "diagnosis"},
 }
 
 
@@ -168,6 +173,58 @@ def step_pairing(c):
             "group's services through alice")
 
 
+def marks_of(c, sock, movie):
+    """Each member's marks on a listed movie, by name, as `sock`'s daemon shows them."""
+    rows = json.loads(c.peerctl(sock, "list", "--json").stdout)
+    return {m["name"]: m for row in rows if row["movieId"] == movie for m in row.get("marks", [])}
+
+
+def step_marks(c):
+    """Members' marks and watches (PEER.md, "Marks and watches"; CONTROL.md, "mark", "watch", "history"):
+    alice and carol mark movies, carol logs a watch with alice, bob one with alice; the `mark` and
+    `watch` operations travel, and alice pages through the history and the list filtered and sorted
+    by the marks."""
+    c.peerctl(c.sock, "want", "603")
+    c.peerctl(c.sock, "seen", "603", "--on", "2025-11-20", "--rating", "8")
+    c.peerctl(c.sock, "want", "603")  # said so already: made 0
+    c.peerctl(c.sock, "seen", "603", "--rating", "11", check=False)  # exits 64 before it asks
+    added = json.loads(c.peerctl(c.carol_sock, "want", "680", "--json").stdout)  # not listed: added first
+    if not added.get("added") or added.get("made") != 2:
+        raise CheckFailed(f"carol's want of 680, not on the list: {added}")
+    c.peerctl(c.carol_sock, "rate", "603", "7")
+    c.peerctl(c.carol_sock, "veto", "27205")
+    c.peerctl(c.carol_sock, "unmark", "27205")
+    c.peerctl(c.carol_sock, "watched", "603", "--with", "alice", "--on", "yesterday")
+    c.peerctl(c.carol_sock, "watched", "603", "--with", "nobody", check=False)  # error: no such member
+    c.peerctl(c.daemons["bob"].socket, "watched", "550", "--with", "alice")
+    expect_eventually(lambda: marks_of(c, c.sock, 603).get("carol", {}).get("rating") == 7, 20,
+                      "carol's rating reaching alice")
+    expect_eventually(lambda: marks_of(c, c.sock, 550).get("alice", {}).get("seen") is True, 20,
+                      "bob's watch with alice reaching her")
+    seen = marks_of(c, c.carol_sock, 603).get("alice", {})
+    if seen.get("rating") != 8 or seen.get("seen") is not True:
+        raise CheckFailed(f"alice's marks on 603 as carol shows them: {seen}")
+    page = json.loads(c.peerctl(c.sock, "history", "--limit", "3", "--json").stdout)
+    if len(page.get("entries", [])) != 3 or "next" not in page:
+        raise CheckFailed(f"alice's history, 3 a page: {page}")
+    c.peerctl(c.sock, "history", "--limit", "3", "--before", page["next"])
+    c.peerctl(c.sock, "history", "603", "--since", "1d")
+    first_cursor = "1.0123456789abcdef0123456789abcdef.1"  # before everything: an empty page
+    empty = json.loads(c.peerctl(c.sock, "history", "--before", first_cursor, "--json").stdout)
+    if empty.get("entries") != [] or "next" in empty:
+        raise CheckFailed(f"alice's history before the first lamport: {empty}")
+    c.peerctl(c.sock, "list", "--unseen")
+    c.peerctl(c.sock, "list", "--unseen", "--by", "me,carol", "--sort", "title")
+    c.peerctl(c.sock, "list", "--wanted-by", "me", "--sort", "wants")
+    first = c.peerctl(c.sock, "list", "--sort", "rating", "--limit", "1", "--json")
+    rated = json.loads(first.stdout)
+    if [row["movieId"] for row in rated] != [603]:
+        raise CheckFailed(f"alice's best rated movie: {rated}")
+    c.peerctl(c.sock, "list", "--sort", "rating", "--limit", "1", "--after", "+1")
+    c.peerctl(c.sock, "list", "--wanted-by", "nobody", check=False)  # error: no such member
+    return f"alice's marks on 603 as carol shows them: {seen}"
+
+
 def step_triangle(c):
     """The relay tree (see the top of this file), first half: carol dials bob, closing a triangle;
     alice adds one movie at a time until bob has pruned her origin on his session with carol."""
@@ -254,6 +311,7 @@ SCENARIO = [
     ("details: describes on alice and bob; show, search, refresh, status, open, connect", step_details),
     ("pairing: carol joins alice by invite code; the lists reach each other; she searches and browses through alice",
      step_pairing),
+    ("marks: alice and carol mark, carol and bob log watches; history and the list by marks", step_marks),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
     ("trust, doctor, keepalives; forget closes carol's session", step_forget),
@@ -363,12 +421,24 @@ def check_types(c):
     return "\n".join(lines)
 
 
+def check_marks(c):
+    """PEER.md, "Marks and watches": carol's marks and watch reach alice, alice's marks reach bob."""
+    kinds = {key: sorted(k for k in c.traces.op_kinds.get(key, set()) if isinstance(k, str))
+             for key in ("carol sent", "alice received", "bob received")}
+    wanted = {"carol sent": ("mark", "watch"), "alice received": ("mark", "watch"), "bob received": ("mark",)}
+    missing = [f"{kind} {key}" for key, needed in wanted.items() for kind in needed if kind not in kinds[key]]
+    if missing:
+        raise CheckFailed(f"no operation of kind {', '.join(missing)}; operation kinds {kinds}")
+    return "; ".join(f"operation kinds {key}: {found}" for key, found in kinds.items())
+
+
 CHECKS = [
     ("traces: every daemon wrote a frame trace that parses", check_traces),
     ("schemas: every captured frame is valid", check_schemas),
     ("hellos name their sender, say tree:true and catalog:true alice's only; bob's grafts name alice", check_hellos),
     ("forget: carol's session closed with revoked", check_revoked),
     ("describes: alice's reach bob", check_describes),
+    ("marks and watches: carol's reach alice, alice's reach bob", check_marks),
     ("types: every message type on each stream, and each way on each daemon", check_types),
 ]
 

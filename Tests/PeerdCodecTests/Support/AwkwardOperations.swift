@@ -4,10 +4,16 @@ import PeerdTestKit
 /// Operations whose JSON exercises every corner of the codec: names and titles drawn from quotes,
 /// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;
 /// zero, huge and negative numbers; removals naming none, one or many adds of several origins;
-/// describes with every mix of details; any mix of `sig`, `prev` and `key` (random bytes: their base64
-/// holds `+`, `/` and padding).
+/// describes with every mix of details; settings, marks and watches with any values; any mix of
+/// `sig`, `prev` and `key` (random bytes: their base64 holds `+`, `/` and padding).
 func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
-    var rng = SplitMix64(seed: seed)
+    var awkward = AwkwardValues(rng: SplitMix64(seed: seed))
+    return (0..<count).map { _ in awkward.operation() }
+}
+
+/// The random values the operations are made of.
+private struct AwkwardValues {
+    var rng: SplitMix64
     let origins = [
         PeerID("0123456789abcdef0123456789abcdef")!, PeerID("00000000")!,
         PeerID(String(repeating: "f", count: 64))!, PeerID("a11ce000000000000000000000000001")!,
@@ -15,71 +21,8 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
     let pool: [Unicode.Scalar] =
         ["\"", "\\", "/", " ", "a", "Z", "0", "\u{7F}", "é", "€", "千", "🎬", "\u{301}", "\u{2028}", "\u{FEFF}"]
         + (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
-    func text(_ lengths: ClosedRange<Int>) -> String {
-        String(
-            String.UnicodeScalarView(
-                (0..<Int.random(in: lengths, using: &rng)).map { _ in pool.randomElement(using: &rng)! }
-            )
-        )
-    }
-    func number<T: FixedWidthInteger>(_ type: T.Type, at least: T) -> T {
-        switch Int.random(in: 0..<4, using: &rng) {
-        case 0: least
-        case 1: T.max
-        case 2: T.random(in: least...T.max, using: &rng)
-        default: T.random(in: least...(least + 1000), using: &rng)
-        }
-    }
-    func bytes(_ lengths: ClosedRange<Int>) -> [UInt8]? {
-        guard Bool.random(using: &rng) else { return nil }
-        return (0..<Int.random(in: lengths, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-    }
-    func details() -> MovieDetails {
-        MovieDetails(
-            .init(
-                title: text(1...30),
-                originalTitle: Bool.random(using: &rng) ? text(0...30) : nil,
-                releaseDate: Bool.random(using: &rng) ? "1999-03-31" : nil,
-                runtime: Bool.random(using: &rng) ? number(Int.self, at: 0) : nil,
-                genres: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...10) },
-                overview: Bool.random(using: &rng) ? text(0...200) : nil,
-                posterPath: Bool.random(using: &rng) ? "/" + text(0...20) : nil,
-                voteAverage: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil,
-                imdbID: Bool.random(using: &rng) ? text(0...12) : nil,
-                language: text(0...8),
-                fetchedAt: number(Int64.self, at: Int64.min)
-            )
-        )
-    }
-    // Any region and names: the codec writes and reads what it is given; the model checks limits.
-    func settings() -> GroupSettings {
-        GroupSettings(
-            region: text(0...3),
-            services: (0..<Int.random(in: 0...3, using: &rng)).map { _ in
-                GroupSettings.Service(id: number(Int.self, at: Int.min), name: text(0...10))
-            }
-        )
-    }
-    // Any day text, rating and members, unsorted and repeated too: the codec keeps what it is given.
-    func markOrWatch(_ kind: Operation.Kind) -> Operation.Payload? {
-        switch kind {
-        case .mark:
-            let markKind = Mark.Kind.allCases.randomElement(using: &rng)!
-            return .mark(
-                Mark(
-                    kind: markKind,
-                    set: Bool.random(using: &rng),
-                    on: Bool.random(using: &rng) ? text(0...12) : nil,
-                    rating: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil
-                )
-            )
-        case .watch:
-            let with = (0..<Int.random(in: 0...3, using: &rng)).map { _ in origins.randomElement(using: &rng)! }
-            return .watch(Watch(with: with, on: Bool.random(using: &rng) ? text(0...12) : nil))
-        default: return nil
-        }
-    }
-    return (0..<count).map { _ in
+
+    mutating func operation() -> Operation {
         let kind: Operation.Kind = [.add, .remove, .describe, .settings, .mark, .watch].randomElement(using: &rng)!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
@@ -96,13 +39,75 @@ func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
                 year: Bool.random(using: &rng) ? Int.random(in: Int.min...Int.max, using: &rng) : nil
             ),
             removes: removes,
-            details: kind == .describe ? details() : nil,
-            settings: kind == .settings ? settings() : nil,
-            payload: markOrWatch(kind),
+            payload: payload(of: kind),
             proof: OperationProof(
                 sig: bytes(64...64),
                 prev: bytes(32...32),
                 key: bytes(1...OperationProof.maxKeyLength)
+            )
+        )
+    }
+
+    mutating func text(_ lengths: ClosedRange<Int>) -> String {
+        let count = Int.random(in: lengths, using: &rng)
+        return String(String.UnicodeScalarView((0..<count).map { _ in pool.randomElement(using: &rng)! }))
+    }
+
+    mutating func number<T: FixedWidthInteger>(_ type: T.Type, at least: T) -> T {
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: least
+        case 1: T.max
+        case 2: T.random(in: least...T.max, using: &rng)
+        default: T.random(in: least...(least + 1000), using: &rng)
+        }
+    }
+
+    mutating func bytes(_ lengths: ClosedRange<Int>) -> [UInt8]? {
+        guard Bool.random(using: &rng) else { return nil }
+        return (0..<Int.random(in: lengths, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    }
+
+    mutating func maybe(_ make: (inout AwkwardValues) -> String) -> String? {
+        Bool.random(using: &rng) ? make(&self) : nil
+    }
+
+    /// Any values in every field: the codec writes and reads what it is given; the model checks limits.
+    mutating func payload(of kind: Operation.Kind) -> Operation.Payload? {
+        switch kind {
+        case .describe: return .details(details())
+        case .settings:
+            let region = text(0...3)
+            let services = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                GroupSettings.Service(id: number(Int.self, at: Int.min), name: text(0...10))
+            }
+            return .settings(GroupSettings(region: region, services: services))
+        case .mark:
+            let markKind = Mark.Kind.allCases.randomElement(using: &rng)!
+            let isSet = Bool.random(using: &rng)
+            let on = maybe { $0.text(0...12) }
+            let rating = Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil
+            return .mark(Mark(kind: markKind, set: isSet, on: on, rating: rating))
+        case .watch:
+            let with = (0..<Int.random(in: 0...3, using: &rng)).map { _ in origins.randomElement(using: &rng)! }
+            return .watch(Watch(with: with, on: maybe { $0.text(0...12) }))
+        case .add, .remove, .unknown: return nil
+        }
+    }
+
+    mutating func details() -> MovieDetails {
+        MovieDetails(
+            .init(
+                title: text(1...30),
+                originalTitle: maybe { $0.text(0...30) },
+                releaseDate: maybe { _ in "1999-03-31" },
+                runtime: Bool.random(using: &rng) ? number(Int.self, at: 0) : nil,
+                genres: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...10) },
+                overview: maybe { $0.text(0...200) },
+                posterPath: maybe { "/" + $0.text(0...20) },
+                voteAverage: Bool.random(using: &rng) ? number(Int.self, at: Int.min) : nil,
+                imdbID: maybe { $0.text(0...12) },
+                language: text(0...8),
+                fetchedAt: number(Int64.self, at: Int64.min)
             )
         )
     }

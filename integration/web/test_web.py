@@ -41,6 +41,7 @@ import web_support as ws  # noqa: E402
 from fake_tmdb import FakeTMDB  # noqa: E402
 from web_support import tab_to  # noqa: E402
 import web_browse  # noqa: E402
+import web_marks  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
 APPEAR = 15.0  # s: generous waits for presence on a loaded machine (the bound above is measured)
@@ -908,6 +909,7 @@ CHECKS = [
     ("search: bob, without a token, searches through carol, who holds one, adds a result; then says who holds one",
      check_search_without_token),
     *web_browse.CHECKS,
+    *web_marks.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -915,7 +917,7 @@ CHECKS = [
 ]
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
                   check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
-                  *(check for _, check in web_browse.CHECKS)}
+                  *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS)}
 
 
 # MARK: the screenshot

@@ -18,6 +18,7 @@
     error: $('error'), notice: $('notice'),
     movies: $('movies'), empty: $('empty'), more: $('more'),
     peers: $('peers'), noPeers: $('no-peers'), noToken: $('no-token'), noTokenWhy: $('no-token-why'),
+    filters: $('filters'), unseen: $('f-unseen'), mine: $('f-mine'), sort: $('sort'),
   };
 
   const state = {
@@ -33,12 +34,18 @@
     pending: [],
     search: null, // {query, page, totalPages}
     peersSeen: '',
+    me: null, // this daemon's peer id (status.peer): "me" among the members' marks
+    query: {}, // the list request's filters and sort (proto/CONTROL.md, "list"); {} is the whole list in its order
+    listed: 0, // movies on the whole list (status.movies), to say how many a filter keeps
   };
+  /** Whether the list on screen is filtered or sorted: then it can't place live rows by cursor, and asks again. */
+  const filtered = () => Object.keys(state.query).length > 0;
+  const listRequest = (fields) => ({ type: 'list', ...state.query, ...fields });
   /** movieId → {row, li}: the cards on screen, in list order in the DOM. */
   const shown = new Map();
-  /** Called with a movie id and whether it is listed now, whenever it is added or removed (browse.js). */
+  /** Called with a movie id, whether it is listed now and its row, whenever it changes (browse.js). */
   const watchers = [];
-  const changed = (id, listed) => watchers.forEach((watch) => watch(id, listed));
+  const changed = (id, listed, row) => watchers.forEach((watch) => watch(id, listed, row));
   /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
   const known = new Map();
 
@@ -79,7 +86,10 @@
   // Dates by hand: the first toLocaleString() costs ~25 ms of ICU start-up, too much for first render.
   const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const day = (d) => `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
-  const clock = (d) => `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const pad = (n) => String(n).padStart(2, '0');
+  /** Today here, as marks write a day: YYYY-MM-DD. */
+  const today = (d = new Date()) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const clock = (d) => `${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
   function ago(ms) {
     const s = Math.max(0, (Date.now() - ms) / 1000);
@@ -194,7 +204,7 @@
     const link = h('a', 'movie-link');
     link.href = `#movie/${row.movieId}`;
     title.append(link);
-    body.append(title, h('p', 'year'), h('p', 'added'), button('remove', 'Remove'));
+    body.append(title, h('p', 'year'), h('p', 'added'), h('p', 'marks'), button('remove', 'Remove'));
     li.append(poster, body);
     return li;
   }
@@ -209,6 +219,7 @@
     li.querySelector('.ph-year').textContent = row.year ? String(row.year) : '';
     li.querySelector('.remove').setAttribute('aria-label', `Remove ${name}`);
     stamp(li, row);
+    badges(li.querySelector('.marks'), row);
 
     const box = li.querySelector('.poster-box');
     let img = box.querySelector('img.poster');
@@ -239,6 +250,42 @@
     added.textContent = `${who} · ${ago(row.addedAt)}`;
     const at = new Date(row.addedAt);
     added.title = `Added by ${by.join(', ')}; first on ${day(at)} at ${clock(at)}`;
+  }
+
+  /** Compact badges of the members' marks: who wants it, who has seen it, the average rating, vetoes. */
+  function badges(box, row) {
+    const marks = row.marks || [];
+    const items = [];
+    const names = (who) => who.map((m) => m.name).sort().join(', ');
+    const group = (kind, sign, who, said) => {
+      if (!who.length) return;
+      const b = badge(kind, `${sign} ${who.length}`, `${said} ${names(who)}`);
+      b.dataset.count = who.length;
+      b.classList.toggle('mine', who.some((m) => m.peer === state.me));
+      items.push(b);
+    };
+    group('want', '♥', marks.filter((m) => m.want), 'Wanted by');
+    group('seen', '✓', marks.filter((m) => m.seen), 'Seen by');
+    if (row.averageRating != null) {
+      const rated = marks.filter((m) => m.rating != null);
+      const b = badge('rating', `★ ${row.averageRating.toFixed(1)}`,
+        `Rated ${row.averageRating.toFixed(1)} of 10 on average by ${names(rated)}`);
+      b.dataset.rating = row.averageRating;
+      b.classList.toggle('mine', rated.some((m) => m.peer === state.me));
+      items.push(b);
+    }
+    group('veto', '✕', marks.filter((m) => m.veto), 'Vetoed by');
+    box.replaceChildren(...items);
+  }
+
+  /** A badge: short to the eye, in words to a screen reader (and as a tooltip). */
+  function badge(kind, short, words) {
+    const b = h('span', `badge ${kind}`);
+    b.title = words;
+    const seen = h('span', null, short);
+    seen.setAttribute('aria-hidden', 'true');
+    b.append(seen, h('span', 'vh', `${words}.`));
+    return b;
   }
 
   /** Puts a row's card where list order says, or takes it away when it belongs to a page not loaded. */
@@ -307,25 +354,72 @@
     ui.movies.append(fresh);
     state.total = page.total;
     state.next = page.next || null;
-    for (const row of moved) place(row);
+    for (const row of moved) {
+      if (filtered()) refill(row); // its place is the answer's, which the next relist() sets
+      else place(row);
+    }
   }
 
-  /** After the stream was down: list again as far as was loaded, keeping the cards that stay. */
-  async function resync() {
+  function refill(row) {
+    const entry = shown.get(row.movieId);
+    if (!entry) return;
+    entry.row = row;
+    fill(entry.li, row);
+  }
+
+  /** Shows the rows of `page` and only those, in its order, keeping the cards that stay (and their focus). */
+  function reconcile(page) {
+    const keep = new Set(page.movies.map((row) => row.movieId));
+    for (const id of [...shown.keys()]) if (!keep.has(id)) drop(id);
+    let at = ui.movies.firstElementChild;
+    for (const row of page.movies) {
+      let entry = shown.get(row.movieId);
+      if (!entry) {
+        entry = { row, li: card(row) };
+        shown.set(row.movieId, entry);
+      }
+      entry.row = row;
+      fill(entry.li, row);
+      if (entry.li === at) at = at.nextElementSibling;
+      else keepFocus(() => ui.movies.insertBefore(entry.li, at));
+    }
+    state.total = page.total;
+    state.next = page.next || null;
+  }
+
+  /** Lists again as far as was loaded (after the stream was down, a change under a filter, a new
+   * filter), keeping the cards that stay. */
+  async function relist(limit = Math.max(PAGE, shown.size)) {
+    const query = state.query;
     state.holding++;
     try {
-      const page = await api({ type: 'list', limit: Math.min(10000, Math.max(PAGE, shown.size)) });
-      const keep = new Set(page.movies.map((row) => row.movieId));
-      for (const id of [...shown.keys()]) if (!keep.has(id)) drop(id);
-      state.next = null; // so place() puts every row of the answer on screen
-      for (const row of page.movies) place(row);
-      state.total = page.total;
-      state.next = page.next || null;
+      const page = await api(listRequest({ limit: Math.min(10000, limit) }));
+      if (query === state.query) reconcile(page); // else the new filter's answer is on its way
     } catch (err) {
       fail('Could not bring the list up to date', err);
     } finally {
       release();
     }
+  }
+  const resync = () => relist();
+
+  let relistTimer = 0;
+  function relistSoon() {
+    clearTimeout(relistTimer);
+    relistTimer = setTimeout(() => relist(), 30);
+  }
+
+  /** The filters and sort as chosen: the list from its start, under them. */
+  async function refilter() {
+    const query = {};
+    if (ui.unseen.checked) query.unseen = true;
+    if (ui.mine.checked) query.wantedBy = ['me'];
+    if (ui.sort.value !== 'added') query.sort = ui.sort.value;
+    state.query = query;
+    state.pageFailed = false;
+    ui.movies.setAttribute('aria-busy', 'true');
+    await relist(PAGE);
+    if (query === state.query) ui.movies.setAttribute('aria-busy', 'false');
   }
 
   function release() {
@@ -345,8 +439,11 @@
 
   function showCounts() {
     const n = state.total;
-    ui.count.textContent = state.ready ? ` · ${n} ${n === 1 ? 'movie' : 'movies'}` : '';
+    const all = filtered() ? state.listed : n; // a filter's count is "3 of 12 movies"
+    ui.count.textContent = state.ready ? ` · ${n}${filtered() ? ` of ${all}` : ''} ${all === 1 ? 'movie' : 'movies'}` : '';
     ui.empty.hidden = !state.ready || shown.size > 0 || n > 0;
+    ui.empty.textContent = filtered() ? 'No movie on the list fits these filters.'
+      : 'Nothing on the list yet. Add a movie above, or wait for a peer to add one.';
     moreButton.hidden = !state.ready || !state.next;
     moreButton.textContent = state.loading ? 'Loading…' : `Show more (${shown.size} of ${n})`;
     moreText.textContent = state.ready && !state.next && shown.size > PAGE ? `All ${shown.size} movies shown.` : '';
@@ -357,7 +454,7 @@
   async function loadFirst() {
     for (let delay = 1000; ; delay = Math.min(delay * 2, 15000)) {
       try {
-        const page = await api({ type: 'list', limit: PAGE });
+        const page = await api(listRequest({ limit: PAGE }));
         appendPage(page);
         break;
       } catch (err) {
@@ -368,6 +465,7 @@
     }
     clearError();
     ui.movies.setAttribute('aria-busy', 'false');
+    ui.filters.disabled = false;
     state.ready = true;
     performance.mark('first-render');
     document.body.dataset.ready = 'true';
@@ -376,12 +474,15 @@
   }
 
   async function loadMore() {
-    if (state.loading || !state.next || !state.ready) return;
+    // Not while the list is asked again (a new filter's `next` is not the old one's): release() looks again.
+    if (state.loading || !state.next || !state.ready || state.holding > 0) return;
     state.loading = true;
     state.holding++;
     showCounts();
     try {
-      appendPage(await api({ type: 'list', limit: PAGE, after: state.next }));
+      const query = state.query;
+      const page = await api(listRequest({ limit: PAGE, after: state.next }));
+      if (query === state.query) appendPage(page);
     } catch (err) {
       fail('Could not load more of the list', err);
       state.pageFailed = true; // until "Show more" is pressed: the observer would only hammer
@@ -413,6 +514,10 @@
     if (change.change === 'removed') {
       if (state.total > 0) state.total--;
       drop(change.movieId);
+      if (filtered()) relistSoon();
+    } else if (filtered()) {
+      if (change.row) refill(change.row); // at once; whether it stays, and where, the relist says
+      relistSoon();
     } else if (change.row) {
       if (change.change === 'added') state.total++;
       const li = place(change.row);
@@ -420,7 +525,7 @@
     }
     showCounts();
     peersSoon();
-    changed(change.movieId ?? change.row?.movieId, change.change !== 'removed');
+    changed(change.movieId ?? change.row?.movieId, change.change !== 'removed', change.row);
   }
 
   function flash(li) {
@@ -510,6 +615,12 @@
   // ---------------------------------------------------------------- status and peers
 
   function applyStatus(status) {
+    if (status.peer && status.peer !== state.me) {
+      state.me = status.peer;
+      shown.forEach(({ row, li }) => badges(li.querySelector('.marks'), row));
+      document.dispatchEvent(new Event('peerd:me')); // the movie view shows my marks as mine
+    }
+    if (typeof status.movies === 'number') state.listed = status.movies;
     ui.name.textContent = status.name || '';
     document.title = status.name ? `Watch list · ${status.name}` : 'Watch list · peerd';
     // Search by title works with this peerd's token or through a connected peer's (status.search).
@@ -566,7 +677,7 @@
       const [peers, status] = await Promise.all([api({ type: 'peers' }), api({ type: 'status' })]);
       renderPeers(peers.peers || []);
       applyStatus(status);
-      if (state.ready && state.holding === 0 && typeof status.movies === 'number') {
+      if (state.ready && state.holding === 0 && !filtered() && typeof status.movies === 'number') {
         state.total = status.movies;
         showCounts();
       }
@@ -602,9 +713,9 @@
       try {
         const res = await api({ type: 'add', movie });
         clearError();
-        const li = state.holding === 0 ? place(res.movie) : null;
+        const li = state.holding === 0 && !filtered() ? place(res.movie) : null;
         if (li) flash(li);
-        changed(res.movie.movieId, true);
+        changed(res.movie.movieId, true, res.movie);
         notice(res.operation ? `Added ${quoted(res.movie)}.` : `${quoted(res.movie)} is already on the list.`);
         return true;
       } catch (err) {
@@ -713,8 +824,8 @@
   // ---------------------------------------------------------------- for browse.js
 
   window.peerd = Object.freeze({
-    api, h, button, picture, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER,
-    row: (id) => shown.get(id)?.row,
+    api, h, button, picture, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER, today, cmpCursor,
+    busy, row: (id) => shown.get(id)?.row, me: () => state.me,
     watch: (fn) => watchers.push(fn),
   });
 
@@ -753,6 +864,7 @@
     setInterval(() => shown.forEach(({ row, li }) => stamp(li, row)), 60000);
 
     ui.form.addEventListener('submit', submit);
+    for (const control of [ui.unseen, ui.mine, ui.sort]) control.addEventListener('change', refilter);
     ui.closeResults.addEventListener('click', () => {
       closeResults();
       ui.query.focus();

@@ -1,5 +1,6 @@
 // peerd's page, browsing TMDB: the Discover view (#discover: rows that load as they come into view,
-// and more as they scroll sideways) and the movie view (#movie/ID: a dialog with its own link). It
+// and more as they scroll sideways), the movie view (#movie/ID: a dialog with its own link, with the
+// members' marks and mine to set) and the Activity view (#activity: the group's history, live). It
 // uses what app.js shares in window.peerd; data never goes through innerHTML.
 'use strict';
 (() => {
@@ -11,10 +12,13 @@
   const $ = (id) => document.getElementById(id);
   const ui = {
     app: $('app'), discover: $('discover'), rows: $('rows'), noToken: $('no-token'),
-    toList: $('to-list'), toDiscover: $('to-discover'),
+    toList: $('to-list'), toDiscover: $('to-discover'), toActivity: $('to-activity'),
     dialog: $('movie'), body: $('movie-body'), close: $('movie-close'),
+    activity: $('activity'), history: $('history'), historyNote: $('history-note'), moreHistory: $('more-history'),
   };
-  const view = { current: 'list', built: false, rendered: false, movie: 0, opener: null };
+  /** `row`: the open movie's row as last heard (`show`, a change, a mark's answer); `seenOn`: the day
+   * in its "seen on" field, kept across the view's redraws. */
+  const view = { current: 'list', built: false, rendered: false, movie: 0, opener: null, row: null, seenOn: '' };
   /** movieId → whether it is listed, as last heard (a change, an add, a remove, a `show`): the list
    * view holds only the pages loaded so far, so its cards alone can't say. */
   const listed = new Map();
@@ -67,10 +71,14 @@
       : `Add ${name} to the list`);
   }
 
-  P.watch((id, on) => {
+  P.watch((id, on, row) => {
     listed.set(id, on);
     for (const b of document.querySelectorAll(`button.add[data-movie-id="${id}"]`)) mark(b);
-    if (id === view.movie) showMovie(id);
+    if (id === view.movie) {
+      view.row = on ? row || view.row : null;
+      showMovie(id);
+    }
+    activitySoon();
   });
 
   // ---------------------------------------------------------------- rows of tiles
@@ -230,9 +238,10 @@
   /** What is known of movie `id` now: its row, its describe (`shown`), a result that named it. */
   function renderMovie(id, shown) {
     const details = shown?.details;
-    const row = P.row(id) || shown?.movie;
+    const row = (view.row?.movieId === id ? view.row : null) || P.row(id) || shown?.movie;
     const result = P.known.get(id);
-    const title = details?.title || row?.title || result?.title || `TMDB ${id}`;
+    const named = details?.title || row?.title || result?.title;
+    const title = named || `TMDB ${id}`;
     const year = details?.releaseDate?.slice(0, 4) || row?.year || result?.year;
     const path = details?.posterPath || row?.posterPath || result?.posterPath;
     const box = h('div', `movie-poster hue-${id % 8}`);
@@ -256,10 +265,12 @@
     if (details?.imdbId) links.append(link('IMDb', `https://www.imdb.com/title/${details.imdbId}/`), ' ');
     links.append(link('TMDB', `https://www.themoviedb.org/movie/${id}`));
     if (details?.providers) text.append(watchBlock(details.providers));
-    const action = listButton({ movieId: id, title, year: year ? Number(year) : undefined });
+    const movie = { movieId: id, title: named, year: year ? Number(year) : undefined };
+    const action = listButton(movie);
     action.classList.add('big');
+    action.id = 'movie-list';
     mark(action);
-    text.append(links, action);
+    text.append(links, action, marksBlock(movie, row, isListed(id)));
     const top = h('div', 'movie-top');
     top.append(box, text);
     return top;
@@ -299,14 +310,127 @@
     return block;
   }
 
+  // ---------------------------------------------------------------- marks, in the movie view
+
+  /** One member's marks in words: "wants to watch it, rates it 8/10". */
+  function said(m) {
+    const words = [];
+    if (m.want) words.push('wants to watch it');
+    if (m.seen) words.push(m.seenOn ? `saw it on ${m.seenOn}` : 'has seen it');
+    if (m.rating != null) words.push(`rates it ${m.rating}/10`);
+    if (m.veto) words.push('vetoes it');
+    return words.join(', ');
+  }
+
+  /** Each member's marks, the average, and mine to set: real buttons (aria-pressed), a day and a select. */
+  function marksBlock(movie, row, on) {
+    const block = h('section', 'members');
+    const head = h('h3', null, 'Marks');
+    head.id = 'members-title';
+    block.setAttribute('aria-labelledby', head.id);
+    block.append(head);
+    const me = P.me();
+    const marks = on ? row?.marks || [] : [];
+    const mine = marks.find((m) => m.peer === me) || {};
+    if (on) {
+      const list = h('ul', 'member-marks');
+      for (const m of [...marks].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+        const li = h('li', 'member');
+        li.dataset.peer = m.peer;
+        li.append(h('span', 'name', m.peer === me ? `${m.name} (you)` : m.name), ' ', h('span', 'said', said(m)));
+        list.append(li);
+      }
+      block.append(marks.length ? list : h('p', 'hint', 'Nobody has marked it yet.'));
+      if (row?.averageRating != null) {
+        block.append(h('p', 'average', `Average rating ${row.averageRating.toFixed(1)} of 10`));
+      }
+    }
+    const controls = h('div', 'my-marks');
+    controls.setAttribute('role', 'group');
+    controls.setAttribute('aria-label', 'Your marks');
+    controls.append(toggle(movie, 'want', on ? 'Want to watch' : 'Want to watch: put it on the list', mine.want));
+    if (!on) {
+      block.append(controls);
+      return block;
+    }
+    const seen = toggle(movie, 'seen', 'Seen', mine.seen);
+    const dayField = h('input');
+    dayField.type = 'date';
+    dayField.id = 'seen-on';
+    dayField.max = P.today();
+    dayField.value = mine.seenOn || view.seenOn || P.today();
+    dayField.addEventListener('input', () => { view.seenOn = dayField.value; });
+    dayField.addEventListener('change', () => {
+      view.seenOn = dayField.value;
+      if (mine.seen && /^\d{4}-\d\d-\d\d$/.test(dayField.value) && dayField.value !== mine.seenOn) {
+        setMark(movie, { kind: 'seen', set: true, on: dayField.value }, dayField);
+      }
+    });
+    const dayLabel = h('label', 'day', 'on ');
+    dayLabel.append(dayField);
+    const rating = h('select');
+    rating.id = 'my-rating';
+    rating.append(new Option('No rating', ''));
+    for (let n = 1; n <= 10; n++) rating.append(new Option(`${n} of 10`, String(n)));
+    rating.value = mine.rating == null ? '' : String(mine.rating);
+    rating.addEventListener('change', () => {
+      const value = Number(rating.value);
+      setMark(movie, value ? { kind: 'rating', set: true, rating: value } : { kind: 'rating', set: false }, rating);
+    });
+    const rateLabel = h('label', 'rate', 'Your rating ');
+    rateLabel.append(rating);
+    const seenLine = h('span', 'seen-line');
+    seenLine.append(seen, dayLabel);
+    controls.append(seenLine, rateLabel, toggle(movie, 'veto', 'Veto', mine.veto));
+    block.append(controls);
+    return block;
+  }
+
+  function toggle(movie, kind, text, on) {
+    const b = button(`mark mark-${kind}`, text);
+    b.id = `mark-${kind}`;
+    b.setAttribute('aria-pressed', String(Boolean(on)));
+    b.addEventListener('click', () => {
+      const set = b.getAttribute('aria-pressed') !== 'true';
+      const mark = { kind, set };
+      if (kind === 'seen' && set) mark.on = /^\d{4}-\d\d-\d\d$/.test(view.seenOn) ? view.seenOn : P.today();
+      setMark(movie, mark, b);
+    });
+    return b;
+  }
+
+  /** Sets or clears one of my marks; the view shows the row the answer carries at once. */
+  async function setMark(movie, mark, control) {
+    const id = movie.movieId;
+    const wanted = { id, title: movie.title, year: movie.year }; // undefined ones are left out
+    await P.busy(control, async () => {
+      try {
+        const res = await P.api({ type: 'mark', movie: wanted, marks: [mark] });
+        P.clearError();
+        if (res.added) P.notice(`Added “${P.titleOf(res.movie || movie)}”.`);
+        if (res.movie && view.movie === id) {
+          listed.set(id, true);
+          view.row = res.movie;
+          showMovie(id);
+        }
+        activitySoon();
+      } catch (err) {
+        P.fail(`Could not mark ${P.titleOf(movie)}`, err);
+      }
+    });
+  }
+
   let similar = null;
   let shownOf = { id: 0, shown: null };
 
+  /** Draws the top of the movie view again; what had the focus in it has it again. */
   function showMovie(id) {
+    const focused = ui.body.contains(document.activeElement) ? document.activeElement.id : '';
     const top = renderMovie(id, shownOf.id === id ? shownOf.shown : null);
     const old = ui.body.querySelector('.movie-top');
     if (old) old.replaceWith(top);
     else ui.body.prepend(top);
+    if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
   }
 
   async function openMovie(id) {
@@ -315,6 +439,8 @@
       ui.dialog.showModal();
     }
     view.movie = id;
+    view.row = null;
+    view.seenOn = '';
     shownOf = { id, shown: null };
     ui.body.replaceChildren();
     showMovie(id);
@@ -327,6 +453,7 @@
       const shown = await ask({ type: 'show', movie: id });
       if (view.movie !== id) return;
       listed.set(id, Boolean(shown.movie));
+      view.row = shown.movie || null;
       shownOf = { id, shown };
       showMovie(id);
     } catch (err) {
@@ -343,16 +470,88 @@
   }
 
   ui.close.addEventListener('click', closeMovie);
+  document.addEventListener('peerd:me', () => view.movie && showMovie(view.movie));
   ui.dialog.addEventListener('click', (event) => {
     if (event.target === ui.dialog) closeMovie(); // a click on the backdrop
   });
   ui.dialog.addEventListener('close', () => {
     view.movie = 0;
     if (/^#movie\//.test(location.hash)) {
-      history.replaceState(null, '', view.current === 'discover' ? '#discover' : location.pathname + location.search);
+      history.replaceState(null, '', view.current === 'list' ? location.pathname + location.search : `#${view.current}`);
     }
     if (view.opener?.isConnected) view.opener.focus();
   });
+
+  // ---------------------------------------------------------------- the Activity view
+
+  const activity = { next: null, loading: false, again: false, timer: 0 };
+
+  function entry(e) {
+    const li = h('li', 'entry');
+    li.dataset.cursor = e.cursor;
+    li.dataset.at = e.at;
+    const text = h(e.movieId ? 'a' : 'span', 'what', e.text);
+    if (e.movieId) {
+      li.dataset.movieId = e.movieId;
+      text.href = `#movie/${e.movieId}`;
+    }
+    li.append(text, ' ', h('time', 'when'));
+    return li;
+  }
+
+  /** The newest page of history, merged with what is shown; with `older`, the page after it. */
+  async function loadHistory(older = false) {
+    if (activity.loading) {
+      activity.again ||= !older;
+      return;
+    }
+    activity.loading = true;
+    ui.moreHistory.classList.toggle('busy', older);
+    try {
+      const res = await P.api({ type: 'history', limit: 50, ...(older ? { before: activity.next } : {}) });
+      const shown = [...ui.history.children];
+      const have = new Set(shown.map((li) => li.dataset.cursor));
+      const fresh = res.entries.filter((e) => !have.has(e.cursor)).map(entry);
+      if (older) {
+        ui.history.append(...fresh);
+        activity.next = res.next || null;
+      } else if (shown.length && fresh.length < res.entries.length) {
+        // Newer ones (and one that came late from a peer) go where history's order says.
+        for (const li of fresh) {
+          const after = [...ui.history.children].find((at) => P.cmpCursor(at.dataset.cursor, li.dataset.cursor) < 0);
+          if (after) ui.history.insertBefore(li, after);
+          else if (!activity.next) ui.history.append(li);
+        }
+      } else {
+        ui.history.replaceChildren(...fresh);
+        activity.next = res.next || null;
+      }
+      for (const li of ui.history.children) li.lastChild.textContent = P.ago(Number(li.dataset.at));
+      ui.historyNote.replaceChildren(ui.history.children.length ? '' : 'Nothing has happened yet.');
+      document.body.dataset.activity = 'ready';
+    } catch (err) {
+      const again = button('quiet retry', 'Try again');
+      again.addEventListener('click', () => loadHistory(older));
+      ui.historyNote.replaceChildren(`Could not load the activity: ${String(err.message || err)} `, again);
+    } finally {
+      activity.loading = false;
+      ui.moreHistory.classList.remove('busy');
+      ui.moreHistory.hidden = !activity.next;
+    }
+    if (activity.again) {
+      activity.again = false;
+      loadHistory();
+    }
+  }
+
+  /** After a change, the view's newest lines again, while it is shown (or under the movie view). */
+  function activitySoon() {
+    if (view.current !== 'activity') return; // showing it loads it anew
+    clearTimeout(activity.timer);
+    activity.timer = setTimeout(() => loadHistory(), 50);
+  }
+
+  ui.moreHistory.addEventListener('click', () => loadHistory(true));
 
   // ---------------------------------------------------------------- views and links
 
@@ -360,11 +559,14 @@
     view.current = name;
     ui.app.hidden = name !== 'list';
     ui.discover.hidden = name !== 'discover';
-    for (const [a, is] of [[ui.toList, name === 'list'], [ui.toDiscover, name === 'discover']]) {
-      if (is) a.setAttribute('aria-current', 'page');
+    ui.activity.hidden = name !== 'activity';
+    const links = [[ui.toList, 'list'], [ui.toDiscover, 'discover'], [ui.toActivity, 'activity']];
+    for (const [a, is] of links) {
+      if (is === name) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
     }
     if (name === 'discover') buildDiscover();
+    if (name === 'activity') loadHistory();
   }
 
   function route() {
@@ -375,7 +577,7 @@
       return;
     }
     closeMovie();
-    showView(location.hash === '#discover' ? 'discover' : 'list');
+    showView(['#discover', '#activity'].includes(location.hash) ? location.hash.slice(1) : 'list');
   }
 
   window.addEventListener('hashchange', route);

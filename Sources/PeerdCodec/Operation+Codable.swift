@@ -25,6 +25,9 @@ extension Operation: Codable {
                 debugDescription: "an operation carries at most one of details, settings, mark and watch"
             )
         }
+        // A mark of a kind a later version made is, to this version, an operation of a kind it does
+        // not know: kept verbatim and relayed, changing nothing (proto/PEER.md, "Marks").
+        let laterMark = Self.isLaterMark(c)
         self.init(
             id: OperationID(
                 origin: try c.decode(PeerID.self, forKey: .origin),
@@ -33,16 +36,24 @@ extension Operation: Codable {
             lamport: try c.decode(UInt64.self, forKey: .lamport),
             at: try c.decode(Int64.self, forKey: .at),
             by: try c.decode(String.self, forKey: .by),
-            kind: Kind(name: try c.decode(String.self, forKey: .kind)),
+            kind: laterMark ? .unknown : Kind(name: try c.decode(String.self, forKey: .kind)),
             movie: try c.decode(Movie.self, forKey: .movie),
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
             details: try c.decodeIfPresent(MovieDetails.self, forKey: .details),
             settings: try c.decodeIfPresent(GroupSettings.self, forKey: .settings),
-            payload: try Self.decodeMarkOrWatch(c),
+            payload: laterMark ? nil : try Self.decodeMarkOrWatch(c),
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
         if kind == .unknown || OperationJSON.encode(self) != canonical { verbatim = VerbatimJSON(canonical) }
+    }
+
+    /// Whether `mark` names a kind of mark this version does not know (`{"kind":"skip",…}`).
+    private static func isLaterMark(_ c: KeyedDecodingContainer<CodingKeys>) -> Bool {
+        guard let value = try? c.decodeIfPresent(JSONValue.self, forKey: .mark), case .object(let fields) = value,
+            case .string(let kind) = fields["kind"]
+        else { return false }
+        return Mark.Kind(rawValue: kind) == nil
     }
 
     private static func decodeMarkOrWatch(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Payload? {

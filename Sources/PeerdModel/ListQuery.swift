@@ -58,8 +58,16 @@ package struct ListQuery: Hashable, Sendable {
             return rows.enumerated().map { ($0.offset, $0.element.marks.averageRating ?? -1, $0.element) }
                 .sorted { ($1.1, $0.0) < ($0.1, $1.0) }.map(\.2)
         case .title:
-            return rows.enumerated().map { ($0.offset, ($0.element.title ?? "").lowercased(), $0.element) }
-                .sorted { ($0.1, $0.0) < ($1.1, $1.0) }.map(\.2)
+            // Rows without a title yet (no details, no title given) come last.
+            return rows.enumerated().map { ($0.offset, $0.element.title?.lowercased(), $0.element) }
+                .sorted { left, right in
+                    switch (left.1, right.1) {
+                    case (let a?, let b?): (a, left.0) < (b, right.0)
+                    case (nil, nil): left.0 < right.0
+                    case (_?, nil): true
+                    case (nil, _?): false
+                    }
+                }.map(\.2)
         }
     }
 }

@@ -210,11 +210,14 @@ extension ControlRequest: Codable {
 
 extension ControlRequest {
     fileprivate static func decodeFilter(_ c: KeyedDecodingContainer<CodingKeys>) throws -> ListFilter {
-        ListFilter(
+        let sortName = try c.decodeIfPresent(String.self, forKey: .sort)
+        let sort = sortName.map { ListQuery.Sort(rawValue: $0) } ?? .added
+        return ListFilter(
             unseen: try c.decodeIfPresent(Bool.self, forKey: .unseen) ?? false,
             by: try c.decodeIfPresent([String].self, forKey: .by),
             wantedBy: try c.decodeIfPresent([String].self, forKey: .wantedBy),
-            sort: try c.decodeIfPresent(ListQuery.Sort.self, forKey: .sort) ?? .added
+            sort: sort ?? .added,
+            unknownSort: sort == nil ? sortName : nil
         )
     }
 
@@ -222,6 +225,10 @@ extension ControlRequest {
         if filter.unseen { try c.encode(true, forKey: .unseen) }
         try c.encodeIfPresent(filter.by, forKey: .by)
         try c.encodeIfPresent(filter.wantedBy, forKey: .wantedBy)
-        if filter.sort != .added { try c.encode(filter.sort, forKey: .sort) }
+        if let unknown = filter.unknownSort {
+            try c.encode(unknown, forKey: .sort)
+        } else if filter.sort != .added {
+            try c.encode(filter.sort, forKey: .sort)
+        }
     }
 }

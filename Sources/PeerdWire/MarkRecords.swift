@@ -108,11 +108,21 @@ package struct ListFilter: Hashable, Sendable {
     /// Only what one of these wants.
     package var wantedBy: [String]?
     package var sort: ListQuery.Sort
+    /// A `sort` this version does not know, kept as it came: refused with `bad-request` where the
+    /// request is answered, as an unknown `discover` list is, so the connection goes on.
+    package var unknownSort: String?
 
-    package init(unseen: Bool = false, by: [String]? = nil, wantedBy: [String]? = nil, sort: ListQuery.Sort = .added) {
+    package init(
+        unseen: Bool = false,
+        by: [String]? = nil,
+        wantedBy: [String]? = nil,
+        sort: ListQuery.Sort = .added,
+        unknownSort: String? = nil
+    ) {
         self.unseen = unseen
         self.by = by
         self.wantedBy = wantedBy
         self.sort = sort
+        self.unknownSort = unknownSort
     }
 }

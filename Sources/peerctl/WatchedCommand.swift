@@ -35,7 +35,9 @@ struct WatchedCommand: ParsableCommand {
     func validate() throws {
         if let on, Marking.day(on) == nil { throw ValidationError("--on takes YYYY-MM-DD, today or yesterday") }
         if members.count >= Watch.maxPresent {
-            throw ValidationError("a watch names at most \(Watch.maxPresent) members")
+            throw ValidationError(
+                "a watch names at most \(Watch.maxPresent) members: you and \(Watch.maxPresent - 1) others"
+            )
         }
     }
 

@@ -71,6 +71,27 @@ struct OperationsCanGrowTests {
         #expect(list.count == 0)
     }
 
+    @Test func aMarkOfAKindThisVersionDoesNotKnowIsKeptAsAnUnknownKind() throws {
+        let json =
+            #"{"at":1,"by":"a","lamport":2,"mark":{"kind":"skip","set":true},"movie":{"id":603},"op":"mark","#
+            + #""origin":"\#(Self.origin)","seq":1}"#
+        let operation = try Self.decode(json)
+        #expect(operation.kind == .unknown && operation.mark == nil)
+        #expect(operation.invalidReason == nil)
+        #expect(Self.written(operation) == json)
+        var marks = GroupMarks()
+        #expect(!marks.apply(operation))
+    }
+
+    @Test func aMarkWithAFieldThisVersionDoesNotKnowCountsAndIsKept() throws {
+        let json =
+            #"{"at":1,"by":"a","lamport":2,"mark":{"kind":"want","mood":"cozy","set":true},"movie":{"id":603},"#
+            + #""op":"mark","origin":"\#(Self.origin)","seq":1}"#
+        let operation = try Self.decode(json)
+        #expect(operation.kind == .mark && operation.mark == Mark(kind: .want))
+        #expect(Self.written(operation) == json)
+    }
+
     @Test func aSenderThatIsNotCanonicalIsKeptInCanonicalForm() throws {
         let sent =
             #"{ "zz" : [ 1 , { "b" : 1 , "a" : "\u0041\/" } ], "seq": 1, "origin": "\#(Self.origin)", "op": "add","#

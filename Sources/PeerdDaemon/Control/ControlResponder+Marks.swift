@@ -13,6 +13,10 @@ extension ControlResponder {
         guard (1...Mark.Kind.allCases.count).contains(marks.count) else {
             return .error(WireError(.badRequest, "a mark request carries 1 to \(Mark.Kind.allCases.count) marks"))
         }
+        // Every mark is checked before any is made: a request is made whole or not at all.
+        if let reason = movie.invalidReason ?? marks.lazy.compactMap(\.invalidReason).first {
+            return .error(WireError(.badRequest, reason))
+        }
         var made = 0
         var added = false
         do {
@@ -64,6 +68,10 @@ extension ControlResponder {
         if let limit, !(1...Self.maxPageSize).contains(limit) {
             return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
         }
+        if let unknown = filter.unknownSort {
+            let sorts = ListQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")
+            return .error(WireError(.badRequest, "this peerd doesn't sort by '\(unknown)'; it sorts by \(sorts)"))
+        }
         if streaming, (await replica.settings)?.services.isEmpty ?? true {
             return .error(WireError(.badRequest, Self.noServices))
         }
@@ -87,7 +95,10 @@ extension ControlResponder {
         let rows = await replica.rows(matching: query)
         var start = 0
         if let after {
-            guard after.hasPrefix("+"), let count = Int(after.dropFirst()), count >= 0 else {
+            let digits = after.dropFirst()
+            guard after.hasPrefix("+"), !digits.isEmpty, digits.allSatisfy(\.isASCII), let count = Int(digits),
+                count >= 0, digits.first != "+"
+            else {
                 return .error(Self.notACursor(after))
             }
             start = min(count, rows.count)

@@ -14,7 +14,8 @@ extension ReplicaService {
     func history(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
         let list = replica.list
         let operations = replica.history(before: cursor, limit: limit) { op in
-            (movie == nil || op.movie.id == movie) && (since.map { op.at >= $0 } ?? true)
+            // The group's settings carry movie 1 but are about no movie: never one movie's history.
+            (movie == nil || (op.movie.id == movie && op.kind != .settings)) && (since.map { op.at >= $0 } ?? true)
         }
         let unnamed = operations.lazy.map(\.movie.id).filter { list.row(for: $0)?.title == nil }
         let named = replica.lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))
@@ -58,6 +59,10 @@ extension ReplicaService {
             case .object(let fields) = try? JSONDecoder().decode(JSONValue.self, from: Data(verbatim.bytes)),
             case .string(let name) = fields["op"]
         else { return nil }
+        // A mark of a later kind: say which ("mark skip").
+        if case .object(let mark) = fields["mark"], case .string(let kind) = mark["kind"] {
+            return String("\(name) \(kind)".prefix(64))
+        }
         return String(name.prefix(64))
     }
 }

@@ -14,16 +14,17 @@ package struct ListQuery: Hashable, Sendable {
 
     /// Only what the group's services stream in its region.
     package var streaming = false
-    /// Only what none of these members has seen; an empty set means none of the group's members.
-    package var unseenBy: Set<PeerID>?
+    /// Only what none of these members has seen; none means none of the group's members. (A few
+    /// members: a scan of them is quicker than hashing a peer id for every mark.)
+    package var unseenBy: [PeerID]?
     /// Only what at least one of these members wants.
-    package var wantedBy: Set<PeerID>?
+    package var wantedBy: [PeerID]?
     package var sort = Sort.added
 
     package init(
         streaming: Bool = false,
-        unseenBy: Set<PeerID>? = nil,
-        wantedBy: Set<PeerID>? = nil,
+        unseenBy: [PeerID]? = nil,
+        wantedBy: [PeerID]? = nil,
         sort: Sort = .added
     ) {
         self.streaming = streaming
@@ -40,10 +41,8 @@ package struct ListQuery: Hashable, Sendable {
         if streaming, list.settings?.streamingService(in: list.description(of: movie)?.details?.providers) == nil {
             return false
         }
-        if let unseenBy, list.marks.contains(.seen, on: movie, by: { unseenBy.isEmpty || unseenBy.contains($0) }) {
-            return false
-        }
-        if let wantedBy, !list.marks.contains(.want, on: movie, by: wantedBy.contains) { return false }
+        if let unseenBy, list.marks.anyone(in: unseenBy, has: .seen, on: movie) { return false }
+        if let wantedBy, !list.marks.anyone(in: wantedBy, has: .want, on: movie) { return false }
         return true
     }
 
@@ -79,17 +78,42 @@ extension WatchList {
         return query.sorted(listedMovies.filter { query.keeps($0, in: self) }.compactMap(row(for:)))
     }
 
-    /// Up to `limit` rows `query` keeps after `cursor`, in the list's own order, and how many it
-    /// keeps in all: only the page's rows are made.
-    package func page(matching query: ListQuery, after cursor: OrderKey?, limit: Int) -> (
-        rows: [WatchListRow], total: Int
-    ) {
-        var total = 0
-        var page: [WatchListRow] = []
-        for (key, movie) in order where query.keeps(movie, in: self) {
-            total += 1
-            if page.count < limit, cursor.map({ key > $0 }) ?? true, let row = row(for: movie) { page.append(row) }
+    /// The rows `query` keeps after `cursor`, in the list's own order, made one at a time while
+    /// `take` accepts them (at most `limit`; the first row it refuses is left for the next page);
+    /// how many rows the query keeps in all; and whether kept rows follow the page.
+    package func page(
+        matching query: ListQuery,
+        after cursor: OrderKey?,
+        limit: Int,
+        while take: (WatchListRow) -> Bool = { _ in true }
+    ) -> (rows: [WatchListRow], total: Int, more: Bool) {
+        // One pass picks what the query keeps; the page is then cut from that as from the list.
+        let kept = query.isWholeList ? order : order.filter { query.keeps($0.movie, in: self) }
+        var index = cursor.map { key in kept.partitioningIndex { $0.key > key } } ?? 0
+        var rows: [WatchListRow] = []
+        while index < kept.count, rows.count < limit, let row = row(for: kept[index].movie), take(row) {
+            rows.append(row)
+            index += 1
         }
-        return (page, total)
+        return (rows, kept.count, index < kept.count)
+    }
+}
+
+extension RandomAccessCollection {
+    /// The first index where `predicate` holds, which it does from some index on: a binary search.
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var count = self.count
+        while count > 0 {
+            let half = count / 2
+            let middle = index(low, offsetBy: half)
+            if predicate(self[middle]) {
+                count = half
+            } else {
+                low = index(after: middle)
+                count -= half + 1
+            }
+        }
+        return low
     }
 }

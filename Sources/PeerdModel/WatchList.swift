@@ -221,7 +221,8 @@ package struct WatchList: Sendable {
     }
 
     /// Binary search: the first index whose entry satisfies a predicate that is monotone over `order`.
-    private func firstIndex(where predicate: ((key: OrderKey, movie: MovieID)) -> Bool) -> Int {
+    /// The first position in `order` where `predicate` holds, which it does from some position on.
+    func firstIndex(where predicate: ((key: OrderKey, movie: MovieID)) -> Bool) -> Int {
         var low = 0
         var high = order.count
         while low < high {

@@ -61,66 +61,12 @@ extension ControlResponder {
         return .marked(record)
     }
 
-    /// A page of the list, filtered by members' marks or streaming and in `filter`'s order. In the
-    /// list's own order it pages by the rows' cursors, as `list` does; in another, `after` is the
-    /// number of rows already shown (`next` says it, `+N`).
-    func queriedList(limit: Int?, after: String?, streaming: Bool, filter: ListFilter) async -> ControlResponse {
-        if let limit, !(1...Self.maxPageSize).contains(limit) {
-            return .error(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
-        }
-        if let unknown = filter.unknownSort {
-            let sorts = ListQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")
-            return .error(WireError(.badRequest, "this peerd doesn't sort by '\(unknown)'; it sorts by \(sorts)"))
-        }
-        if streaming, (await replica.settings)?.services.isEmpty ?? true {
-            return .error(WireError(.badRequest, Self.noServices))
-        }
-        let query: ListQuery
-        switch await listQuery(streaming: streaming, filter: filter) {
-        case .success(let made): query = made
-        case .failure(let error): return .error(error)
-        }
-        let size = limit ?? Self.maxPageSize
-        if query.sort == .added {
-            var cursor: OrderKey?
-            if let after {
-                guard let key = OrderKey(cursor: after) else { return .error(Self.notACursor(after)) }
-                cursor = key
-            }
-            let (rows, total) = await replica.page(matching: query, after: cursor, limit: size + 1)
-            let page = Self.fitToFrame(rows.prefix(size), settings: await replica.settings)
-            return .list(movies: page, total: total, next: rows.count > page.count ? page.last?.cursor : nil)
-        }
-        // In another order a row's place moves with the marks: `after` counts the rows shown.
-        let rows = await replica.rows(matching: query)
-        var start = 0
-        if let after {
-            let digits = after.dropFirst()
-            guard after.hasPrefix("+"), !digits.isEmpty, digits.allSatisfy(\.isASCII), let count = Int(digits),
-                count >= 0, digits.first != "+"
-            else {
-                return .error(Self.notACursor(after))
-            }
-            start = min(count, rows.count)
-        }
-        let page = Self.fitToFrame(rows[start...].prefix(size), settings: await replica.settings)
-        let next = start + page.count < rows.count ? "+\(start + page.count)" : nil
-        return .list(movies: page, total: rows.count, next: next)
-    }
-
-    private static func notACursor(_ after: String) -> WireError {
-        WireError(.badRequest, "'\(after)' is not a cursor of this list; use the `next` of its last page")
-    }
-
-    static let noServices =
-        "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"
-
     /// The list query `filter` names, its members resolved.
-    private func listQuery(streaming: Bool, filter: ListFilter) async -> Result<ListQuery, WireError> {
+    func listQuery(streaming: Bool, filter: ListFilter) async -> Result<ListQuery, WireError> {
         var query = ListQuery(streaming: streaming, sort: filter.sort)
         if filter.unseen {
             switch await resolve(filter.by ?? []) {
-            case .success(let members): query.unseenBy = Set(members)
+            case .success(let members): query.unseenBy = Array(Set(members)).sorted()
             case .failure(let error): return .failure(error)
             }
         } else if filter.by != nil {
@@ -128,7 +74,7 @@ extension ControlResponder {
         }
         if let wantedBy = filter.wantedBy {
             switch await resolve(wantedBy) {
-            case .success(let members) where !members.isEmpty: query.wantedBy = Set(members)
+            case .success(let members) where !members.isEmpty: query.wantedBy = Array(Set(members)).sorted()
             case .success: return .failure(WireError(.badRequest, "wantedBy names at least one member"))
             case .failure(let error): return .failure(error)
             }

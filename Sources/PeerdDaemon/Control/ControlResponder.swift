@@ -28,10 +28,7 @@ struct ControlResponder: Sendable {
         case .add(let movie): return await add(movie)
         case .remove(let movieID): return await remove(movieID)
         case .list(let limit, let after, let streaming, let filter):
-            guard !streaming, filter == ListFilter() else {
-                return await queriedList(limit: limit, after: after, streaming: streaming, filter: filter)
-            }
-            return await list(limit: limit, after: after)
+            return await list(limit: limit, after: after, streaming: streaming, filter: filter)
         case .mark(let movie, let marks): return await mark(movie, marks)
         case .watch(let movie, let with, let on): return await watch(movie, with: with, on: on)
         case .history(let movie, let since, let limit, let before):
@@ -112,30 +109,6 @@ struct ControlResponder: Sendable {
         } catch {
             return .error(Self.wireError(error))
         }
-    }
-
-    private func list(limit: Int?, after: String?) async -> ControlResponse {
-        let cursor: OrderKey?
-        switch Self.pageBounds(limit: limit, after: after) {
-        case .success(let key): cursor = key
-        case .failure(let error): return .error(error)
-        }
-        let rows = await replica.page(after: cursor, limit: (limit ?? Self.maxPageSize) + 1)
-        let page = Self.fitToFrame(rows.prefix(limit ?? Self.maxPageSize), settings: await replica.settings)
-        let next = rows.count > page.count ? page.last?.cursor : nil
-        return .list(movies: page, total: await replica.movieCount, next: next)
-    }
-
-    /// A list request's cursor, or why its `limit` or `after` are refused.
-    static func pageBounds(limit: Int?, after: String?) -> Result<OrderKey?, WireError> {
-        if let limit, !(1...Self.maxPageSize).contains(limit) {
-            return .failure(WireError(.badRequest, "limit must be between 1 and \(Self.maxPageSize)"))
-        }
-        guard let after else { return .success(nil) }
-        guard let key = OrderKey(cursor: after) else {
-            return .failure(WireError(.badRequest, "'\(after)' is not a cursor; use the cursor of a listed movie"))
-        }
-        return .success(key)
     }
 
     private func connect(_ text: String) async -> ControlResponse {
@@ -223,25 +196,6 @@ struct ControlResponder: Sendable {
             inbound: peers.inbound,
             sessions: peers.sessions
         )
-    }
-
-    /// The leading rows whose response fits one frame with room to spare: a page may be shorter than
-    /// asked (clients follow `next`), but a response never exceeds the frame limit.
-    static func fitToFrame(_ rows: ArraySlice<WatchListRow>, settings: GroupSettings? = nil) -> [MovieRecord] {
-        let budget = Frame.maxFrameLength * 3 / 4
-        var used = 100
-        var records: [MovieRecord] = []
-        for row in rows {
-            let record = MovieRecord(row, settings: settings)
-            // Worst case per field: JSON escaping can double a string's bytes; ids and keys are fixed.
-            used +=
-                200 + 2 * (record.title?.utf8.count ?? 0)
-                + record.addedBy.reduce(0) { $0 + 2 * $1.utf8.count + 80 }
-                + record.marks.reduce(0) { $0 + 2 * $1.name.utf8.count + 160 }
-            guard used <= budget || records.isEmpty else { break }
-            records.append(record)
-        }
-        return records
     }
 
     /// Why `text` is not the `host:port` the control protocol takes (CONTROL.md, "connect").

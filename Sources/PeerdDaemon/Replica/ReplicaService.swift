@@ -96,10 +96,6 @@ package actor ReplicaService: Service {
     package var movieCount: Int { replica.list.count }
     package var operationCount: Int { replica.operationCount }
 
-    package func page(after cursor: OrderKey?, limit: Int) -> [WatchListRow] {
-        replica.list.page(after: cursor, limit: limit)
-    }
-
     package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
 
     /// The newest describe of `movie`, listed or not.
@@ -122,16 +118,6 @@ package actor ReplicaService: Service {
 
     /// The operation that set them.
     package var settingsOperation: Operation? { replica.list.settingsOperation }
-
-    /// The rows `query` keeps, in its order.
-    package func rows(matching query: ListQuery) -> [WatchListRow] { replica.list.rows(matching: query) }
-
-    /// Up to `limit` rows `query` keeps after `cursor` in the list's order, and how many it keeps.
-    package func page(matching query: ListQuery, after cursor: OrderKey?, limit: Int) -> (
-        rows: [WatchListRow], total: Int
-    ) {
-        replica.list.page(matching: query, after: cursor, limit: limit)
-    }
 
     /// Every member with a name (from their operations), and how the group shows each.
     package var memberNames: MemberNames { replica.list.names }

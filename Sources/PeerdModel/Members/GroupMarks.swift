@@ -34,10 +34,14 @@ package struct GroupMarks: Sendable {
         return changed
     }
 
-    /// Whether a member `by` accepts has `kind` set on `movie`: a filter's question, asked without
-    /// making the members' marks.
-    package func contains(_ kind: Mark.Kind, on movie: MovieID, by member: (PeerID) -> Bool) -> Bool {
-        movies[movie]?.contains { $0.mark.kind == kind && $0.mark.set && member($0.member) } ?? false
+    /// Whether one of `members` (any member, when empty) has `kind` set on `movie`: a filter's
+    /// question, asked without making the members' marks.
+    package func anyone(in members: [PeerID], has kind: Mark.Kind, on movie: MovieID) -> Bool {
+        guard let entries = movies[movie] else { return false }
+        for entry in entries where entry.mark.kind == kind && entry.mark.set {
+            if members.isEmpty || members.contains(entry.member) { return true }
+        }
+        return false
     }
 
     /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.

@@ -1,0 +1,53 @@
+package import PeerdModel
+package import PeerdWire
+
+/// Pages of list records, made inside the replica so that only the rows a page shows are made,
+/// and no more of them than one control frame holds.
+extension ReplicaService {
+    /// The records `query` keeps after `cursor` in the list's order: at most `limit`, and no more
+    /// than a frame holds; how many it keeps in all; and the cursor of the next page, if any.
+    package func records(
+        matching query: ListQuery,
+        after cursor: OrderKey?,
+        limit: Int
+    ) -> (records: [MovieRecord], total: Int, next: String?) {
+        var page = FramePage(settings: replica.list.settings)
+        let (_, total, more) = replica.list.page(matching: query, after: cursor, limit: limit) { page.take($0) }
+        return (page.records, total, more ? page.records.last?.cursor : nil)
+    }
+
+    /// The records `query` keeps in its own order, from the `start`-th on, at most `limit` and no
+    /// more than a frame holds; how many it keeps in all; and `+N` for the next page, if any.
+    package func sortedRecords(
+        matching query: ListQuery,
+        from start: Int,
+        limit: Int
+    ) -> (records: [MovieRecord], total: Int, next: String?) {
+        let rows = replica.list.rows(matching: query)
+        var page = FramePage(settings: replica.list.settings)
+        for row in rows.dropFirst(start).prefix(limit) where !page.take(row) { break }
+        let end = min(start, rows.count) + page.records.count
+        return (page.records, rows.count, end < rows.count ? "+\(end)" : nil)
+    }
+}
+
+/// The records of one page, as many as fit a control frame with room to spare: a page may be
+/// shorter than asked (clients follow `next`), but a response never exceeds the frame limit.
+struct FramePage {
+    let settings: GroupSettings?
+    private(set) var records: [MovieRecord] = []
+    private var room = Frame.maxFrameLength * 3 / 4
+
+    init(settings: GroupSettings?) {
+        self.settings = settings
+    }
+
+    /// Takes `row` if its record fits (the first always does); false once it does not.
+    mutating func take(_ row: WatchListRow) -> Bool {
+        let record = MovieRecord(row, settings: settings)
+        room -= record.jsonSizeBound
+        guard room >= 0 || records.isEmpty else { return false }
+        records.append(record)
+        return true
+    }
+}

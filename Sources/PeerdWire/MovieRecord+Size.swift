@@ -5,8 +5,8 @@ extension MovieRecord {
     /// punctuation, ids and cursors, which are plain ASCII of bounded length) as a generous constant.
     package var jsonSizeBound: Int {
         var size = 320 + JSONSize.of(title) + JSONSize.of(posterPath) + JSONSize.of(streamingOn)
-        size += addedBy.reduce(0) { $0 + JSONSize.of($1) + 40 }
-        size += marks.reduce(0) { $0 + JSONSize.of($1.name) + 140 }
+        size += addedBy.reduce(0) { $0 + JSONSize.of($1) + 72 }
+        size += marks.reduce(0) { $0 + JSONSize.of($1.name) + 180 }
         return size
     }
 }

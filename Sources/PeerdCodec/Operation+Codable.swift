@@ -10,7 +10,8 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, sig, prev, key
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, sig, prev
+        case key
     }
 
     /// Reads the fields this version knows, then the whole operation as a ``JSONValue``: when its
@@ -18,11 +19,11 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if [CodingKeys.details, .settings, .mark, .watch].filter(c.contains).count > 1 {
+        if [CodingKeys.details, .settings, .mark, .watch, .pick].filter(c.contains).count > 1 {
             throw DecodingError.dataCorruptedError(
                 forKey: .settings,
                 in: c,
-                debugDescription: "an operation carries at most one of details, settings, mark and watch"
+                debugDescription: "an operation carries at most one of details, settings, mark, watch and pick"
             )
         }
         // A mark of a kind a later version made is, to this version, an operation of a kind it does
@@ -58,6 +59,7 @@ extension Operation: Codable {
 
     private static func decodeMarkOrWatch(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Payload? {
         if let mark = try c.decodeIfPresent(Mark.self, forKey: .mark) { return .mark(mark) }
+        if let pick = try c.decodeIfPresent(Pick.self, forKey: .pick) { return .pick(pick) }
         return try c.decodeIfPresent(Watch.self, forKey: .watch).map(Payload.watch)
     }
 
@@ -94,6 +96,7 @@ extension Operation: Codable {
         try c.encodeIfPresent(settings, forKey: .settings)
         try c.encodeIfPresent(mark, forKey: .mark)
         try c.encodeIfPresent(watch, forKey: .watch)
+        try c.encodeIfPresent(pick, forKey: .pick)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

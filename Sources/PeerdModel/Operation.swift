@@ -37,6 +37,9 @@ package struct Operation: Hashable, Sendable {
         case mark
         /// A watch of the movie by the members it names (``watch``): a `seen` mark of each of them.
         case watch
+        /// One step of a pick of tonight's movie (``pick``): its opening, a vote, a ranking or its
+        /// close (proto/PEER.md, "Picks").
+        case pick
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -49,6 +52,7 @@ package struct Operation: Hashable, Sendable {
             case "settings": self = .settings
             case "mark": self = .mark
             case "watch": self = .watch
+            case "pick": self = .pick
             default: self = .unknown
             }
         }
@@ -62,6 +66,7 @@ package struct Operation: Hashable, Sendable {
             case .settings: "settings"
             case .mark: "mark"
             case .watch: "watch"
+            case .pick: "pick"
             case .unknown: nil
             }
         }
@@ -74,6 +79,7 @@ package struct Operation: Hashable, Sendable {
         case settings(GroupSettings)
         case mark(Mark)
         case watch(Watch)
+        case pick(Pick)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -146,6 +152,17 @@ package struct Operation: Hashable, Sendable {
         if case .watch(let watch) = payload { watch } else { nil }
     }
 
+    /// A pick operation's step; nil for every other kind.
+    package var pick: Pick? {
+        if case .pick(let pick) = payload { pick } else { nil }
+    }
+
+    /// Whether it is about the group rather than a movie (its `movie` is ``groupMovie``): the
+    /// group's settings, and a pick's opening, ranking and close.
+    package var isAboutGroup: Bool {
+        kind == .settings || (kind == .pick && pick?.action != .vote)
+    }
+
     /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
     /// that does not know a kind still checks its `movie` (proto/PEER.md, "Operations can grow").
     package static let groupMovie = Movie(id: MovieID(1)!)
@@ -182,6 +199,8 @@ package struct Operation: Hashable, Sendable {
         case (.mark, _): "a mark operation carries one mark"
         case (.watch, .watch(let watch)?): watch.invalidReason
         case (.watch, _): "a watch carries who watched"
+        case (.pick, .pick(let pick)?): pick.invalidReason(movie: movie)
+        case (.pick, _): "a pick operation carries one step of a pick"
         case (.add, _), (.remove, _), (.unknown, _): nil
         }
     }
@@ -192,6 +211,7 @@ package struct Operation: Hashable, Sendable {
         case .settings: "only a settings operation carries settings"
         case .mark: "only a mark operation carries a mark"
         case .watch: "only a watch operation carries a watch"
+        case .pick: "only a pick operation carries a pick"
         }
     }
 

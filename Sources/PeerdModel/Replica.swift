@@ -40,6 +40,9 @@ package struct Replica: Sendable {
         case mark(Movie, Mark)
         /// A watch of a movie by the members present.
         case watch(Movie, Watch)
+        /// A step of a pick of tonight's movie: an opening (its deck is shuffled by the opening's
+        /// own id, ``PickDeck``), a vote on `Movie`, a ranking or a close (proto/PEER.md, "Picks").
+        case pick(Movie, Pick)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -99,6 +102,8 @@ package struct Replica: Sendable {
                 return .alreadyMarked(movie.id)
             }
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
+        case .pick(let movie, let step):
+            return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))
         case .watch(let movie, let watch):
             if let reason = movie.invalidReason ?? watch.invalidReason { throw .invalid(reason) }
             return .operation(next.with(.watch, list.row(for: movie.id)?.movie ?? movie, payload: .watch(watch)))

@@ -23,6 +23,8 @@ package struct WatchList: Sendable {
     package private(set) var settingsOperation: Operation?
     /// Every member's marks on every movie, listed or not (``GroupMarks``).
     package private(set) var marks = GroupMarks()
+    /// Every pick of tonight's movie, open or closed (``Picks``).
+    package private(set) var picks = Picks()
     /// Every member's name, from their newest operation.
     package private(set) var names = MemberNames()
 
@@ -98,6 +100,9 @@ package struct WatchList: Sendable {
             if let current = settingsOperation, current.orderKey >= operation.orderKey { return nil }
             settingsOperation = operation
             return nil
+        case .pick:
+            picks.apply(operation)
+            return nil
         case .mark, .watch:
             guard marks.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
             return .updated(row, by: operation)
@@ -150,6 +155,7 @@ package struct WatchList: Sendable {
         result.settingsOperation = [settingsOperation, other.settingsOperation].compactMap(\.self)
             .max { $0.orderKey < $1.orderKey }
         result.marks = marks.merged(with: other.marks)
+        result.picks = picks.merged(with: other.picks)
         result.names = names.merged(with: other.names)
         for list in [self, other] {
             for movieAdds in list.movies {

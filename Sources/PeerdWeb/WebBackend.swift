@@ -15,7 +15,7 @@ extension ControlRequest {
     package var allowedFromPage: Bool {
         switch self {
         case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh,
-            .mark, .watch, .history:
+            .mark, .watch, .history, .pick, .vote, .pickStatus, .pickClose:
             true
         case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose: false
         }

@@ -15,6 +15,14 @@ package enum ControlRequest: Hashable, Sendable {
     /// A page of the signed log in words, newest first: of one movie, or all; no older than `since`
     /// (milliseconds since 1970); before the cursor `before`.
     case history(movie: MovieID?, since: Int64?, limit: Int?, before: String?)
+    /// Open a pick of tonight's movie (proto/CONTROL.md, "pick").
+    case pick(PickOpening)
+    /// Vote on a pick: yes or no on `movie` (this member's next one when absent), or a ranking.
+    case vote(pick: OperationID?, movie: MovieID?, yes: Bool?, ranking: [MovieID]?)
+    /// A pick as it stands: the one named, else the newest open one, else the newest.
+    case pickStatus(pick: OperationID?)
+    /// Close a pick: what is counted stands.
+    case pickClose(pick: OperationID?)
     /// Keep the connection open and stream one `change` per list change.
     case follow
     case peers
@@ -57,6 +65,10 @@ package enum ControlRequest: Hashable, Sendable {
         case .mark: "mark"
         case .watch: "watch"
         case .history: "history"
+        case .pick: "pick"
+        case .vote: "vote"
+        case .pickStatus: "pickStatus"
+        case .pickClose: "pickClose"
         case .follow: "follow"
         case .peers: "peers"
         case .status: "status"
@@ -81,7 +93,7 @@ package enum ControlRequest: Hashable, Sendable {
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
         case type, version, movie, limit, after, streaming, address, expiresIn, code, peer, query, year, page
-        case region, services, marks, with, on, since, before, unseen, by, wantedBy, sort
+        case region, services, marks, with, on, since, before, unseen, by, wantedBy, sort, pick, yes, ranking
     }
 
     package init(from decoder: any Decoder) throws {
@@ -112,6 +124,16 @@ extension ControlRequest: Codable {
                 with: try c.decodeIfPresent([String].self, forKey: .with) ?? [],
                 on: try c.decodeIfPresent(String.self, forKey: .on)
             )
+        case "pick": self = .pick(try PickOpening(from: decoder))
+        case "vote":
+            self = .vote(
+                pick: try c.decodeIfPresent(OperationID.self, forKey: .pick),
+                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
+                yes: try c.decodeIfPresent(Bool.self, forKey: .yes),
+                ranking: try c.decodeIfPresent([MovieID].self, forKey: .ranking)
+            )
+        case "pickStatus": self = .pickStatus(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
+        case "pickClose": self = .pickClose(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
         case "history":
             self = .history(
                 movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
@@ -177,6 +199,13 @@ extension ControlRequest: Codable {
             try c.encode(movie, forKey: .movie)
             if !with.isEmpty { try c.encode(with, forKey: .with) }
             try c.encodeIfPresent(on, forKey: .on)
+        case .pick(let opening): try opening.encode(to: encoder)
+        case .vote(let pick, let movie, let yes, let ranking):
+            try c.encodeIfPresent(pick, forKey: .pick)
+            try c.encodeIfPresent(movie, forKey: .movie)
+            try c.encodeIfPresent(yes, forKey: .yes)
+            try c.encodeIfPresent(ranking, forKey: .ranking)
+        case .pickStatus(let pick), .pickClose(let pick): try c.encodeIfPresent(pick, forKey: .pick)
         case .history(let movie, let since, let limit, let before):
             try c.encodeIfPresent(movie, forKey: .movie)
             try c.encodeIfPresent(since, forKey: .since)

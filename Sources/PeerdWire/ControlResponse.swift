@@ -28,6 +28,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     /// What `mark` or `watch` did.
     case marked(MarkedRecord)
     case history(HistoryRecord)
+    /// A pick as it stands: `pick`, `vote`, `pickStatus` and `pickClose` answer with it.
+    case pickState(PickRecord)
     /// How many fetches `refresh` queued.
     case refreshing(movies: Int)
     /// The page's address, its token in the fragment: `http://127.0.0.1:7602/#token=…`.
@@ -60,6 +62,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .shown: "shown"
         case .marked: "marked"
         case .history: "history"
+        case .pickState: "pickState"
         case .refreshing: "refreshing"
         case .page: "page"
         case .diagnosis: "diagnosis"
@@ -116,6 +119,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "shown": self = .shown(try ShownRecord(from: decoder))
         case "marked": self = .marked(try MarkedRecord(from: decoder))
         case "history": self = .history(try HistoryRecord(from: decoder))
+        case "pickState": self = .pickState(try PickRecord(from: decoder))
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
         case "diagnosis": self = .diagnosis(try DiagnosisRecord(from: decoder))
@@ -160,6 +164,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .shown(let shown): try shown.encode(to: encoder)
         case .marked(let marked): try marked.encode(to: encoder)
         case .history(let history): try history.encode(to: encoder)
+        case .pickState(let pick): try pick.encode(to: encoder)
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)
         case .diagnosis(let diagnosis): try diagnosis.encode(to: encoder)

@@ -22,6 +22,7 @@ struct Peerctl: ParsableCommand {
               peerctl watched 603 --with alice,bob
               peerctl list --unseen --sort wants
               peerctl history
+              peerctl pick                            (choose tonight's movie together; vote yes|no)
               peerctl list
               peerctl list --follow
               peerctl peers
@@ -39,6 +40,7 @@ struct Peerctl: ParsableCommand {
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
+            PickCommand.self, VoteCommand.self,
             OpenCommand.self, DoctorCommand.self,
         ]
     )

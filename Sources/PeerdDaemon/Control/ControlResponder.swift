@@ -33,6 +33,11 @@ struct ControlResponder: Sendable {
         case .watch(let movie, let with, let on): return await watch(movie, with: with, on: on)
         case .history(let movie, let since, let limit, let before):
             return await history(movie: movie, since: since, limit: limit, before: before)
+        case .pick(let opening): return await openPick(opening)
+        case .vote(let pick, let movie, let yes, let ranking):
+            return await vote(pick: pick, movie: movie, yes: yes, ranking: ranking)
+        case .pickStatus(let pick): return await pickStatus(pick)
+        case .pickClose(let pick): return await closePick(pick)
         case .peers:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
@@ -90,7 +95,7 @@ struct ControlResponder: Sendable {
             switch submitted {
             case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
             case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
-            case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op):
+            case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op), .picked(let op):
                 return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
             case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
             }

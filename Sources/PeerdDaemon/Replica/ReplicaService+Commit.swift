@@ -108,6 +108,7 @@ extension ReplicaService {
         case .describe: .described(op)
         case .settings: .settingsSet(op)
         case .mark, .watch: .marked(op)
+        case .pick: .picked(op)
         case .remove, .unknown: .removed(op)
         }
     }

@@ -14,13 +14,14 @@ extension ReplicaService {
     func history(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
         let list = replica.list
         let operations = replica.history(before: cursor, limit: limit) { op in
-            // The group's settings carry movie 1 but are about no movie: never one movie's history.
-            (movie == nil || (op.movie.id == movie && op.kind != .settings)) && (since.map { op.at >= $0 } ?? true)
+            // What is about the group (settings, a pick's opening and close) carries movie 1: never
+            // one movie's history.
+            (movie == nil || (op.movie.id == movie && !op.isAboutGroup)) && (since.map { op.at >= $0 } ?? true)
         }
         let unnamed = operations.lazy.map(\.movie.id).filter { list.row(for: $0)?.title == nil }
         let named = replica.lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))
         return operations.map { op in
-            let aboutGroup = op.kind == .settings
+            let aboutGroup = op.isAboutGroup
             let row = list.row(for: op.movie.id)
             let details = list.description(of: op.movie.id)?.details
             let title = row?.title ?? details?.title ?? op.movie.title ?? named[op.movie.id]?.title

@@ -33,6 +33,8 @@ package actor ReplicaService: Service {
         case settingsSet(Operation)
         /// A mark or a watch was made.
         case marked(Operation)
+        /// A step of a pick was made.
+        case picked(Operation)
         /// This member's mark said so already: nothing was made.
         case alreadyMarked(MovieID)
     }

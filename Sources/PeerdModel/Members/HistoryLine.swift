@@ -28,9 +28,25 @@ package enum HistoryLine {
             let on = operation.watch?.on.map { " on \($0)" } ?? ""
             let present = operation.watch?.with.map(name).joined(separator: ", ") ?? ""
             return "\(who) logged a watch of \(movie)\(on) with \(present)"
+        case .pick:
+            guard let step = operation.pick else { return "\(who) took part in a pick" }
+            return text(of: step, who: who, movie: movie)
         case .unknown:
             let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
             return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"
+        }
+    }
+
+    private static func text(of step: Pick, who: String, movie: String) -> String {
+        switch step.action {
+        case .open:
+            let mode = step.mode?.rawValue ?? "majority"
+            return "\(who) opened a \(mode) pick of \(step.deck?.count ?? 0) movies from \(step.source ?? "the list")"
+        case .vote:
+            let voter = step.guest.map { "\($0.name) (a guest of \(who))" } ?? who
+            return "\(voter) voted \(step.yes == true ? "yes" : "no") on \(movie)"
+        case .rank: return "\(who) ranked the finalists"
+        case .close: return "\(who) closed the pick"
         }
     }
 

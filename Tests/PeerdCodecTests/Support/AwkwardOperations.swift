@@ -90,7 +90,7 @@ private struct AwkwardValues {
         case .watch:
             let with = (0..<Int.random(in: 0...3, using: &rng)).map { _ in origins.randomElement(using: &rng)! }
             return .watch(Watch(with: with, on: maybe { $0.text(0...12) }))
-        case .add, .remove, .unknown: return nil
+        case .add, .remove, .pick, .unknown: return nil
         }
     }
 

@@ -235,7 +235,10 @@ package actor PeerDirectory {
     /// A ring each time a session comes up or ends (systemd's `STATUS=` shows how many are up).
     func sessionChanges() -> AsyncStream<Void> { sessionBell.subscribe() }
 
-    var connectedCount: Int { Set(connections.values.filter(\.established).compactMap(\.peer)).count }
+    var connectedCount: Int { connectedPeers.count }
+
+    /// The peers with an established session now.
+    var connectedPeers: Set<PeerID> { Set(connections.values.filter(\.established).compactMap(\.peer)) }
 
     var knownCount: Int {
         var peers = Set(connections.values.compactMap(\.peer))

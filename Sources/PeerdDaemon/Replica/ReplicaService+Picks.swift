@@ -1,0 +1,84 @@
+import PeerdModel
+import PeerdWire
+
+/// Picks as the control protocol shows them, made inside the replica from the pick's operations,
+/// the list's details and the members' names.
+extension ReplicaService {
+    /// The pick `id`; else the newest open one; else the newest.
+    func pickState(_ id: OperationID?) -> PickState? {
+        let picks = replica.list.picks
+        if let id { return picks.pick(id) }
+        return picks.open.first ?? picks.all.first
+    }
+
+    /// The movies of the list a pick of `voters` may offer (``PickDeck/candidates``), most wanted
+    /// first (a ranked pick's finalists are the first few).
+    func pickCandidates(voters: [PeerID], maxRuntime: Int?, genre: String?, streaming: Bool) -> [Movie] {
+        PickDeck.candidates(
+            in: replica.list,
+            voters: voters,
+            maxRuntime: maxRuntime,
+            genre: genre,
+            streaming: streaming
+        )
+        .enumerated().sorted {
+            ($1.element.marks.wantedBy.count, $0.offset) < ($0.element.marks.wantedBy.count, $1.offset)
+        }
+        .map { Movie(id: $0.element.movie.id, title: $0.element.title, year: $0.element.year) }
+    }
+
+    /// Whether any of `voters` has seen or vetoed `movie`: a TMDB deck leaves those out too.
+    func seenOrVetoed(_ movie: MovieID, by voters: [PeerID]) -> Bool {
+        let marks = replica.list.marks
+        return marks.anyone(in: voters, has: .seen, on: movie) || marks.anyone(in: voters, has: .veto, on: movie)
+    }
+
+    /// `state` as a record, for the member `me`.
+    func pickRecord(_ state: PickState, for me: PeerID) -> PickRecord {
+        let tally = state.tally
+        let names = replica.list.names
+        let outcome = tally.result
+        let ended = outcome != .pending || !tally.isOpen
+        func card(_ movie: Movie) -> PickMovieRecord {
+            let row = replica.list.row(for: movie.id)
+            let details = row?.details ?? replica.list.description(of: movie.id)?.details
+            return PickMovieRecord(
+                movieId: movie.id.rawValue,
+                title: row?.title ?? details?.title ?? movie.title,
+                year: row?.year ?? details?.year ?? movie.year,
+                posterPath: details?.posterPath,
+                runtime: details?.runtime,
+                overview: details?.overview,
+                wantedBy: row?.marks.wantedBy.map(\.name) ?? [],
+                yeses: ended ? tally.yeses(for: movie.id) : nil
+            )
+        }
+        let voters = tally.voters.map { voter in
+            switch voter {
+            case .member(let peer):
+                PickVoterRecord(name: names.name(of: peer), peer: peer, guest: false, voted: tally.progress(of: voter))
+            case .guest(_, let name):
+                PickVoterRecord(name: name, peer: nil, guest: true, voted: tally.progress(of: voter))
+            }
+        }
+        let (word, result): (String, Movie?) =
+            switch outcome {
+            case .pending: ("voting", nil)
+            case .chosen(let movie): ("chosen", movie)
+            case .none: ("none", nil)
+            }
+        return PickRecord(
+            pick: state.id,
+            mode: state.mode,
+            source: state.source,
+            openedBy: names.name(of: state.opener),
+            openedAt: state.opening.at,
+            open: tally.isOpen,
+            deck: state.deck.map(card),
+            voters: voters,
+            outcome: word,
+            result: result.map(card),
+            next: tally.isOpen && outcome == .pending ? tally.next(for: .member(me)).map(card) : nil
+        )
+    }
+}

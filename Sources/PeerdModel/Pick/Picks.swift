@@ -1,0 +1,47 @@
+/// Every pick of the group, folded from `pick` operations (proto/PEER.md, "Picks"). A step may
+/// arrive before the opening it names (through a relay, from another origin): it is kept and
+/// counted once the opening comes.
+package struct Picks: Sendable {
+    private var picks: [OperationID: PickState] = [:]
+    private var early: [OperationID: [OperationID: Operation]] = [:]
+
+    package init() {}
+
+    /// Folds in a `pick` operation; whether a pick this replica holds changed.
+    @discardableResult
+    package mutating func apply(_ op: Operation) -> Bool {
+        guard let step = op.pick else { return false }
+        guard step.action != .open else {
+            guard picks[op.id] == nil else { return false }
+            var state = PickState(opening: op)
+            for waiting in (early.removeValue(forKey: op.id) ?? [:]).values { _ = state.apply(waiting) }
+            picks[op.id] = state
+            return true
+        }
+        guard let id = step.pick else { return false }
+        guard picks[id] != nil else {
+            early[id, default: [:]][op.id] = op
+            return false
+        }
+        return picks[id]!.apply(op)
+    }
+
+    package func pick(_ id: OperationID) -> PickState? { picks[id] }
+
+    /// The picks still open, newest first.
+    package var open: [PickState] { all.filter(\.isOpen) }
+
+    /// Every pick, newest first.
+    package var all: [PickState] { picks.values.sorted { $0.openedKey > $1.openedKey } }
+
+    /// Everything either holds.
+    package func merged(with other: Picks) -> Picks {
+        var result = self
+        for state in other.picks.values {
+            result.apply(state.opening)
+            for step in state.steps.values { result.apply(step) }
+        }
+        for steps in other.early.values { for step in steps.values { result.apply(step) } }
+        return result
+    }
+}

@@ -117,30 +117,8 @@ extension ControlRequest: Codable {
                 streaming: try c.decodeIfPresent(Bool.self, forKey: .streaming) ?? false,
                 filter: try Self.decodeFilter(c)
             )
-        case "mark": self = .mark(try c.decode(Movie.self, forKey: .movie), try c.decode([Mark].self, forKey: .marks))
-        case "watch":
-            self = .watch(
-                try c.decode(Movie.self, forKey: .movie),
-                with: try c.decodeIfPresent([String].self, forKey: .with) ?? [],
-                on: try c.decodeIfPresent(String.self, forKey: .on)
-            )
-        case "pick": self = .pick(try PickOpening(from: decoder))
-        case "vote":
-            self = .vote(
-                pick: try c.decodeIfPresent(OperationID.self, forKey: .pick),
-                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
-                yes: try c.decodeIfPresent(Bool.self, forKey: .yes),
-                ranking: try c.decodeIfPresent([MovieID].self, forKey: .ranking)
-            )
-        case "pickStatus": self = .pickStatus(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
-        case "pickClose": self = .pickClose(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
-        case "history":
-            self = .history(
-                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
-                since: try c.decodeIfPresent(Int64.self, forKey: .since),
-                limit: try c.decodeIfPresent(Int.self, forKey: .limit),
-                before: try c.decodeIfPresent(String.self, forKey: .before)
-            )
+        case "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose":
+            self = try Self.decodeGroupRequest(type, c, decoder)
         case "follow": self = .follow
         case "peers": self = .peers
         case "status": self = .status
@@ -258,6 +236,43 @@ extension ControlRequest {
             try c.encode(unknown, forKey: .sort)
         } else if filter.sort != .added {
             try c.encode(filter.sort, forKey: .sort)
+        }
+    }
+}
+
+extension ControlRequest {
+    /// The requests of members' marks, history and picks (proto/CONTROL.md).
+    fileprivate static func decodeGroupRequest(
+        _ type: String,
+        _ c: KeyedDecodingContainer<CodingKeys>,
+        _ decoder: any Decoder
+    ) throws -> ControlRequest {
+        switch type {
+        case "mark": return .mark(try c.decode(Movie.self, forKey: .movie), try c.decode([Mark].self, forKey: .marks))
+        case "watch":
+            return .watch(
+                try c.decode(Movie.self, forKey: .movie),
+                with: try c.decodeIfPresent([String].self, forKey: .with) ?? [],
+                on: try c.decodeIfPresent(String.self, forKey: .on)
+            )
+        case "pick": return .pick(try PickOpening(from: decoder))
+        case "vote":
+            return .vote(
+                pick: try c.decodeIfPresent(OperationID.self, forKey: .pick),
+                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
+                yes: try c.decodeIfPresent(Bool.self, forKey: .yes),
+                ranking: try c.decodeIfPresent([MovieID].self, forKey: .ranking)
+            )
+        case "pickStatus": return .pickStatus(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
+        case "pickClose": return .pickClose(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
+        case "history":
+            return .history(
+                movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),
+                since: try c.decodeIfPresent(Int64.self, forKey: .since),
+                limit: try c.decodeIfPresent(Int.self, forKey: .limit),
+                before: try c.decodeIfPresent(String.self, forKey: .before)
+            )
+        default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
 }

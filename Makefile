@@ -8,8 +8,8 @@ ARGS ?=
 # the systemd test needs a real systemd user manager; the page's tests and benchmark, headless
 # Chromium and its chromedriver (Debian's, of the same version); the doctor's lab test, nft to put a
 # firewall inside a lab host.
-BUILD_PACKAGES := pkg-config libavahi-client-dev
-TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb
+BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev
+TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb zbar-tools
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.

@@ -84,6 +84,9 @@ let package = Package(
         ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        // QR codes of a pick's guest link (the terminal, the page): Debian's libqrencode, linked like Avahi.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .target(name: "PeerdQR", dependencies: ["CQRencode"], swiftSettings: strict),
         // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
         // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
@@ -175,6 +178,7 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PeerdQRTests", dependencies: ["PeerdQR"], swiftSettings: strict),
         .testTarget(
             name: "PeerdWireTests",
             dependencies: [

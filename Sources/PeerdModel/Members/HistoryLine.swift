@@ -44,7 +44,8 @@ package enum HistoryLine {
             return "\(who) opened a \(mode) pick of \(step.deck?.count ?? 0) movies from \(step.source ?? "the list")"
         case .vote:
             let voter = step.guest.map { "\($0.name) (a guest of \(who))" } ?? who
-            return "\(voter) voted \(step.yes == true ? "yes" : "no") on \(movie)"
+            // Not how: a pick shows nobody's votes before its result (the log holds them, signed).
+            return "\(voter) voted on \(movie)"
         case .rank: return "\(who) ranked the finalists"
         case .close: return "\(who) closed the pick"
         }

@@ -243,7 +243,7 @@ extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
         lhs.tombstones == rhs.tombstones && lhs.descriptions == rhs.descriptions
-            && lhs.settingsOperation == rhs.settingsOperation
+            && lhs.settingsOperation == rhs.settingsOperation && lhs.picks == rhs.picks
             && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }

@@ -1,7 +1,7 @@
 /// Every pick of the group, folded from `pick` operations (proto/PEER.md, "Picks"). A step may
 /// arrive before the opening it names (through a relay, from another origin): it is kept and
 /// counted once the opening comes.
-package struct Picks: Sendable {
+package struct Picks: Sendable, Equatable {
     private var picks: [OperationID: PickState] = [:]
     private var early: [OperationID: [OperationID: Operation]] = [:]
 
@@ -27,6 +27,12 @@ package struct Picks: Sendable {
     }
 
     package func pick(_ id: OperationID) -> PickState? { picks[id] }
+
+    /// The same picks with the same steps, and the same steps waiting for their openings.
+    package static func == (lhs: Picks, rhs: Picks) -> Bool {
+        lhs.picks.mapValues { Set($0.steps.keys) } == rhs.picks.mapValues { Set($0.steps.keys) }
+            && lhs.early.mapValues { Set($0.keys) } == rhs.early.mapValues { Set($0.keys) }
+    }
 
     /// The picks still open, newest first.
     package var open: [PickState] { all.filter(\.isOpen) }

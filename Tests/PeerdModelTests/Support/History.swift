@@ -99,7 +99,7 @@ struct History: Sendable, CustomStringConvertible {
     }
 
     /// A describe (new details of a movie, which may be listed or not), new group settings, a mark
-    /// or a watch, each a quarter of the time.
+    /// or a watch, or a step of a pick, each a fifth of the time.
     static func describeOrSettings(
         _ id: OperationID,
         lamport: UInt64,
@@ -108,7 +108,10 @@ struct History: Sendable, CustomStringConvertible {
     ) -> Operation {
         let by = Peers.name(of: id.origin)
         let movie = movieID(moviePool.randomElement(using: &rng)!)
-        switch Int.random(in: 0..<4, using: &rng) {
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 4:
+            let (movie, step) = pickStep(using: &rng)
+            return Operation(id: id, lamport: lamport, at: now, by: by, kind: .pick, movie: movie, payload: .pick(step))
         case 0:
             let payload = markOrWatch(by: id.origin, lamport: lamport, using: &rng)
             let kind: Operation.Kind = payload.mark != nil ? .mark : .watch
@@ -172,6 +175,31 @@ struct History: Sendable, CustomStringConvertible {
             rating: kind == .rating && set ? Int.random(in: 1...10, using: &rng) : nil
         )
         return (.mark(mark), mark)
+    }
+
+    /// A step of a pick: an opening, or a vote, ranking or close naming one of the first few
+    /// operations of some origin (an opening or not: a step may name a pick that never comes).
+    static func pickStep(using rng: inout some RandomNumberGenerator) -> (Movie, Pick) {
+        let named = OperationID(
+            origin: Peers.all.randomElement(using: &rng)!,
+            seq: UInt64.random(in: 1...4, using: &rng)
+        )
+        let deck = moviePool.map { Movie(id: movieID($0)) }
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0:
+            let mode = Pick.Mode.allCases.randomElement(using: &rng)!
+            return (
+                Operation.groupMovie,
+                Pick.open(mode: mode, deck: deck, voters: Array(Peers.all.prefix(2)), source: "list")
+            )
+        case 1: return (Operation.groupMovie, Pick(action: .close, pick: named))
+        case 2:
+            return (
+                Operation.groupMovie, Pick(action: .rank, pick: named, ranking: deck.map(\.id).shuffled(using: &rng))
+            )
+        default:
+            return (deck.randomElement(using: &rng)!, Pick(action: .vote, pick: named, yes: Bool.random(using: &rng)))
+        }
     }
 
     /// Per movie, the adds among `operations` that no removal among them names.

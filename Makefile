@@ -118,6 +118,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage abuse python3 integration/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage catalog python3 integration/catalog/test_catalog.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage marks python3 integration/marks/test_marks.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage picks python3 integration/picks/test_picks.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)

@@ -1,0 +1,866 @@
+#!/usr/bin/env python3
+"""Picks of tonight's movie, end to end: three real peerd on loopback choosing a movie together.
+
+alice, bob and carol share a group secret; alice dials bob and carol, carol dials bob. One of them
+opens a pick (`peerctl pick`), each votes on their own daemon (`peerctl vote yes|no`, `vote
+--rank`), and the checks read every daemon's `pick --status --json`: the same deck in the same
+seeded order, the same progress and the same result everywhere, by each mode's rule. Also: what
+the deck leaves out (seen or vetoed by a voter), the opener restarted mid-pick, refusals, and
+`pick --watched`.
+
+    PEERD_BIN_DIR=/path/to/bins python3 integration/picks/test_picks.py [--keep] [--only WORDS ...]
+
+Prints one PASS/FAIL line per check and ends with `picks: N passed, M failed`. Exit status 0 when
+all passed, 1 otherwise; the work dir (daemon logs, states) is kept on failure or with --keep.
+"""
+import argparse
+import datetime
+import json
+import pathlib
+import sys
+import threading
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import harness  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
+from suite import Suite, exit_on_signals, selected  # noqa: E402
+
+SYNC_WAIT = 20.0  # s: an operation made on one daemon is on the other two (loopback: well under 1 s)
+
+MOVIES = {  # id: (title, year), in the order alice adds them (the list's order)
+    603: ("The Matrix", 1999),
+    550: ("Fight Club", 1999),
+    13: ("Forrest Gump", 1994),
+    680: ("Pulp Fiction", 1994),
+    155: ("The Dark Knight", 2008),
+    278: ("The Shawshank Redemption", 1994),
+    238: ("The Godfather", 1972),
+    424: ("Schindler's List", 1993),
+    122: ("The Return of the King", 2003),
+    769: ("GoodFellas", 1990),
+}
+
+# Who wants what from the start: 550 by three; 680, 238 and 424 by two; the rest by none. A ranked
+# pick's 3 finalists are then 550, 680 and 238 (424 ties with two wants but comes later in the list).
+WANTS = {
+    "alice": [550, 238, 424],
+    "bob": [550, 680, 424],
+    "carol": [550, 680, 238],
+}
+
+# The marks of the "seen and vetoed" check: (member, verb, movie).
+SEEN_BY_BOB, VETOED_BY_CAROL, SEEN_BY_CAROL, VETOED_BY_ALICE = 603, 13, 155, 278
+
+
+def shorten(value, limit=600):
+    text = str(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def said(result):
+    """What a failed `peerctl ... --json` said: its error's code and message, else its stderr."""
+    try:
+        error = json.loads(result.stdout)
+        return f"{error['code']}: {error['message']}"
+    except (ValueError, KeyError, TypeError):
+        return result.stderr.strip() or result.stdout.strip()
+
+
+def title_of(movie):
+    return MOVIES[movie][0]
+
+
+# MARK: the deck's order (PickDeck.swift), redone here
+
+MASK = (1 << 64) - 1
+
+
+def fnv1a(text):
+    value = 0xCBF29CE484222325
+    for byte in text.encode():
+        value = ((value ^ byte) * 0x100000001B3) & MASK
+    return value
+
+
+def splitmix64(seed):
+    state = seed
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        yield z ^ (z >> 31)
+
+
+def seeded_shuffle(movies, pick):
+    """Fisher–Yates from the last position down, position i swapping with next() % (i + 1), next()
+    being SplitMix64 seeded with FNV-1a of "<origin>/<seq>" of the opening."""
+    deck = list(movies)
+    numbers = splitmix64(fnv1a(f"{pick['origin']}/{pick['seq']}"))
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(numbers) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+# MARK: daemons
+
+
+class Daemon(harness.Peerd):
+    """A peerd of the picks test: debug log, the group secret, the peers it dials."""
+
+    def __init__(self, w, name, dials=()):
+        self.world = w
+        super().__init__(w.work, name, w.ports[name])
+        self.dial(dials)
+
+    def dial(self, dials):
+        """The command line of its next start: dialling `dials` (none: nobody reaches it, as bob
+        and carol never dial it themselves)."""
+        self.dials = list(dials)
+        peers = [a for p in dials for a in ("--peer", f"127.0.0.1:{self.world.ports[p]}")]
+        self.args = ["--log-level", "debug", "--group-secret-file", str(self.world.secret), *peers]
+
+    def operations(self):
+        return self.status()["operations"]
+
+    def pick_status(self):
+        return self.peerctl_json("pick", "--status")
+
+
+class Opened:
+    """A pick as its opener's answer showed it."""
+
+    def __init__(self, record, opener):
+        self.record, self.opener = record, opener
+        self.id = record["pick"]
+        self.deck = [card["movieId"] for card in record["deck"]]
+
+    def __str__(self):
+        return f"{self.record['mode']} pick {self.id['origin'][:8]}/{self.id['seq']} by {self.opener}, deck {self.deck}"
+
+
+class World:
+    def __init__(self, work):
+        self.work = work
+        self.secret = harness.write_group_secret(work / "group.secret")
+        self.ports = {n: harness.free_port() for n in ("alice", "bob", "carol")}
+        self.alice = self.bob = self.carol = None
+        self.daemons = []
+        self.total = 0  # operations every daemon holds once the last `settle` returns
+        self.lock = threading.Lock()
+        self.based = False
+        self.base_error = None
+        self.before_any_pick = {}  # name -> what `vote yes` and `pick --status` said before any pick
+        # The model the deck is worked out from: the list's order, and each movie's marks.
+        self.listed = []
+        self.wants = {}
+        self.seen = {}
+        self.vetoed = {}
+
+    # Starting and stopping.
+
+    def up(self):
+        if self.alice:
+            return
+        self.bob = self.track(Daemon(self, "bob")).start()
+        self.carol = self.track(Daemon(self, "carol", ["bob"])).start()
+        self.alice = self.track(Daemon(self, "alice", ["bob", "carol"])).start()
+        self.connected()
+        print(f"picks: alice {self.alice.id[:8]}, bob {self.bob.id[:8]}, carol {self.carol.id[:8]}; "
+              f"work dir {self.work}", flush=True)
+
+    def track(self, daemon):
+        self.daemons.append(daemon)
+        return daemon
+
+    def all(self):
+        return [self.alice, self.bob, self.carol]
+
+    def member(self, name):
+        return next(d for d in self.all() if d.name == name)
+
+    def connected(self):
+        def linked(x, y):
+            return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
+        pairs = [(self.alice, self.bob), (self.alice, self.carol), (self.carol, self.bob)]
+        expect_eventually(lambda: all(linked(x, y) and linked(y, x) for x, y in pairs), 30,
+                          "alice, bob and carol connected to each other")
+
+    def stop(self):
+        for daemon in reversed(self.daemons):
+            try:
+                daemon.stop()
+            except Exception:  # cleanup goes on
+                pass
+
+    def dead(self):
+        dead = [d for d in (self.all() if self.alice else []) if not d.alive()]
+        if dead:
+            return f"{', '.join(d.name for d in dead)} died; log:\n{harness.tail(dead[0].log)}"
+        return None
+
+    # Making operations.
+
+    def act(self, daemon, *args, made=1):
+        """`peerctl ARGS --json` on `daemon`, which must succeed and make `made` operations."""
+        answer = daemon.peerctl_json(*args)
+        if isinstance(answer, dict) and "made" in answer and answer["made"] != made:
+            raise CheckFailed(f"peerctl {' '.join(map(str, args))} on {daemon.name} made {answer['made']} "
+                              f"operations, expected {made}: {shorten(answer)}")
+        with self.lock:
+            self.total += made
+        return answer
+
+    def settle(self, daemons=None):
+        """Waits until every daemon (of `daemons`) holds every operation made so far."""
+        daemons = daemons or self.all()
+
+        def counts():
+            return {d.name: d.operations() for d in daemons}
+        try:
+            expect_eventually(lambda: all(n == self.total for n in counts().values()), SYNC_WAIT,
+                              f"{', '.join(d.name for d in daemons)} holding the {self.total} operations made")
+        except CheckFailed as failure:
+            raise CheckFailed(f"{failure}; they hold {counts()}") from None
+
+    def concurrently(self, *scripts):
+        """Runs each script (a function) in a thread of its own; re-raises the first failure."""
+        errors = []
+
+        def run(script):
+            try:
+                script()
+            except Exception as error:  # reported below
+                errors.append(error)
+        threads = [threading.Thread(target=run, args=(s,)) for s in scripts]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+
+    def mark(self, daemon, verb, movie):
+        """`peerctl seen|veto MOVIE` on `daemon`, kept in the model."""
+        self.act(daemon, verb, movie)
+        table = self.seen if verb == "seen" else self.vetoed
+        with self.lock:
+            table.setdefault(movie, set()).add(daemon.name)
+
+    # The marks every check starts from.
+
+    def base(self):
+        """Made once: before any pick, what `vote` and `pick --status` say; then alice adds the ten
+        movies, and alice, bob and carol say what they want at the same time."""
+        if self.based:
+            return
+        if self.base_error:
+            raise HarnessError(f"the list every check starts from could not be made: {self.base_error}")
+        try:
+            self.make_base()
+        except (CheckFailed, HarnessError) as error:
+            self.base_error = error
+            raise
+        self.based = True
+
+    def make_base(self):
+        self.up()
+        for d in self.all():
+            self.before_any_pick[d.name] = {
+                "vote yes --json": d.peerctl("vote", "yes", "--json"),
+                "vote yes": d.peerctl("vote", "yes"),
+                "pick --status --json": d.peerctl("pick", "--status", "--json"),
+                "pick --close --json": d.peerctl("pick", "--close", "--json"),
+            }
+        for movie, (title, year) in MOVIES.items():
+            self.act(self.alice, "add", movie, "--title", title, "--year", year)
+            self.listed.append(movie)
+        self.settle()
+
+        def wanting(name):
+            def script():
+                for movie in WANTS[name]:
+                    self.act(self.member(name), "want", movie)
+                    with self.lock:
+                        self.wants.setdefault(movie, set()).add(name)
+            return script
+        self.concurrently(*(wanting(n) for n in WANTS))
+        self.settle()
+        order = [m["movieId"] for m in self.alice.movies()]
+        if order != self.listed:
+            raise CheckFailed(f"alice's list is {order}, expected the order added {self.listed}")
+
+    # Picks.
+
+    def expected_deck(self, voters, pick, finalists=None):
+        """The deck a pick of `voters` (names) opened as `pick` must have: the list less what any
+        voter has seen or vetoed, most wanted first (the list's order among equals), cut to the
+        finalists for a ranked pick, in the shuffle the opening's id seeds."""
+        def excluded(movie):
+            return (self.seen.get(movie, set()) | self.vetoed.get(movie, set())) & set(voters)
+        candidates = [m for m in self.listed if not excluded(m)]
+        candidates.sort(key=lambda m: -len(self.wants.get(m, ())))  # stable: the list's order among equals
+        if finalists:
+            candidates = candidates[:finalists]
+        return seeded_shuffle(candidates, pick)
+
+    def open(self, daemon, *args, voters, finalists=None):
+        """`peerctl pick ARGS --json` on `daemon`: a pick of `voters` (names) whose deck is exactly
+        the expected one, in the seeded order; returns it once every daemon shows it, voting."""
+        record = self.act(daemon, "pick", *args)
+        opened = Opened(record, daemon.name)
+        names = sorted(v["name"] for v in record.get("voters", []))
+        if names != sorted(voters) or any(v["voted"] for v in record["voters"]):
+            raise CheckFailed(f"pick {' '.join(args)} on {daemon.name}: voters {record.get('voters')}, "
+                              f"expected {sorted(voters)} with no vote yet")
+        expected = self.expected_deck(voters, opened.id, finalists)
+        if opened.deck != expected:
+            raise CheckFailed(f"pick {' '.join(args)} on {daemon.name}: deck {opened.deck}, expected {expected} "
+                              f"(the candidates in the shuffle seeded by {opened.id})")
+        if record["outcome"] != "voting" or not record["open"] or record["openedBy"] != daemon.name:
+            raise CheckFailed(f"a new pick on {daemon.name} isn't open and voting by its opener: {shorten(record)}")
+        self.settle()
+        self.agreed(opened, "the new pick on every daemon", outcome="voting", voted={n: 0 for n in voters})
+        return opened
+
+    def vote(self, daemon, *args):
+        return self.act(daemon, "vote", *args)
+
+    def vote_through(self, daemon, answers, done=0):
+        """`peerctl vote yes|no` (the member's next movie) once for each of `answers`; each answer
+        must show the member's progress one further."""
+        for answer in answers:
+            record = self.vote(daemon, answer)
+            done += 1
+            mine = next((v for v in record["voters"] if v["name"] == daemon.name), None)
+            if mine is None or mine["voted"] != done:
+                raise CheckFailed(f"{daemon.name}'s vote {answer} answered with progress {mine}, expected {done}")
+
+    def agreed(self, opened, what, outcome, result=None, is_open=True, voted=None, yeses=None, daemons=None,
+               timeout=SYNC_WAIT):
+        """Waits until every daemon's `pick --status --json` shows `opened` with the same deck, voters,
+        progress and outcome (the same record but for `next`, which is each member's own) and with
+        what is expected; returns the records by name."""
+        daemons = daemons or self.all()
+        problems = []
+
+        def probe():
+            records = {d.name: d.pick_status() for d in daemons}
+            problems[:] = []
+            for name, r in records.items():
+                found = self.record_problems(r, opened, outcome, result, is_open, voted, yeses)
+                problems.extend(f"{name}: {p}" for p in found)
+            shared = {name: {k: v for k, v in r.items() if k != "next"} for name, r in records.items()}
+            first = next(iter(shared.values()))
+            for name, r in shared.items():
+                if r != first:
+                    problems.append(f"{name}'s record differs from {daemons[0].name}'s: "
+                                    f"{shorten(r)} vs {shorten(first)}")
+            return records if not problems else None
+        try:
+            return expect_eventually(probe, timeout, what)
+        except CheckFailed as failure:
+            raise CheckFailed(f"{failure}: " + "; ".join(problems[:6])) from None
+
+    @staticmethod
+    def record_problems(r, opened, outcome, result, is_open, voted, yeses):
+        problems = []
+        if r.get("pick") != opened.id:
+            return [f"shows pick {r.get('pick')}, not {opened.id}"]
+        deck = [c["movieId"] for c in r["deck"]]
+        if deck != opened.deck:
+            problems.append(f"deck {deck}, not the opening's {opened.deck}")
+        if r["outcome"] != outcome:
+            problems.append(f"outcome {r['outcome']}, expected {outcome}")
+        got = r.get("result", {}).get("movieId") if r.get("result") else None
+        if got != result:
+            problems.append(f"result {got}, expected {result}")
+        if r["open"] != is_open:
+            problems.append(f"open {r['open']}, expected {is_open}")
+        progress = {v["name"]: v["voted"] for v in r["voters"]}
+        if voted is not None and progress != voted:
+            problems.append(f"progress {progress}, expected {voted}")
+        counted = {c["movieId"]: c["yeses"] for c in r["deck"] if "yeses" in c}
+        if outcome == "voting" and is_open:
+            if counted:
+                problems.append(f"yeses shown while voting: {counted}")
+        elif yeses is not None:
+            want = {m: yeses.get(m, 0) for m in opened.deck}
+            if counted != want:
+                problems.append(f"yeses {counted}, expected {want}")
+        return problems
+
+    def close(self, daemon, opened, result):
+        """`peerctl pick --close` on `daemon`: closed, with `result`; returns the answer."""
+        record = self.act(daemon, "pick", "--close")
+        got = record["result"]["movieId"] if record.get("result") else None
+        if record["pick"] != opened.id or record["open"] or got != result:
+            raise CheckFailed(f"pick --close on {daemon.name}: pick {record['pick']}, open {record['open']}, "
+                              f"result {got}, expected {opened.id} closed with {result}")
+        return record
+
+    def tidy(self):
+        """After a failed check: alice running with her peers, and every pick closed."""
+        try:
+            a = self.alice
+            if a is None:
+                return
+            if not a.alive() or a.dials != ["bob", "carol"]:
+                a.stop()
+                a.dial(["bob", "carol"])
+                a.start()
+                self.connected()
+            for _ in range(20):
+                status = a.peerctl("pick", "--status", "--json")
+                if status.returncode != 0 or not json.loads(status.stdout).get("open"):
+                    break
+                a.peerctl("pick", "--close", "--json")
+            # Whatever the failed check made, counted or not: every daemon holding the same.
+            held = expect_eventually(lambda: len({d.operations() for d in self.all()}) == 1 and a.operations(),
+                                     SYNC_WAIT, "alice, bob and carol holding the same operations")
+            self.total = held
+        except (CheckFailed, HarnessError, OSError, ValueError) as error:
+            print(f"        (tidying up after the failure: {error})", flush=True)
+
+
+def tidied(check):
+    """`check`, leaving no pick open when it fails (the next check's `vote` would name that one: a
+    vote goes to the newest open pick) and alice running with her peers."""
+    def run(w):
+        try:
+            return check(w)
+        except Exception:
+            w.tidy()
+            raise
+    run.__doc__ = check.__doc__
+    return run
+
+
+def vote_scripts(w, plans, done=None):
+    """A script per member voting `plans[name]` (yes/no for its next movies in turn) on its own
+    daemon, having voted on `done[name]` movies before."""
+    def script(name, answers):
+        return lambda: w.vote_through(w.member(name), answers, done=(done or {}).get(name, 0))
+    return [script(name, answers) for name, answers in plans.items() if answers]
+
+
+def yes_no(flag):
+    return "yes" if flag else "no"
+
+
+# MARK: checks
+
+
+def check_unanimous(w):
+    """A unanimous pick opened on alice with --with bob,carol: each votes by CLI on their own
+    daemon; the result is the first movie of the deck all three said yes to, with the same deck,
+    progress and result on every daemon. Pending (and no yeses shown) before the deciding vote."""
+    w.base()
+    everyone = ["alice", "bob", "carol"]
+    p = w.open(w.alice, "--mode", "unanimous", "--with", "bob,carol", voters=everyone)
+    d = p.deck
+    if len(d) < 4:
+        raise CheckFailed(f"the deck has {len(d)} movies; this check needs 4: {p}")
+    # Positions 0 and 1 lack one yes each; 2 and 3 have all three: the result is d[2], not d[3].
+    plans = {"alice": ["yes", "yes", "yes", "yes"], "bob": ["no", "yes", "yes", "yes"], "carol": ["yes", "no"]}
+    w.concurrently(*vote_scripts(w, plans))
+    w.settle()
+    w.agreed(p, "alice and bob through 4 movies, carol 2: still voting everywhere", outcome="voting",
+             voted={"alice": 4, "bob": 4, "carol": 2})
+    deciding = w.vote(w.carol, "yes")
+    if deciding["outcome"] != "chosen" or deciding["result"]["movieId"] != d[2]:
+        raise CheckFailed(f"carol's yes to {d[2]} (third in the deck) answered {deciding['outcome']} "
+                          f"{deciding.get('result')}, expected {d[2]} chosen")
+    w.vote(w.carol, "yes")  # all three also said yes to d[3]: the first such movie still wins
+    w.settle()
+    yeses = {d[0]: 2, d[1]: 2, d[2]: 3, d[3]: 3}
+    w.agreed(p, f"{d[2]} chosen on every daemon", outcome="chosen", result=d[2],
+             voted={"alice": 4, "bob": 4, "carol": 4}, yeses=yeses)
+    w.close(w.bob, p, d[2])
+    w.settle()
+    w.agreed(p, f"the pick closed with {d[2]} on every daemon", outcome="chosen", result=d[2], is_open=False,
+             voted={"alice": 4, "bob": 4, "carol": 4}, yeses=yeses)
+    line = f"result: {d[2]} {title_of(d[2])} ({MOVIES[d[2]][1]})"
+    texts = {dm.name: dm.peerctl("pick", "--status").stdout for dm in w.all()}
+    missing = [n for n, t in texts.items() if line not in t]
+    if missing:
+        raise CheckFailed(f"`peerctl pick --status` on {missing} lacks {line!r}: {texts[missing[0]]!r}")
+    return f"{p}; all said yes to {d[2]} and {d[3]}: {d[2]} chosen on all three, same deck and progress"
+
+
+def inverted_pair(w, deck):
+    """Two positions i < j of the deck whose movies the list has the other way round (and, if one
+    can be found, whose ids too): a tie between them broken by the list's order or by id would
+    choose deck[j], by the deck's order deck[i]."""
+    pairs = [(i, j) for i in range(len(deck)) for j in range(i + 1, len(deck))
+             if w.listed.index(deck[i]) > w.listed.index(deck[j])]
+    both = [(i, j) for i, j in pairs if deck[i] > deck[j]]
+    if not (both or pairs):
+        raise CheckFailed(f"the deck {deck} is in the list's order: no tie would show the deck's order")
+    return (both or pairs)[0]
+
+
+def check_majority(w):
+    """A majority pick opened on bob (voters: those connected and bob): pending until everyone is
+    through the deck, then the most yeses, a tie broken by the deck's order; a second pick closed
+    early by `pick --close` is decided by the votes so far. The same on every daemon."""
+    w.base()
+    everyone = ["alice", "bob", "carol"]
+    p = w.open(w.bob, voters=everyone)
+    d, n = p.deck, len(p.deck)
+    i, j = inverted_pair(w, d)
+    z = next(k for k in range(n) if k not in (i, j))
+    # d[i] and d[j] two yeses each (a tie), d[z] one, the rest none.
+    plans = {
+        "alice": [yes_no(k in (i, z)) for k in range(n)],
+        "bob": [yes_no(k in (i, j)) for k in range(n)],
+        "carol": [yes_no(k == j) for k in range(n)],
+    }
+    last = plans["carol"].pop()
+    w.concurrently(*vote_scripts(w, plans))
+    through = w.alice.peerctl("vote", "yes", "--json")
+    if through.returncode != 1 or "you have voted on every movie of this pick" not in said(through):
+        raise CheckFailed(f"`vote yes` on alice, through the deck: exit {through.returncode}, {said(through)}")
+    w.settle()
+    w.agreed(p, "carol one short of the deck: no result yet", outcome="voting",
+             voted={"alice": n, "bob": n, "carol": n - 1})
+    w.vote_through(w.carol, [last], done=n - 1)
+    w.settle()
+    yeses = {d[i]: 2, d[j]: 2, d[z]: 1}
+    w.agreed(p, f"{d[i]} chosen everywhere once carol is through", outcome="chosen", result=d[i],
+             voted={"alice": n, "bob": n, "carol": n}, yeses=yeses)
+    w.close(w.carol, p, d[i])
+    w.settle()
+
+    q = w.open(w.carol, voters=everyone)
+    e = q.deck
+    w.concurrently(*vote_scripts(w, {"alice": ["no", "yes", "no"], "bob": ["yes", "yes"]}))
+    w.settle()
+    w.agreed(q, "a second pick: alice 3 votes, bob 2, carol none: voting", outcome="voting",
+             voted={"alice": 3, "bob": 2, "carol": 0})
+    w.close(w.carol, q, e[1])
+    w.settle()
+    w.agreed(q, f"closed early: {e[1]} (2 yeses) over {e[0]} (1) on every daemon", outcome="chosen", result=e[1],
+             is_open=False, voted={"alice": 3, "bob": 2, "carol": 0}, yeses={e[0]: 1, e[1]: 2})
+    return (f"{p}: {d[i]} (deck {i}, listed {w.listed.index(d[i])}) ties {d[j]} (deck {j}, listed "
+            f"{w.listed.index(d[j])}) at 2 yeses; {d[i]} chosen once all {n} × 3 votes were in; "
+            f"closed early: {q.id['origin'][:8]}/{q.id['seq']} chose {e[1]}")
+
+
+def check_ranked(w):
+    """A ranked pick of 3 finalists (the most wanted: 550, 680, 238, in the shuffled order d):
+    ballots alice d2>d1>d0, bob d0>d2>d1 (replacing his earlier d2>d0>d1), carol d1>d0>d2.
+    Round one is a three-way tie; the deck's last, d2, is dropped and alice's ballot goes to d1,
+    which wins with 2 of 3. (Dropping d0 would give d2, dropping d1 d0, plurality with the deck's
+    order d0; bob's replaced ballot counted would give d2 a majority at once.)"""
+    w.base()
+    everyone = ["alice", "bob", "carol"]
+    p = w.open(w.alice, "--mode", "ranked", "--finalists", 3, voters=everyone, finalists=3)
+    d = p.deck
+    if sorted(d) != sorted([550, 680, 238]):
+        raise CheckFailed(f"the finalists are {d}, expected the three most wanted: 550, 680 and 238")
+
+    def rank(*movies):
+        return ",".join(str(m) for m in movies)
+    w.concurrently(lambda: w.vote(w.alice, "--rank", rank(d[2], d[1], d[0])),
+                   lambda: w.vote(w.bob, "--rank", rank(d[2], d[0], d[1])))
+    w.settle()
+    w.agreed(p, "alice and bob ranked (both d2 first), carol not: still voting", outcome="voting",
+             voted={"alice": 3, "bob": 3, "carol": 0})
+    w.vote(w.bob, "--rank", rank(d[0], d[2], d[1]))
+    w.settle()
+    w.agreed(p, "bob's second ballot in its place: still voting", outcome="voting",
+             voted={"alice": 3, "bob": 3, "carol": 0})
+    last = w.vote(w.carol, "--rank", rank(d[1], d[0], d[2]))
+    if last["outcome"] != "chosen" or last["result"]["movieId"] != d[1]:
+        raise CheckFailed(f"carol's ballot, the last, answered {last['outcome']} {last.get('result')}; "
+                          f"the runoff gives {d[1]}")
+    w.settle()
+    w.agreed(p, f"{d[1]} chosen by the runoff on every daemon", outcome="chosen", result=d[1],
+             voted={"alice": 3, "bob": 3, "carol": 3}, yeses={})
+    w.close(w.bob, p, d[1])
+    w.settle()
+    return f"{p}: the runoff drops {d[2]}, {d[1]} wins 2 of 3 on all three"
+
+
+def check_seen_vetoed(w):
+    """bob has seen 603, carol vetoed 13 and has seen 155, alice vetoed 278. Four picks with
+    different voters: each deck leaves out exactly what one of its voters has seen or vetoed, and
+    keeps what only a member outside the pick has."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    w.concurrently(lambda: w.mark(b, "seen", SEEN_BY_BOB),
+                   lambda: (w.mark(c, "veto", VETOED_BY_CAROL), w.mark(c, "seen", SEEN_BY_CAROL)),
+                   lambda: w.mark(a, "veto", VETOED_BY_ALICE))
+    w.settle()
+    marked = {SEEN_BY_BOB, VETOED_BY_CAROL, SEEN_BY_CAROL, VETOED_BY_ALICE}
+    cases = [  # (opener, --with, voters, the marked movies the deck keeps)
+        (a, "bob,carol", ["alice", "bob", "carol"], set()),
+        (a, "bob", ["alice", "bob"], {VETOED_BY_CAROL, SEEN_BY_CAROL}),
+        (c, "alice", ["alice", "carol"], {SEEN_BY_BOB}),
+        (b, "carol", ["bob", "carol"], {VETOED_BY_ALICE}),
+    ]
+    told = []
+    for opener, with_, voters, kept in cases:
+        p = w.open(opener, "--with", with_, voters=voters)
+        if set(p.deck) & marked != kept or not set(p.deck) >= set(w.listed) - marked:
+            raise CheckFailed(f"{p} (voters {voters}) keeps {sorted(set(p.deck) & marked)} of the marked "
+                              f"{sorted(marked)}, expected {sorted(kept)}, and every unmarked movie")
+        w.close(opener, p, None)
+        w.settle()
+        told.append(f"{'+'.join(voters)}: {len(p.deck)} movies, keeps {sorted(kept) or 'none marked'}")
+    return "; ".join(told)
+
+
+def check_restart(w):
+    """The opener restarted mid-pick: alice, stopped after some votes, while bob and carol vote on;
+    started again alone on the same state dir, she shows every vote and her progress as before, and
+    votes; started with her peers, everything meets, and voting goes on to the same result
+    everywhere. Yes: d1 by alice and bob (before the stop), d0 by carol (while alice was down)."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    everyone = ["alice", "bob", "carol"]
+    p = w.open(a, voters=everyone)
+    d, n = p.deck, len(p.deck)
+    if n < 4:
+        raise CheckFailed(f"the deck has {n} movies; this check needs 4: {p}")
+    w.concurrently(*vote_scripts(w, {"alice": ["no", "yes"], "bob": ["no", "yes"], "carol": ["yes"]}))
+    w.settle()
+    before = w.agreed(p, "2, 2 and 1 votes everywhere", outcome="voting", voted={"alice": 2, "bob": 2, "carol": 1})
+    held = w.total
+    a.stop()
+    if a.alive():
+        raise CheckFailed("alice still runs after SIGTERM and SIGKILL")
+    w.vote_through(b, ["no"], done=2)  # d2
+    w.vote_through(c, ["no"], done=1)  # d1
+    w.settle([b, c])
+
+    a.dial([])  # alone: nobody dials her, so what she shows is what her state dir kept
+    a.start()
+    alone = a.status()
+    mine = a.pick_status()
+    if a.status()["peersConnected"] or alone["peersConnected"]:
+        raise CheckFailed(f"alice restarted without --peer is connected ({alone['peersConnected']}): "
+                          "can't tell her state dir from a peer's catch-up")
+    if alone["operations"] != held or mine != before["alice"]:
+        changed = {k: (before["alice"].get(k), mine.get(k)) for k in set(mine) | set(before["alice"])
+                   if mine.get(k) != before["alice"].get(k)}
+        raise CheckFailed(f"alice after the restart holds {alone['operations']} operations (had {held}); her pick "
+                          f"record changed (before, after): {shorten(changed)}")
+    w.vote_through(a, ["no"], done=2)  # d2, while alone
+    a.stop()
+    a.dial(["bob", "carol"])
+    a.start()
+    w.connected()
+    w.settle()
+    w.agreed(p, "alice back with her peers: every vote everywhere", outcome="voting",
+             voted={"alice": 3, "bob": 3, "carol": 2})
+    w.concurrently(*vote_scripts(w, {"alice": ["no"] * (n - 3), "bob": ["no"] * (n - 3), "carol": ["no"] * (n - 2)},
+                                 done={"alice": 3, "bob": 3, "carol": 2}))
+    w.settle()
+    w.agreed(p, f"{d[1]} chosen everywhere", outcome="chosen", result=d[1], voted={x: n for x in everyone},
+             yeses={d[0]: 1, d[1]: 2})
+    w.close(a, p, d[1])
+    w.settle()
+    return (f"{p}: after the restart alone alice held all {held} operations and the same record; "
+            f"{d[1]} chosen on all three")
+
+
+def check_bad_input(w):
+    """Refusals and replacements: before any pick, `vote` and `pick --status` say there is none;
+    a second vote replaces the first; a vote for a movie outside the deck, and every step after the
+    close, is refused (exit 1, bad-request, the result named) on every daemon, making nothing;
+    `pick --watched` logs the result as seen by the voters, and a new pick leaves it out."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    problems = []
+    for name, answers in w.before_any_pick.items():
+        for args, result in answers.items():
+            want = "there is no pick yet" if args.startswith("pick --status") else \
+                "there is no pick" if args.startswith("pick --close") else "there is no pick to vote on"
+            if result.returncode != 1 or want not in said(result) or \
+                    (args.endswith("--json") and not said(result).startswith("bad-request: ")):
+                problems.append(f"{name}: `{args}` before any pick: exit {result.returncode}, {said(result)!r}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+
+    p = w.open(b, "--with", "alice", voters=["alice", "bob"])
+    # y: a movie carol has neither seen nor vetoed, so that her own deck shows it after the watch;
+    # x: the deck's first, before y.
+    carols = {m for m, names in [*w.seen.items(), *w.vetoed.items()] if "carol" in names}
+    x, y = p.deck[0], next(m for m in p.deck[1:] if m not in carols)
+    outside = next((m for m in w.listed if m not in p.deck), 27205)  # seen or vetoed by alice or bob
+    refused = a.peerctl("vote", "yes", outside, "--json")
+    if refused.returncode != 1 or f"movie {outside} is not in this pick's deck" not in said(refused):
+        raise CheckFailed(f"`vote yes {outside}` (not in the deck) on alice: exit {refused.returncode}, "
+                          f"{said(refused)}")
+    # alice: yes then no to x; bob: no then yes to y. Counted once each: x 1 yes (bob's), y 2.
+    # Were a first vote to count, x would tie y at 2 and win by the deck's order.
+    w.concurrently(lambda: [w.vote(a, *v) for v in (("yes", x), ("no", x), ("yes", y))],
+                   lambda: [w.vote(b, *v) for v in (("yes", x), ("no", y), ("yes", y))])
+    w.settle()
+    w.agreed(p, "alice and bob voted twice on one movie each: 2 movies each", outcome="voting",
+             voted={"alice": 2, "bob": 2})
+    w.close(a, p, y)
+    w.settle()
+    w.agreed(p, f"closed: {y} 2 yeses, {x} 1", outcome="chosen", result=y, is_open=False,
+             voted={"alice": 2, "bob": 2}, yeses={x: 1, y: 2})
+
+    held = {d.name: d.operations() for d in w.all()}
+    stands = f"the pick is closed; its result stands: {title_of(y)} ({y})"
+    refusals = []
+    for d in w.all():
+        for args in (("vote", "yes", "--json"), ("vote", "no", x), ("vote", "--rank", f"{x},{y}"),
+                     ("pick", "--close", "--json")):
+            result = d.peerctl(*args)
+            text = said(result)
+            ok = result.returncode == 1 and stands in text
+            if args[-1] == "--json":
+                ok = ok and text.startswith("bad-request: ")
+            if not ok:
+                problems.append(f"{d.name}: `{' '.join(map(str, args))}` after the close: "
+                                f"exit {result.returncode}, {text!r}")
+            refusals.append(text)
+    now = {d.name: d.operations() for d in w.all()}
+    if problems or now != held:
+        raise CheckFailed("; ".join(problems) + f" (operations before {held}, after {now})")
+
+    watched = w.act(a, "pick", "--watched")
+    if watched.get("type") != "marked" or watched.get("movieId") != y:
+        raise CheckFailed(f"pick --watched on alice answered {shorten(watched)}, expected a watch of {y}")
+    today = datetime.date.today().isoformat()
+    w.settle()
+
+    def seen_by(d):
+        row = next(r for r in d.movies() if r["movieId"] == y)
+        return {m["name"]: m.get("seenOn") for m in row.get("marks", []) if m["seen"]}
+    expect_eventually(lambda: all(seen_by(d) == {"alice": today, "bob": today} for d in w.all()), SYNC_WAIT,
+                      f"alice and bob (not carol) seen {y} today on every daemon")
+    for name in ("alice", "bob"):
+        w.seen.setdefault(y, set()).add(name)
+    after = w.open(c, "--with", "alice", voters=["alice", "carol"])
+    if y in after.deck:
+        raise CheckFailed(f"{after} keeps {y}, which alice watched")
+    w.close(c, after, None)
+    alone = w.open(c, "--with", "carol", voters=["carol"])
+    if y not in alone.deck:
+        raise CheckFailed(f"{alone}, carol's alone, leaves out {y}, which only alice and bob watched")
+    w.close(c, alone, None)
+    w.settle()
+    return (f"replaced votes: {x} 1 yes, {y} 2 → {y}; after the close, on each daemon: {refusals[0]!r}; "
+            f"--watched: {y} seen by alice and bob on {today}, out of alice+carol's next deck, in carol's own")
+
+
+def check_not_asked(w):
+    """A member the pick did not ask can't change it: alice opens a majority pick --with bob; carol
+    votes yes once on her daemon. Either her vote is refused, or it doesn't count: once alice and
+    bob are through the deck, the pick has its result (it waits for the members asked only, as
+    PickTally's `voters` says: "the members asked, and every guest who voted")."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    p = w.open(a, "--with", "bob", voters=["alice", "bob"])
+    n = len(p.deck)
+    stray = c.peerctl("vote", "yes", "--json")
+    if stray.returncode == 0:
+        w.total += 1
+    try:
+        w.concurrently(*vote_scripts(w, {"alice": ["yes"] + ["no"] * (n - 1), "bob": ["yes"] + ["no"] * (n - 1)}))
+        w.settle()
+        # Every operation is on every daemon: the tally is final, a short deadline is enough.
+        w.agreed(p, f"alice and bob through the deck: {p.deck[0]} chosen", outcome="chosen", result=p.deck[0],
+                 voted={"alice": n, "bob": n}, yeses={p.deck[0]: 2}, timeout=3)
+    finally:
+        if a.peerctl("pick", "--close", "--json").returncode == 0:
+            w.total += 1
+        w.settle()
+    return f"carol's vote: exit {stray.returncode}, " + (said(stray) if stray.returncode else "accepted, not counted")
+
+
+def check_watched_by_voters(w):
+    """`pick --watched` logs the result as watched by the pick's voters, whoever runs it: alice
+    and bob pick (--with bob) and carol, not asked, runs `pick --watched` on her daemon; alice and
+    bob have seen the result, carol not (the help: "by the members who voted")."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    p = w.open(a, "--with", "bob", voters=["alice", "bob"])
+    w.concurrently(lambda: w.vote(a, "yes", p.deck[0]), lambda: w.vote(b, "yes", p.deck[0]))
+    w.settle()
+    w.close(a, p, p.deck[0])
+    w.settle()
+    y = p.deck[0]
+    w.act(c, "pick", "--watched")
+    w.settle()
+    for name in ("alice", "bob"):
+        w.seen.setdefault(y, set()).add(name)
+
+    def seen_by(d):
+        row = next(r for r in d.movies() if r["movieId"] == y)
+        return sorted(m["name"] for m in row.get("marks", []) if m["seen"])
+    got = expect_eventually(lambda: {d.name: seen_by(d) for d in w.all()}
+                            if all("alice" in seen_by(d) and "bob" in seen_by(d) for d in w.all()) else None,
+                            SYNC_WAIT, f"alice and bob seen {y} everywhere")
+    if any(v != ["alice", "bob"] for v in got.values()):
+        w.seen.setdefault(y, set()).add("carol")
+        raise CheckFailed(f"after carol's `pick --watched` of a pick of alice and bob, {y} is seen by {got}; "
+                          "expected alice and bob only (carol did not vote)")
+    return f"{y} seen by alice and bob only on every daemon"
+
+
+def check_watched_without_result(w):
+    """`pick --watched` when the last pick ended with no movie is refused as the daemon refuses a
+    step: exit 1 and the reason, not exit 64 with usage text (a usage error), and nothing made."""
+    w.base()
+    a = w.alice
+    p = w.open(a, "--with", "bob", voters=["alice", "bob"])
+    w.close(a, p, None)
+    w.settle()
+    held = a.operations()
+    result = a.peerctl("pick", "--watched")
+    text = (result.stderr + result.stdout).strip()
+    if result.returncode != 1 or "the last pick has no result yet" not in text or "Usage:" in text \
+            or a.operations() != held:
+        raise CheckFailed(f"`pick --watched` after a pick closed with no movie: exit {result.returncode}, {text!r}; "
+                          f"expected exit 1 and the reason alone (operations {held} → {a.operations()})")
+    return f"exit 1: {text!r}"
+
+
+CHECKS = [
+    ("unanimous: the first movie of the deck all three said yes to, the same deck and result on every daemon",
+     tidied(check_unanimous)),
+    ("majority: pending until everyone is through, the deck's order breaks a tie; --close decides early",
+     tidied(check_majority)),
+    ("ranked: the instant runoff over three ballots, a replaced ballot, the same winner on every daemon",
+     tidied(check_ranked)),
+    ("the deck leaves out what a voter has seen or vetoed, keeps what only a non-voter has", tidied(check_seen_vetoed)),
+    ("the opener restarted mid-pick keeps every vote; voting goes on to the same result", tidied(check_restart)),
+    ("bad input: no pick yet, a vote replaced, refusals after the close on every daemon, pick --watched",
+     tidied(check_bad_input)),
+    ("a member the pick did not ask can't hold it up by voting", tidied(check_not_asked)),
+    ("pick --watched on a non-voter's daemon marks only the voters seen", tidied(check_watched_by_voters)),
+    ("pick --watched with no result to log is refused like a step (exit 1, no usage text)",
+     tidied(check_watched_without_result)),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
+    args = parser.parse_args()
+    exit_on_signals()
+    suite = Suite("picks")
+    if not suite.need_peerd():
+        return suite.finish()
+    with suite.work_dir(args.keep) as work:
+        w = World(work)
+        try:
+            suite.run(selected(CHECKS, args.only), w, stop=w.dead)
+        finally:
+            w.stop()
+    return suite.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -754,28 +754,26 @@ def check_bad_input(w):
 
 
 def check_not_asked(w):
-    """A member the pick did not ask can't change it: alice opens a majority pick --with bob; carol
-    votes yes once on her daemon. Either her vote is refused, or it doesn't count: once alice and
-    bob are through the deck, the pick has its result (it waits for the members asked only, as
-    PickTally's `voters` says: "the members asked, and every guest who voted")."""
+    """A member the opening did not name who votes is one of the voters (PEER.md, "The tally": "and
+    everyone else who has a vote or a ranking that counts: … a member the opening did not name"):
+    alice opens a majority pick --with bob, carol votes yes once on her daemon; every daemon lists
+    her, the pick waits for her once alice and bob are through, and her yes counts at the end."""
     w.base()
     a, b, c = w.alice, w.bob, w.carol
     p = w.open(a, "--with", "bob", voters=["alice", "bob"])
     n = len(p.deck)
-    stray = c.peerctl("vote", "yes", "--json")
-    if stray.returncode == 0:
-        w.total += 1
-    try:
-        w.concurrently(*vote_scripts(w, {"alice": ["yes"] + ["no"] * (n - 1), "bob": ["yes"] + ["no"] * (n - 1)}))
-        w.settle()
-        # Every operation is on every daemon: the tally is final, a short deadline is enough.
-        w.agreed(p, f"alice and bob through the deck: {p.deck[0]} chosen", outcome="chosen", result=p.deck[0],
-                 voted={"alice": n, "bob": n}, yeses={p.deck[0]: 2}, timeout=3)
-    finally:
-        if a.peerctl("pick", "--close", "--json").returncode == 0:
-            w.total += 1
-        w.settle()
-    return f"carol's vote: exit {stray.returncode}, " + (said(stray) if stray.returncode else "accepted, not counted")
+    w.vote_through(c, ["yes"])
+    w.concurrently(*vote_scripts(w, {"alice": ["yes"] + ["no"] * (n - 1), "bob": ["yes"] + ["no"] * (n - 1)}))
+    w.settle()
+    w.agreed(p, "alice and bob through the deck, carol (not named) one vote in: still voting everywhere",
+             outcome="voting", voted={"alice": n, "bob": n, "carol": 1})
+    w.vote_through(c, ["no"] * (n - 1), done=1)
+    w.settle()
+    w.agreed(p, f"carol through: {p.deck[0]} chosen with her yes", outcome="chosen", result=p.deck[0],
+             voted={"alice": n, "bob": n, "carol": n}, yeses={p.deck[0]: 3})
+    w.close(a, p, p.deck[0])
+    w.settle()
+    return f"{p}: carol a voter on every daemon after one vote; {p.deck[0]} chosen with 3 yeses once she was through"
 
 
 def check_watched_by_voters(w):
@@ -809,21 +807,21 @@ def check_watched_by_voters(w):
 
 
 def check_watched_without_result(w):
-    """`pick --watched` when the last pick ended with no movie is refused as the daemon refuses a
-    step: exit 1 and the reason, not exit 64 with usage text (a usage error), and nothing made."""
+    """`pick --watched` when the last pick ended with no movie: exit 64 with nothing on stdout
+    (PEERCTL-JSON.md, "peerctl pick"), the reason on stderr, and nothing made."""
     w.base()
     a = w.alice
     p = w.open(a, "--with", "bob", voters=["alice", "bob"])
     w.close(a, p, None)
     w.settle()
     held = a.operations()
-    result = a.peerctl("pick", "--watched")
-    text = (result.stderr + result.stdout).strip()
-    if result.returncode != 1 or "the last pick has no result yet" not in text or "Usage:" in text \
+    result = a.peerctl("pick", "--watched", "--json")
+    if result.returncode != 64 or result.stdout.strip() or "the last pick has no result yet" not in result.stderr \
             or a.operations() != held:
-        raise CheckFailed(f"`pick --watched` after a pick closed with no movie: exit {result.returncode}, {text!r}; "
-                          f"expected exit 1 and the reason alone (operations {held} → {a.operations()})")
-    return f"exit 1: {text!r}"
+        raise CheckFailed(f"`pick --watched --json` after a pick closed with no movie: exit {result.returncode}, "
+                          f"stdout {result.stdout.strip()!r}, stderr {result.stderr.strip()!r}; operations "
+                          f"{held} → {a.operations()}")
+    return f"exit 64: {result.stderr.strip().splitlines()[0]!r}"
 
 
 CHECKS = [
@@ -837,9 +835,10 @@ CHECKS = [
     ("the opener restarted mid-pick keeps every vote; voting goes on to the same result", tidied(check_restart)),
     ("bad input: no pick yet, a vote replaced, refusals after the close on every daemon, pick --watched",
      tidied(check_bad_input)),
-    ("a member the pick did not ask can't hold it up by voting", tidied(check_not_asked)),
+    ("a member the opening did not name who votes is a voter: the pick waits for her, her yes counts",
+     tidied(check_not_asked)),
     ("pick --watched on a non-voter's daemon marks only the voters seen", tidied(check_watched_by_voters)),
-    ("pick --watched with no result to log is refused like a step (exit 1, no usage text)",
+    ("pick --watched with no result to log: exit 64, nothing on stdout, nothing made",
      tidied(check_watched_without_result)),
 ]
 

@@ -33,7 +33,7 @@ import Testing
         ("peer-ops.bin", "alice"), ("peer-ops-id-only.bin", "bob"), ("peer-ops-unicode.bin", "carol"),
         ("peer-ops-later-version.bin", "bob"), ("peer-ops-describe.bin", "alice"),
         ("peer-ops-describe-providers.bin", "alice"), ("peer-ops-settings.bin", "alice"),
-        ("peer-ops-mark.bin", "alice"), ("peer-ops-watch.bin", "bob"),
+        ("peer-ops-mark.bin", "alice"), ("peer-ops-watch.bin", "bob"), ("peer-ops-pick-open.bin", "alice"),
     ])
     func everyGoldenOperationIsSignedByItsOrigin(file: String, name: String) throws {
         let key = try Self.key(name)
@@ -66,6 +66,38 @@ import Testing
         let watch = try Self.operations(in: "peer-ops-watch.bin")
         #expect(watch.map(\.id.seq) == [9])
         #expect(watch[0].proof.prev.map(Array.init) == Array(OperationSeal.digest(of: later[1])))
+    }
+
+    /// The picks' steps come from three origins, each signed by its own and chained on from its earlier
+    /// operations (PEER.md, "Picks"): zoë's from her seq 1, alice's from her opening (seq 14, which
+    /// chains through seqs 12 and 13, in no frame), bob's from his watch (seq 9).
+    @Test(arguments: ["peer-ops-pick-votes.bin", "peer-ops-pick-ranked.bin"])
+    func theStepsOfAPickAreSignedByTheirOrigins(file: String) throws {
+        let keys = try ["alice", "bob", "carol"].map(Self.key)
+        for op in try Self.operations(in: file) {
+            let key = try #require(
+                keys.first { Fingerprint.peer(ofPublicKeyDER: $0.publicKey.derRepresentation) == op.id.origin }
+            )
+            #expect(OperationSeal.isSignatureValid(op, key: key.publicKey), "\(op.id)")
+        }
+    }
+
+    @Test func theStepsOfAPickChainOnFromTheirOriginsEarlierOperations() throws {
+        let opening = try Self.operations(in: "peer-ops-pick-open.bin")
+        #expect(opening.map(\.id.seq) == [14])
+        let earlier = try ["peer-ops-unicode.bin", "peer-ops-watch.bin"].compactMap { try Self.operations(in: $0).last }
+        var last = Dictionary(uniqueKeysWithValues: (opening + earlier).map { ($0.id.origin, $0) })
+        for file in ["peer-ops-pick-votes.bin", "peer-ops-pick-ranked.bin"] {
+            for op in try Self.operations(in: file) {
+                let previous = try #require(
+                    last[op.id.origin],
+                    "\(op.id) has no earlier operation in the golden frames"
+                )
+                #expect(op.id.seq == previous.id.seq + 1, "\(op.id)")
+                #expect(op.proof.prev.map(Array.init) == Array(OperationSeal.digest(of: previous)), "\(op.id)")
+                last[op.id.origin] = op
+            }
+        }
     }
 
     @Test func theLaterVersionOperationsChainOnFromBobsSeq6() throws {

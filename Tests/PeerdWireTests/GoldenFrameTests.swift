@@ -102,6 +102,29 @@ struct GoldenFrameTests {
         #expect(watches[0].movie == Movie(id: MovieID(603)!, title: "The Matrix", year: 1999))
     }
 
+    /// The golden picks (PEER.md, "Picks") are read as known steps, not kept verbatim, and each is within
+    /// its limits: the openings, and the group's movie on each step but a vote.
+    @Test(
+        "the golden pick steps are known picks within their limits",
+        arguments: ["peer-ops-pick-open.bin", "peer-ops-pick-votes.bin", "peer-ops-pick-ranked.bin"]
+    )
+    func pickStepsAreKnown(_ name: String) throws {
+        var buffer = ByteBuffer(bytes: try GoldenFrames.bytes(name))
+        let body = try #require(try FrameDecoder.nextFrame(in: &buffer, limit: Frame.maxFrameLength))
+        guard case .ops(let ops) = try WireCoding.decode(PeerMessage.self, from: body) else {
+            Issue.record("\(name) holds no ops")
+            return
+        }
+        for op in ops {
+            let step = try #require(op.pick, "\(op.id) carries no pick")
+            #expect(op.kind == .pick && op.verbatim == nil && op.invalidReason == nil, "\(op.id)")
+            #expect((op.movie == PeerdModel.Operation.groupMovie) == (step.action != .vote), "\(op.id)")
+            #expect((step.pick == nil) == (step.action == .open), "\(op.id)")
+        }
+        let actions = Set(ops.compactMap(\.pick?.action))
+        #expect(actions.isSubset(of: [.open, .vote, .rank, .close]) && !actions.isEmpty)
+    }
+
     /// The operations of a golden `ops` frame, read by the fast reader; each re-encodes to its bytes.
     static func fastOperations(_ name: String) throws -> [PeerdModel.Operation] {
         let body = Array(try GoldenFrames.bytes(name).dropFirst(4))
@@ -121,13 +144,13 @@ struct GoldenFrameTests {
         let types: [GoldenFrames.Stream: [String]] = [
             .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"],
             .controlRequest: [
-                "add", "remove", "list", "mark", "watch", "history", "follow", "peers", "status", "connect", "invite",
-                "join", "forget", "trust", "search", "discover", "similar", "genres", "services", "show", "refresh",
-                "page", "diagnose",
+                "add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
+                "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search", "discover",
+                "similar", "genres", "services", "show", "refresh", "page", "diagnose",
             ],
             .controlResponse: [
-                "added", "removed", "list", "marked", "history", "following", "change", "peers", "status",
-                "connecting", "invite",
+                "added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
+                "status", "connecting", "invite",
                 "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "services", "shown",
                 "refreshing", "page", "diagnosis", "error",
             ],

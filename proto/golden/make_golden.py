@@ -291,8 +291,167 @@ def history_entry(op: dict, text: str, movie: dict | None = MATRIX, known: bool 
     entry = {"cursor": cursor(op["lamport"], op["origin"], op["seq"]), "at": op["at"], "peer": op["origin"],
              "by": NAMES[op["origin"]], "op": op["op"], "known": known, "text": text}
     if movie:
-        entry.update(movieId=movie["id"], title=movie["title"], year=movie["year"])
+        entry.update(movieId=movie["id"], **{key: movie[key] for key in ("title", "year") if key in movie})
     return entry
+
+
+# --- picks of tonight's movie (PEER.md, "Picks") -----------------------------------------------
+
+U64 = (1 << 64) - 1
+
+
+def fnv1a64(text: str) -> int:
+    """FNV-1a, 64 bits, of the UTF-8 of `text` (PEER.md, "The deck")."""
+    value = 0xCBF29CE484222325
+    for byte in text.encode("utf-8"):
+        value = ((value ^ byte) * 0x100000001B3) & U64
+    return value
+
+
+def splitmix64(seed: int):
+    """SplitMix64's numbers from `seed`: the state grows by 0x9e3779b97f4a7c15 before each one."""
+    state = seed
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & U64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & U64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & U64
+        yield z ^ (z >> 31)
+
+
+def shuffled_deck(movies: list, origin: str, seq: int) -> list:
+    """`movies` in the order the opening `origin`/`seq` seeds, cut to 200 (PEER.md, "The deck"): Fisher-Yates
+    from the last position down, position i swapping with next() % (i + 1), next() being SplitMix64 seeded
+    with FNV-1a of "<origin>/<seq>". Written from PEER.md's words; the Swift tests check PickDeck agrees."""
+    deck = list(movies)
+    numbers = splitmix64(fnv1a64(f"{origin}/{seq}"))
+    for i in range(len(deck) - 1, 0, -1):
+        j = next(numbers) % (i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck[:200]
+
+
+# alice's seq 12 and 13: her `want` of Fight Club, which she had removed, adds it again first
+# (control-response-marked-added.bin). Not in any frame: her pick chains on them.
+WANT_OPS = chain([
+    {"origin": ALICE, "seq": 12, "lamport": 21, "at": AT + 300_000, "by": "alice", "op": "add", "movie": FIGHT_CLUB},
+    {"origin": ALICE, "seq": 13, "lamport": 22, "at": AT + 300_000, "by": "alice", "op": "mark", "movie": FIGHT_CLUB,
+     "mark": {"kind": "want", "set": True}},
+], previous=MARK_OPS[2])
+INCEPTION = {"id": 27205}  # as its row: no title yet
+FORREST_GUMP = {"id": 13, "title": "Forrest Gump", "year": 1994}
+PULP_FICTION = {"id": 680, "title": "Pulp Fiction", "year": 1994}
+DARK_KNIGHT = {"id": 155, "title": "The Dark Knight", "year": 2008}
+TOY_STORY = {"id": 862, "title": "Toy Story", "year": 1995}
+# What alice's `peerctl pick` finds on the list, most wanted first: what no voter has seen or vetoed.
+PICK_CANDIDATES = [INCEPTION, FIGHT_CLUB, DARK_KNIGHT, PULP_FICTION, FORREST_GUMP, TOY_STORY]
+# alice's seq 14 opens a majority pick of those six by alice, bob and zoë (`peerctl pick` with both
+# connected): the deck in the order its own id seeds (PEER.md, "The deck", works it through).
+PICK_DECK = shuffled_deck(PICK_CANDIDATES, ALICE, 14)
+PICK_OPEN = sign({"origin": ALICE, "seq": 14, "lamport": 23, "at": AT + 400_000, "by": "alice", "op": "pick",
+                  "movie": {"id": 1}, "pick": {"action": "open", "mode": "majority", "deck": PICK_DECK,
+                                               "voters": sorted([ALICE, BOB, CAROL]), "source": "list"}},
+                 WANT_OPS[1])
+PICK_ID = {"origin": ALICE, "seq": 14}
+SAM = {"id": "5e1f0c2a9b7d4e83", "name": "Sam"}  # a guest of alice's: she signs his vote
+
+
+def pick_step(origin: str, seq: int, lamport: int, at: int, movie: dict, pick: dict = PICK_ID, **step) -> dict:
+    """A vote, ranking or close of the pick `pick` (PEER.md, "Picks")."""
+    return {"origin": origin, "seq": seq, "lamport": lamport, "at": at, "by": NAMES[origin], "op": "pick",
+            "movie": movie, "pick": dict(step, pick=pick)}
+
+
+# The steps, origins in ascending id order as a catch-up sends them (zoë, alice, bob). A vote on one's next
+# movie carries the deck's movie as the opening wrote it (`peerctl vote yes`); one on a movie named carries
+# its id (`peerctl vote yes 550`). alice signs Sam's vote and closes the pick. Fight Club has 3 yeses,
+# Inception 2 (zoë's and Sam's), Toy Story 1: Fight Club is chosen.
+PICK_CAROL = chain([
+    pick_step(CAROL, 2, 24, AT + 410_000, PICK_DECK[0], action="vote", yes=True),
+    pick_step(CAROL, 3, 25, AT + 411_000, PICK_DECK[1], action="vote", yes=True),
+    pick_step(CAROL, 4, 28, AT + 420_000, {"id": 550}, action="vote", yes=True),
+], previous=CAROL_OPS[0])
+PICK_ALICE = chain([
+    pick_step(ALICE, 15, 24, AT + 410_500, PICK_DECK[0], action="vote", yes=False),
+    pick_step(ALICE, 16, 25, AT + 411_500, PICK_DECK[1], action="vote", yes=False),
+    pick_step(ALICE, 17, 28, AT + 420_500, {"id": 550}, action="vote", yes=True),
+    pick_step(ALICE, 18, 29, AT + 425_000, {"id": 27205}, action="vote", yes=True, guest=SAM),
+    pick_step(ALICE, 19, 31, AT + 430_000, {"id": 1}, action="close"),
+], previous=PICK_OPEN)
+PICK_BOB = chain([
+    pick_step(BOB, 10, 26, AT + 415_000, {"id": 550}, action="vote", yes=True),
+    pick_step(BOB, 11, 30, AT + 426_000, {"id": 155}, action="vote", yes=False),
+], previous=WATCH_OP)
+PICK_VOTES = PICK_CAROL + PICK_ALICE + PICK_BOB
+# zoë's seq 5 opens a ranked pick with bob (`peerctl pick --mode ranked --finalists 3 --with bob`): the three
+# most wanted, in the order its id seeds. She ranks all three, bob two. The instant runoff drops Fight Club
+# (no first preference), then Inception (tied with Forrest Gump, and later in the deck): Forrest Gump.
+RANKED_DECK = shuffled_deck([INCEPTION, FIGHT_CLUB, FORREST_GUMP], CAROL, 5)
+RANKED_ID = {"origin": CAROL, "seq": 5}
+RANKED_OPS = chain([
+    {"origin": CAROL, "seq": 5, "lamport": 32, "at": AT + 500_000, "by": "zoë", "op": "pick", "movie": {"id": 1},
+     "pick": {"action": "open", "mode": "ranked", "deck": RANKED_DECK, "voters": sorted([BOB, CAROL]),
+              "source": "list"}},
+    pick_step(CAROL, 6, 33, AT + 510_000, {"id": 1}, RANKED_ID, action="rank", ranking=[27205, 550, 13]),
+], previous=PICK_CAROL[-1]) + [
+    sign(pick_step(BOB, 12, 34, AT + 520_000, {"id": 1}, RANKED_ID, action="rank", ranking=[13, 27205]),
+         PICK_BOB[-1])]
+
+
+def pick_card(movie: dict, yeses: int | None = None, **shown) -> dict:
+    """One movie of a `pickState`'s deck (CONTROL.md, "pick"): `wantedBy` always, `yeses` once the pick ended."""
+    card = {"movieId": movie["id"], "wantedBy": []}
+    card.update({key: movie[key] for key in ("title", "year") if key in movie})
+    card.update(shown)
+    if yeses is not None:
+        card["yeses"] = yeses
+    return card
+
+
+def pick_voter(peer: str | None, name: str, voted: int) -> dict:
+    voter = {"name": name, "guest": peer is None, "voted": voted}
+    if peer:
+        voter["peer"] = peer
+    return voter
+
+
+FIGHT_CLUB_SHOWN = {"posterPath": "/pB8BM7pdSp6B6Ih7QZ4DrQ3PmJK.jpg", "runtime": 139,
+                    "overview": "A ticking-time-bomb insomniac and a slippery soap salesman channel primal male "
+                                "aggression into a shocking new form of therapy.", "wantedBy": ["alice"]}
+SHOWN = {27205: {"wantedBy": ["zoë", "bob"]}, 550: FIGHT_CLUB_SHOWN}
+
+
+def majority_pick(yeses: list | None, **fields) -> dict:
+    """alice's majority pick as `pickState` shows it to alice: `yeses` per deck movie once it ended."""
+    deck = [pick_card(movie, None if yeses is None else yeses[i], **SHOWN.get(movie["id"], {}))
+            for i, movie in enumerate(PICK_DECK)]
+    return dict({"type": "pickState", "pick": PICK_ID, "mode": "majority", "source": "list", "openedBy": "alice",
+                 "openedAt": PICK_OPEN["at"], "deck": deck}, **fields)
+
+
+# Toy Story: zoë; Inception: zoë and Sam; Fight Club: zoë, alice, bob.
+PICK_YESES = [{862: 1, 27205: 2, 550: 3}.get(movie["id"], 0) for movie in PICK_DECK]
+# alice's view before Sam's vote, bob's second and the close: she voted on the first two and Fight Club.
+PICK_VOTING = majority_pick(None, open=True, outcome="voting",
+                            voters=[pick_voter(CAROL, "zoë", 3), pick_voter(ALICE, "alice", 3),
+                                    pick_voter(BOB, "bob", 1)],
+                            next=pick_card(PICK_DECK[2], **SHOWN.get(PICK_DECK[2]["id"], {})))
+PICK_CHOSEN = majority_pick(PICK_YESES, open=False, outcome="chosen",
+                            voters=[pick_voter(CAROL, "zoë", 3), pick_voter(ALICE, "alice", 3),
+                                    pick_voter(BOB, "bob", 2), pick_voter(None, "Sam", 1)],
+                            result=pick_card(FIGHT_CLUB, 3, **FIGHT_CLUB_SHOWN))
+PICK_RANKED = {"type": "pickState", "pick": RANKED_ID, "mode": "ranked", "source": "list", "openedBy": "zoë",
+               "openedAt": RANKED_OPS[0]["at"], "open": True, "outcome": "chosen",
+               "deck": [pick_card(movie, 0, **SHOWN.get(movie["id"], {})) for movie in RANKED_DECK],
+               "voters": [pick_voter(CAROL, "zoë", 3), pick_voter(BOB, "bob", 3)],
+               "result": pick_card(FORREST_GUMP, 0)}
+# bob's unanimous pick of TMDB's comedies with zoë (`peerctl pick --mode unanimous --deck genre:comedy --with
+# zoë`): both went through the deck, and no movie got both yeses.
+PICK_NONE = {"type": "pickState", "pick": {"origin": BOB, "seq": 13}, "mode": "unanimous", "source": "genre:comedy",
+             "openedBy": "bob", "openedAt": AT + 600_000, "open": True, "outcome": "none",
+             "deck": [pick_card({"id": 9377, "title": "Ferris Bueller's Day Off", "year": 1986}, 1),
+                      pick_card({"id": 8467, "title": "Dumb and Dumber", "year": 1994}, 1)],
+             "voters": [pick_voter(CAROL, "zoë", 2), pick_voter(BOB, "bob", 2)]}
 
 
 DIAGNOSIS = {
@@ -339,6 +498,9 @@ VALID = {
     "peer-ops-settings": {"type": "ops", "ops": [SETTINGS_OP]},
     "peer-ops-mark": {"type": "ops", "ops": MARK_OPS},
     "peer-ops-watch": {"type": "ops", "ops": [WATCH_OP]},
+    "peer-ops-pick-open": {"type": "ops", "ops": [PICK_OPEN]},
+    "peer-ops-pick-votes": {"type": "ops", "ops": PICK_VOTES},
+    "peer-ops-pick-ranked": {"type": "ops", "ops": RANKED_OPS},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -394,6 +556,19 @@ VALID = {
     "control-request-history": {"type": "history", "version": 1},
     "control-request-history-movie": {"type": "history", "version": 1, "movie": 603, "since": AT - 604_800_000,
                                       "limit": 100, "before": cursor(20, BOB, 9)},
+    # picks (CONTROL.md, "pick"): peerd leaves out what is the default (majority, the list, not streaming).
+    "control-request-pick": {"type": "pick", "version": 1},
+    "control-request-pick-unanimous": {"type": "pick", "version": 1, "mode": "unanimous", "maxRuntime": 120,
+                                       "genre": "Comedy", "streaming": True, "with": ["bob", "zoë"]},
+    "control-request-pick-ranked": {"type": "pick", "version": 1, "mode": "ranked", "finalists": 3, "with": ["bob"]},
+    "control-request-pick-deck": {"type": "pick", "version": 1, "mode": "unanimous", "deck": "genre:comedy",
+                                  "with": ["zoë"]},
+    "control-request-vote": {"type": "vote", "version": 1, "yes": True},
+    "control-request-vote-movie": {"type": "vote", "version": 1, "pick": PICK_ID, "movie": 155, "yes": False},
+    "control-request-vote-rank": {"type": "vote", "version": 1, "ranking": [27205, 550, 13]},
+    "control-request-pickStatus": {"type": "pickStatus", "version": 1},
+    "control-request-pickStatus-named": {"type": "pickStatus", "version": 1, "pick": RANKED_ID},
+    "control-request-pickClose": {"type": "pickClose", "version": 1},
     "control-request-follow": {"type": "follow", "version": 1},
     "control-request-peers": {"type": "peers", "version": 1},
     "control-request-status": {"type": "status", "version": 1},
@@ -450,6 +625,17 @@ VALID = {
         history_entry(BOB_LATER_OPS[1], "bob made an operation this peerd doesn't know (“rate”) about The Matrix "
                                         "(1999)", known=False)]},
     "control-response-history-empty": {"type": "history", "entries": []},
+    "control-response-history-pick": {"type": "history", "next": cursor(28, ALICE, 17), "entries": [
+        history_entry(PICK_ALICE[4], "alice closed the pick", movie=None),
+        history_entry(PICK_ALICE[3], "Sam (a guest of alice) voted on movie 27205", movie=INCEPTION),
+        history_entry(PICK_ALICE[2], "alice voted on Fight Club (1999)", movie=FIGHT_CLUB)]},
+    "control-response-pickState": PICK_VOTING,
+    "control-response-pickState-chosen": PICK_CHOSEN,
+    "control-response-pickState-ranked": PICK_RANKED,
+    "control-response-pickState-none": PICK_NONE,
+    "control-response-error-pick-closed": {"type": "error", "code": "bad-request",
+                                           "message": "the pick is closed; its result stands: Fight Club (550). "
+                                                      "Open a new one with `peerctl pick`"},
     "control-response-following": {"type": "following"},
     "control-response-change-added": {"type": "change", "change": "added", "movieId": 603, "title": "The Matrix",
                                       "year": 1999, "by": "alice", "peer": ALICE, "at": AT, "row": MATRIX_ROW, "op": "add"},
@@ -611,6 +797,20 @@ INVALID = {
     "invalid-peer-ops-watch-member-twice": (frame(canonical({"type": "ops", "ops": [
         sign(dict(WATCH_OP, watch={"on": SEEN_DAY, "with": sorted([ALICE, ALICE, BOB])}), BOB_LATER_OPS[1])]})),
         "invalid-operation"),
+    # Picks (PEER.md, "Picks"): a ranked opening of 11 finalists; a vote without `yes`; a guest whose id is not
+    # 16 lowercase hex digits; a step of an action this version doesn't know; a pick and a mark on one operation.
+    "invalid-peer-ops-pick-ranked-11": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(RANKED_OPS[0], pick=dict(RANKED_OPS[0]["pick"], deck=[{"id": 100 + n} for n in range(11)])),
+             PICK_CAROL[-1])]})), "invalid-operation"),
+    "invalid-peer-ops-pick-vote-no-yes": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(PICK_CAROL[0], pick={"action": "vote", "pick": PICK_ID}), CAROL_OPS[0])]})), "invalid-operation"),
+    "invalid-peer-ops-pick-guest-id": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(PICK_ALICE[3], pick=dict(PICK_ALICE[3]["pick"], guest={"id": "5E1F0C2A9B7D4E83", "name": "Sam"})),
+             PICK_ALICE[2])]})), "invalid-operation"),
+    "invalid-peer-ops-pick-unknown-action": (frame(canonical({"type": "ops", "ops": [
+        sign(dict(PICK_ALICE[4], pick={"action": "reopen", "pick": PICK_ID}), PICK_ALICE[3])]})), "malformed-frame"),
+    "invalid-peer-ops-pick-and-mark": (frame(canonical({"type": "ops", "ops": [
+        dict(PICK_ALICE[2], mark={"kind": "want", "set": True})]})), "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -625,6 +825,10 @@ INVALID = {
     "invalid-control-request-invalid-utf8": (frame(b'{"type":"status","version":1,"x":"\xc3\x28"}'),
                                              "malformed-frame"),
     "invalid-control-request-movie-id-zero": (frame(canonical({"type": "remove", "version": 1, "movie": 0})),
+                                              "malformed-frame"),
+    "invalid-control-request-pick-mode": (frame(canonical({"type": "pick", "version": 1, "mode": "random"})),
+                                          "malformed-frame"),
+    "invalid-control-request-vote-yes-text": (frame(canonical({"type": "vote", "version": 1, "yes": "yes"})),
                                               "malformed-frame"),
     # Over the string limit is malformed-frame; a title of 301 to 4096 bytes would be bad-request.
     "invalid-control-request-add-title-over-limit": (frame(canonical(
@@ -674,6 +878,19 @@ ABOUT = {
     "control-request-watch-alone": "watch: this member alone, no day",
     "control-request-history": "history: the newest 50 operations",
     "control-request-history-movie": "history: one movie's, of the last 7 days, 100 a page, before a cursor",
+    "control-request-pick": "pick: a majority pick of the list by the members connected now and this one "
+                            "(`peerctl pick`)",
+    "control-request-pick-unanimous": "pick: unanimous, of the list's comedies of 2 hours or less that the group's "
+                                      "services stream, by this member, bob and zoë",
+    "control-request-pick-ranked": "pick: ranked, the 3 most wanted as finalists, with bob",
+    "control-request-pick-deck": "pick: unanimous, of TMDB's popular comedies (`--deck genre:comedy`), with zoë",
+    "control-request-vote": "vote: yes to this member's next movie of the newest open pick (`peerctl vote yes`)",
+    "control-request-vote-movie": "vote: no to The Dark Knight in the pick named",
+    "control-request-vote-rank": "vote: a ranking of the finalists, best first (`peerctl vote --rank "
+                                 "27205,550,13`)",
+    "control-request-pickStatus": "pickStatus: the newest open pick, else the newest",
+    "control-request-pickStatus-named": "pickStatus: the pick named by its opening",
+    "control-request-pickClose": "pickClose: close the newest open pick",
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
@@ -721,6 +938,17 @@ ABOUT = {
     "control-response-history": "a page of history, newest first: a watch, marks, settings (no movie), a "
                                 "describe and an operation of a kind this version doesn't know; `next`",
     "control-response-history-empty": "history: nothing (more)",
+    "control-response-history-pick": "history of a pick: its close and a guest's vote (about the group and about "
+                                     "a movie without a title), a member's vote; `next`",
+    "control-response-pickState": "pickState of a majority pick while voting, as alice sees it: no yeses shown, "
+                                  "`next` is her next movie",
+    "control-response-pickState-chosen": "pickState of the same pick once closed: each movie's yeses, a guest "
+                                         "voter, the movie chosen",
+    "control-response-pickState-ranked": "pickState of a ranked pick everyone ranked: chosen by instant runoff, "
+                                         "still open",
+    "control-response-pickState-none": "pickState of a unanimous pick of a TMDB list both voters went through "
+                                       "without agreeing: `none`",
+    "control-response-error-pick-closed": "error `bad-request`: a vote on a closed pick says its result",
     "control-response-change-updated-marks": "change `updated`: bob's watch changed the row's marks",
     "control-response-shown": "a described movie: its row, the details with the poster's URL, and who described it",
     "control-response-shown-providers": "a described movie whose details say where to watch it (`providers`): "
@@ -756,6 +984,11 @@ ABOUT = {
                      "\"Marks\")",
     "peer-ops-watch": "a watch: bob's seq 9 logs that he and alice watched The Matrix on a day (PEER.md, "
                       "\"Watches\")",
+    "peer-ops-pick-open": "a pick's opening: alice's seq 14, a majority pick of 6 movies by alice, bob and zoë, "
+                          "the deck in the order its id seeds; its `movie` is `{\"id\":1}` (PEER.md, \"Picks\")",
+    "peer-ops-pick-votes": "the pick's steps: zoë's, alice's and bob's votes, a guest's vote alice signs, and "
+                           "alice's close; Fight Club is chosen",
+    "peer-ops-pick-ranked": "a ranked pick: zoë's seq 5 opens it with 3 finalists; she and bob rank them",
     "peer-ops-later-version": "bob's seq 7 and 8 as a later version makes them: an add with unknown fields (`mood`, "
                               "`movie.poster`) and an operation of unknown kind `rate`, signed over them; kept, "
                               "verified and relayed byte for byte (PEER.md, \"Operations can grow\")",
@@ -769,6 +1002,8 @@ ABOUT = {
     "invalid-control-request-join-missing-code": "join without `code`",
     "invalid-control-request-missing-version": "list without version",
     "invalid-control-request-movie-id-zero": "remove of movie 0",
+    "invalid-control-request-pick-mode": "pick with a mode that is none of the three",
+    "invalid-control-request-vote-yes-text": "vote whose `yes` is text, not a boolean",
     "invalid-control-request-nested-17": "a status nesting 17 levels deep",
     "invalid-control-request-not-json": "body `add 603`",
     "invalid-control-request-oversized-length": "only a header, 0xFFFFFFFF",
@@ -789,6 +1024,11 @@ ABOUT = {
     "invalid-peer-ops-rating-11": "a mark whose rating is 11: ratings are 1 to 10",
     "invalid-peer-ops-mark-and-watch": "an operation that carries a `mark` and a `watch`: one payload an operation",
     "invalid-peer-ops-watch-member-twice": "a watch that names alice twice: each member once",
+    "invalid-peer-ops-pick-ranked-11": "a ranked pick's opening with 11 finalists: 1 to 10",
+    "invalid-peer-ops-pick-vote-no-yes": "a vote without `yes`",
+    "invalid-peer-ops-pick-guest-id": "a guest's vote whose guest id is not 16 lowercase hex digits",
+    "invalid-peer-ops-pick-unknown-action": "a pick step of an action this version doesn't know (`reopen`)",
+    "invalid-peer-ops-pick-and-mark": "an operation that carries a `pick` and a `mark`: one payload an operation",
     "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",
     "invalid-peer-prune-no-origins": "prune with an empty `origins`: 1 to 1 000 are allowed",
@@ -845,6 +1085,10 @@ Every operation in the `peer-ops*` frames is really signed and chained by its or
 (PEER.md, "Signed operations"; deterministic RFC 6979 signatures, so the script's output does not
 change between runs). Making them needs Python's `cryptography` package; the Swift tests
 (`GoldenOperationSealTests`) check the signatures.
+
+The picks' decks are in the order PEER.md's rule gives ("The deck"), which the script redoes from
+PEER.md's words (`shuffled_deck`); `PickGoldenTests` checks that peerd's `PickDeck` gives the same,
+and that the `peer-ops-pick-*` steps tally to what the `pickState` frames say.
 
 ## Valid frames
 {valid}

@@ -29,6 +29,13 @@ carol logs a watch with alice through their proxies (`mark`, `watch`, `marked`),
 alice; alice pages through her `history` and lists by the marks (`unseen`, `by`, `wantedBy`, `sort`,
 paging by `+N`). carol's `mark` and `watch` operations must reach alice, and alice's marks bob.
 
+Picks (PEER.md, "Picks"): alice opens a majority pick of the list with everyone connected (bob and
+carol); each votes on their next movie, alice once more on a movie she names (a raw `vote` with
+`pick` and `movie`, which peerctl never sends), then she closes it (`pick`, `vote`, `pickClose`,
+`pickState`). carol opens a ranked pick with alice, both rank, carol asks for it by its opening (a
+raw `pickStatus` with `pick`) and closes it, and alice logs its result as watched. carol's pick
+operations must reach alice, and alice's bob and carol.
+
 The relay tree (PEER.md, "Relay tree"; every peerd hello says `"tree":true`, which is checked): once
 carol is in, she also dials bob (`peerctl connect`), closing a triangle. alice then adds movies one
 at a time: each operation reaches bob and carol directly and again relayed by the other, and the
@@ -66,12 +73,12 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
 # The message types each stream must show.
 EXPECTED = {
     "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
-    "control-request": {"add", "remove", "list", "mark", "watch", "history", "follow", "peers", "status", "connect",
-                        "invite", "join", "forget", "trust", "search", "discover", "similar", "genres", "services",
-                        "show", "refresh", "page", "diagnose"},
-    "control-response": {"added", "removed", "list", "marked", "history", "following", "change", "peers", "status",
-                         "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults", "movies",
-                         "genres", "services", "shown", "refreshing", "page", "diagnosis"},
+    "control-request": {"add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
+                        "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
+                        "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose"},
+    "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
+                         "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
+                         "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis"},
 }
 
 
@@ -225,6 +232,77 @@ def step_marks(c):
     return f"alice's marks on 603 as carol shows them: {seen}"
 
 
+def pick_json(c, sock, *args):
+    """What `peerctl pick|vote ARGS --json` printed: a `pickState`, or the `error` it exited 1 with."""
+    run = c.peerctl(sock, *args, "--json", check=False)
+    if run.returncode not in (0, 1):
+        raise CheckFailed(f"peerctl {' '.join(args)} exited {run.returncode}: {run.stderr}")
+    return json.loads(run.stdout)
+
+
+def expect_state(state, what, **wanted):
+    """`state` is a `pickState` with the fields `wanted` gives."""
+    wrong = {key: state.get(key) for key, value in wanted.items() if state.get(key) != value}
+    if state.get("type") != "pickState" or wrong:
+        raise CheckFailed(f"{what}: {json.dumps(state)[:600]}")
+    return state
+
+
+def step_picks(c):
+    """Picks (PEER.md, "Picks"; CONTROL.md, "pick", "vote", "pickStatus", "pickClose"): a majority pick of
+    alice's with everyone connected, voted on and closed; a ranked pick of carol's with alice, ranked by
+    both and closed; alice logs its result as watched. Each pick's steps travel as operations."""
+    bob = c.daemons["bob"].socket
+    opened = expect_state(pick_json(c, c.sock, "pick"), "alice's pick", outcome="voting", open=True,
+                          mode="majority", source="list")
+    pick, deck = opened["pick"], [movie["movieId"] for movie in opened["deck"]]
+    if {v.get("peer") for v in opened["voters"]} != set(c.ids.values()) or "yeses" in opened["deck"][0]:
+        raise CheckFailed(f"alice's pick: not everyone connected votes, or yeses show: {opened}")
+    for sock, name in ((c.carol_sock, "carol"), (bob, "bob")):
+        expect_eventually(lambda s=sock: pick_json(c, s, "pick", "--status").get("pick") == pick, 20,
+                          f"alice's opening reaching {name}")
+    expect_state(pick_json(c, c.carol_sock, "vote", "yes"), "carol's vote", pick=pick)
+    expect_state(pick_json(c, bob, "vote", "no"), "bob's vote", pick=pick)
+    expect_state(pick_json(c, c.sock, "vote", "yes"), "alice's vote", pick=pick)
+    named = c.request(c.sock, {"type": "vote", "version": 1, "pick": pick, "movie": deck[-1], "yes": len(deck) == 1})
+    expect_state(named, "alice's vote on a movie she names", pick=pick)
+    outside = pick_json(c, c.sock, "vote", "yes", "603")  # 603 is seen by alice: not in the deck
+    c.peerctl(c.sock, "vote", "maybe", check=False)  # exits 64 before it asks
+    expect_eventually(lambda: all(v["voted"] >= 1 for v in pick_json(c, c.sock, "pick", "--status")["voters"]), 20,
+                      "carol's and bob's votes reaching alice")
+    closed = expect_state(pick_json(c, c.sock, "pick", "--close"), "alice's close", open=False, outcome="chosen")
+    if closed["result"]["movieId"] != deck[0] or "yeses" not in closed["result"]:
+        raise CheckFailed(f"the majority pick's result is not {deck[0]}, with its yeses: {closed}")
+    late = pick_json(c, c.sock, "vote", "yes")  # error: closed, its result stands
+    trending = pick_json(c, c.carol_sock, "pick", "--deck", "trending", "--max-runtime", "100")
+    ranked = expect_state(pick_json(c, c.carol_sock, "pick", "--mode", "ranked", "--finalists", "2", "--with",
+                                    "alice"), "carol's ranked pick", outcome="voting", mode="ranked")
+    ranked_pick, finalists = ranked["pick"], [movie["movieId"] for movie in ranked["deck"]]
+    if len(finalists) > 2:
+        raise CheckFailed(f"carol's ranked pick of 2 finalists: {ranked}")
+    expect_state(pick_json(c, c.carol_sock, "vote", "--rank", ",".join(map(str, finalists))), "carol's ranking")
+    expect_eventually(lambda: pick_json(c, c.sock, "pick", "--status").get("pick") == ranked_pick, 20,
+                      "carol's opening reaching alice")
+    expect_state(pick_json(c, c.sock, "vote", "--rank", ",".join(map(str, reversed(finalists)))), "alice's ranking")
+    named_status = {"type": "pickStatus", "version": 1, "pick": ranked_pick}
+    expect_eventually(lambda: c.request(c.carol_sock, named_status).get("outcome") == "chosen", 20,
+                      "alice's ranking reaching carol: the ranked pick chosen")
+    expect_state(pick_json(c, c.carol_sock, "pick", "--close"), "carol's close", open=False, outcome="chosen")
+    expect_eventually(lambda: pick_json(c, c.sock, "pick", "--status").get("open") is False, 20,
+                      "carol's close reaching alice")
+    watched = json.loads(c.peerctl(c.sock, "pick", "--watched", "--json").stdout)
+    if watched.get("type") != "marked" or watched.get("made") != 1:
+        raise CheckFailed(f"alice's watch of the ranked pick's result: {watched}")
+    errors = {what: (answer.get("code"), answer.get("message"))
+              for what, answer in (("a movie outside the deck", outside), ("a vote after the close", late),
+                                   ("a trending deck with --max-runtime", trending))}
+    if any(code != "bad-request" for code, _ in errors.values()):
+        raise CheckFailed(f"errors of the picks: {errors}")
+    return (f"majority pick of {deck}: {closed['result']['movieId']} chosen; ranked pick of {finalists}: "
+            f"{ranked['next']['movieId'] if 'next' in ranked else 'no'} `next` while voting\n"
+            + "\n".join(f"{what}: {code}: {message}" for what, (code, message) in errors.items()))
+
+
 def step_triangle(c):
     """The relay tree (see the top of this file), first half: carol dials bob, closing a triangle;
     alice adds one movie at a time until bob has pruned her origin on his session with carol."""
@@ -312,6 +390,7 @@ SCENARIO = [
     ("pairing: carol joins alice by invite code; the lists reach each other; she searches and browses through alice",
      step_pairing),
     ("marks: alice and carol mark, carol and bob log watches; history and the list by marks", step_marks),
+    ("picks: a majority pick voted on and closed, a ranked pick ranked and closed; its result watched", step_picks),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
     ("trust, doctor, keepalives; forget closes carol's session", step_forget),
@@ -432,6 +511,16 @@ def check_marks(c):
     return "; ".join(f"operation kinds {key}: {found}" for key, found in kinds.items())
 
 
+def check_picks(c):
+    """PEER.md, "Picks": carol's pick operations reach alice, alice's reach bob and carol."""
+    kinds = {key: sorted(k for k in c.traces.op_kinds.get(key, set()) if isinstance(k, str))
+             for key in ("alice sent", "carol sent", "alice received", "bob received", "carol received")}
+    missing = [key for key, found in kinds.items() if "pick" not in found]
+    if missing:
+        raise CheckFailed(f"no pick operation {', '.join(missing)}; operation kinds {kinds}")
+    return "; ".join(f"operation kinds {key}: {found}" for key, found in kinds.items())
+
+
 CHECKS = [
     ("traces: every daemon wrote a frame trace that parses", check_traces),
     ("schemas: every captured frame is valid", check_schemas),
@@ -439,6 +528,7 @@ CHECKS = [
     ("forget: carol's session closed with revoked", check_revoked),
     ("describes: alice's reach bob", check_describes),
     ("marks and watches: carol's reach alice, alice's reach bob", check_marks),
+    ("picks: carol's steps reach alice, alice's reach bob and carol", check_picks),
     ("types: every message type on each stream, and each way on each daemon", check_types),
 ]
 

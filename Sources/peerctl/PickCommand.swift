@@ -81,10 +81,18 @@ struct PickCommand: ParsableCommand {
         PickOutput.print(pick, opened: !status && !close)
     }
 
+    /// Logs the result as watched by the members who voted; only one of them may (a watch names
+    /// whoever logs it).
     private func logWatch() throws {
         guard case .pickState(let pick) = try options.request(.pickStatus(pick: nil)) else { throw Output.unexpected() }
         guard let result = pick.result, let movie = MovieID(result.movieId) else {
-            throw ValidationError("the last pick has no result yet (`peerctl pick --status`)")
+            Output.error("the last pick has no result yet (`peerctl pick --status`)")
+            throw ExitCode(1)
+        }
+        guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
+        guard pick.voters.contains(where: { $0.peer == me.peer }) else {
+            Output.error("you didn't vote in the last pick; one of its voters logs it with `peerctl pick --watched`")
+            throw ExitCode(1)
         }
         let members = pick.voters.compactMap { $0.peer?.rawValue }
         let response = try options.request(

@@ -777,9 +777,9 @@ def check_not_asked(w):
 
 
 def check_watched_by_voters(w):
-    """`pick --watched` logs the result as watched by the pick's voters, whoever runs it: alice
-    and bob pick (--with bob) and carol, not asked, runs `pick --watched` on her daemon; alice and
-    bob have seen the result, carol not (the help: "by the members who voted")."""
+    """`pick --watched` is for a voter to run (a watch names whoever logs it): alice and bob pick
+    (--with bob) and carol, not asked, runs `pick --watched` on her daemon: refused, exit 1, with the
+    reason, and nothing made; bob's own `pick --watched` then marks alice and bob, not carol."""
     w.base()
     a, b, c = w.alice, w.bob, w.carol
     p = w.open(a, "--with", "bob", voters=["alice", "bob"])
@@ -788,7 +788,12 @@ def check_watched_by_voters(w):
     w.close(a, p, p.deck[0])
     w.settle()
     y = p.deck[0]
-    w.act(c, "pick", "--watched")
+    held = c.operations()
+    refused = c.peerctl("pick", "--watched")
+    if refused.returncode != 1 or "didn't vote" not in refused.stderr or c.operations() != held:
+        raise CheckFailed(f"carol's `pick --watched` of a pick she didn't vote in: exit {refused.returncode}, "
+                          f"stderr {refused.stderr.strip()!r}, operations {held} → {c.operations()}")
+    w.act(b, "pick", "--watched")
     w.settle()
     for name in ("alice", "bob"):
         w.seen.setdefault(y, set()).add(name)
@@ -801,13 +806,13 @@ def check_watched_by_voters(w):
                             SYNC_WAIT, f"alice and bob seen {y} everywhere")
     if any(v != ["alice", "bob"] for v in got.values()):
         w.seen.setdefault(y, set()).add("carol")
-        raise CheckFailed(f"after carol's `pick --watched` of a pick of alice and bob, {y} is seen by {got}; "
+        raise CheckFailed(f"after bob's `pick --watched` of a pick of alice and bob, {y} is seen by {got}; "
                           "expected alice and bob only (carol did not vote)")
-    return f"{y} seen by alice and bob only on every daemon"
+    return f"carol refused ({refused.stderr.strip().splitlines()[0]!r}); after bob's: {y} seen by alice and bob only"
 
 
 def check_watched_without_result(w):
-    """`pick --watched` when the last pick ended with no movie: exit 64 with nothing on stdout
+    """`pick --watched` when the last pick ended with no movie: exit 1 with nothing on stdout
     (PEERCTL-JSON.md, "peerctl pick"), the reason on stderr, and nothing made."""
     w.base()
     a = w.alice
@@ -816,12 +821,12 @@ def check_watched_without_result(w):
     w.settle()
     held = a.operations()
     result = a.peerctl("pick", "--watched", "--json")
-    if result.returncode != 64 or result.stdout.strip() or "the last pick has no result yet" not in result.stderr \
+    if result.returncode != 1 or result.stdout.strip() or "the last pick has no result yet" not in result.stderr \
             or a.operations() != held:
         raise CheckFailed(f"`pick --watched --json` after a pick closed with no movie: exit {result.returncode}, "
                           f"stdout {result.stdout.strip()!r}, stderr {result.stderr.strip()!r}; operations "
                           f"{held} → {a.operations()}")
-    return f"exit 64: {result.stderr.strip().splitlines()[0]!r}"
+    return f"exit 1: {result.stderr.strip().splitlines()[0]!r}"
 
 
 CHECKS = [
@@ -837,8 +842,9 @@ CHECKS = [
      tidied(check_bad_input)),
     ("a member the opening did not name who votes is a voter: the pick waits for her, her yes counts",
      tidied(check_not_asked)),
-    ("pick --watched on a non-voter's daemon marks only the voters seen", tidied(check_watched_by_voters)),
-    ("pick --watched with no result to log: exit 64, nothing on stdout, nothing made",
+    ("pick --watched is a voter's: refused on a non-voter's daemon; a voter's marks only the voters seen",
+     tidied(check_watched_by_voters)),
+    ("pick --watched with no result to log: exit 1, nothing on stdout, nothing made",
      tidied(check_watched_without_result)),
 ]
 

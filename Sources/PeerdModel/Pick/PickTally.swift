@@ -6,7 +6,8 @@ package struct PickTally: Sendable {
     package let mode: Pick.Mode
     package let deck: [Movie]
     package let closedAt: OrderKey?
-    /// Everyone the pick waits for: the members asked, and every guest who voted.
+    /// Everyone the pick waits for: the members asked, and everyone else (a member not asked, or a
+    /// guest) whose vote or ranking counts.
     package let voters: [PickVoter]
     private var votes: [PickVoter: [MovieID: Bool]] = [:]
     private var rankings: [PickVoter: [MovieID]] = [:]

@@ -26,9 +26,10 @@ extension Operation: Codable {
                 debugDescription: "an operation carries at most one of details, settings, mark, watch and pick"
             )
         }
-        // A mark of a kind a later version made is, to this version, an operation of a kind it does
-        // not know: kept verbatim and relayed, changing nothing (proto/PEER.md, "Marks").
-        let laterMark = Self.isLaterMark(c)
+        // A mark of a kind, or a pick step of an action or mode, that a later version made is, to this
+        // version, an operation of a kind it does not know: kept verbatim and relayed, changing
+        // nothing (proto/PEER.md, "Marks" and "Picks").
+        let later = Self.isLaterMark(c) || Self.isLaterPick(c)
         self.init(
             id: OperationID(
                 origin: try c.decode(PeerID.self, forKey: .origin),
@@ -37,12 +38,12 @@ extension Operation: Codable {
             lamport: try c.decode(UInt64.self, forKey: .lamport),
             at: try c.decode(Int64.self, forKey: .at),
             by: try c.decode(String.self, forKey: .by),
-            kind: laterMark ? .unknown : Kind(name: try c.decode(String.self, forKey: .kind)),
+            kind: later ? .unknown : Kind(name: try c.decode(String.self, forKey: .kind)),
             movie: try c.decode(Movie.self, forKey: .movie),
             removes: try c.decodeIfPresent([OperationID].self, forKey: .removes) ?? [],
             details: try c.decodeIfPresent(MovieDetails.self, forKey: .details),
             settings: try c.decodeIfPresent(GroupSettings.self, forKey: .settings),
-            payload: laterMark ? nil : try Self.decodeMarkOrWatch(c),
+            payload: later ? nil : try Self.decodeMarkOrWatch(c),
             proof: try Self.decodeProof(c)
         )
         let canonical = try JSONValue(from: decoder).canonical
@@ -55,6 +56,16 @@ extension Operation: Codable {
             case .string(let kind) = fields["kind"]
         else { return false }
         return Mark.Kind(rawValue: kind) == nil
+    }
+
+    /// Whether `pick` names an action or a mode this version does not know: to this version, an
+    /// operation of a kind it does not know (proto/PEER.md, "Picks").
+    private static func isLaterPick(_ c: KeyedDecodingContainer<CodingKeys>) -> Bool {
+        guard let value = try? c.decodeIfPresent(JSONValue.self, forKey: .pick), case .object(let fields) = value
+        else { return false }
+        if case .string(let action) = fields["action"], Pick.Action(rawValue: action) == nil { return true }
+        if case .string(let mode) = fields["mode"], Pick.Mode(rawValue: mode) == nil { return true }
+        return false
     }
 
     private static func decodeMarkOrWatch(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Payload? {

@@ -84,6 +84,19 @@ struct OperationsCanGrowTests {
         #expect(!changed)
     }
 
+    @Test func aPickStepOfAnActionOrModeThisVersionDoesNotKnowIsKeptAsAnUnknownKind() throws {
+        for pick in [
+            #"{"action":"reopen","pick":{"origin":"\#(Self.origin)","seq":1}}"#, #"{"action":"open","mode":"swipe"}"#,
+        ] {
+            let json =
+                #"{"at":1,"by":"a","lamport":2,"movie":{"id":1},"op":"pick","origin":"\#(Self.origin)","#
+                + #""pick":\#(pick),"seq":2}"#
+            let operation = try Self.decode(json)
+            #expect(operation.kind == .unknown && operation.pick == nil)
+            #expect(Self.written(operation) == json)
+        }
+    }
+
     @Test func aMarkWithAFieldThisVersionDoesNotKnowCountsAndIsKept() throws {
         let json =
             #"{"at":1,"by":"a","lamport":2,"mark":{"kind":"want","mood":"cozy","set":true},"movie":{"id":603},"#

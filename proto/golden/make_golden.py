@@ -807,8 +807,6 @@ INVALID = {
     "invalid-peer-ops-pick-guest-id": (frame(canonical({"type": "ops", "ops": [
         sign(dict(PICK_ALICE[3], pick=dict(PICK_ALICE[3]["pick"], guest={"id": "5E1F0C2A9B7D4E83", "name": "Sam"})),
              PICK_ALICE[2])]})), "invalid-operation"),
-    "invalid-peer-ops-pick-unknown-action": (frame(canonical({"type": "ops", "ops": [
-        sign(dict(PICK_ALICE[4], pick={"action": "reopen", "pick": PICK_ID}), PICK_ALICE[3])]})), "malformed-frame"),
     "invalid-peer-ops-pick-and-mark": (frame(canonical({"type": "ops", "ops": [
         dict(PICK_ALICE[2], mark={"kind": "want", "set": True})]})), "malformed-frame"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
@@ -1027,7 +1025,6 @@ ABOUT = {
     "invalid-peer-ops-pick-ranked-11": "a ranked pick's opening with 11 finalists: 1 to 10",
     "invalid-peer-ops-pick-vote-no-yes": "a vote without `yes`",
     "invalid-peer-ops-pick-guest-id": "a guest's vote whose guest id is not 16 lowercase hex digits",
-    "invalid-peer-ops-pick-unknown-action": "a pick step of an action this version doesn't know (`reopen`)",
     "invalid-peer-ops-pick-and-mark": "an operation that carries a `pick` and a `mark`: one payload an operation",
     "invalid-peer-ops-title-over-limit": "an add whose title is 4 097 bytes, in the fast reader's shape",
     "invalid-peer-over-limit-by-one": "only a header, 1 MiB + 1",

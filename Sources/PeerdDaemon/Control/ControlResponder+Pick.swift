@@ -101,6 +101,11 @@ extension ControlResponder {
     /// The first page of a TMDB list, through this daemon's token or a holder's, less what the
     /// voters have seen or vetoed.
     private func tmdbDeck(_ opening: PickOpening, voters: [PeerID]) async -> Result<[Movie], WireError> {
+        guard opening.genre == nil, !opening.streaming else {
+            return .failure(
+                WireError(.badRequest, "genre and streaming narrow the list's deck; a TMDB deck by genre is genre:NAME")
+            )
+        }
         var list: DiscoverList
         switch opening.deck {
         case "popular": list = DiscoverList(.popular)

@@ -78,7 +78,8 @@ extension ReplicaService {
             voters: voters,
             outcome: word,
             result: result.map(card),
-            next: tally.isOpen && outcome == .pending ? tally.next(for: .member(me)).map(card) : nil
+            next: tally.isOpen && outcome == .pending && state.mode != .ranked
+                ? tally.next(for: .member(me)).map(card) : nil
         )
     }
 }

@@ -29,7 +29,9 @@ extension Pick {
             return "a pick has 1 to \(Self.maxVoters) voters"
         }
         if zip(voters, voters.dropFirst()).contains(where: { $0 >= $1 }) { return "voters are sorted, each once" }
-        guard let source, (1...40).contains(source.count) else { return "a deck's source is 1 to 40 characters" }
+        guard let source, (1...40).contains(source.unicodeScalars.count) else {
+            return "a deck's source is 1 to 40 characters"
+        }
         return nil
     }
 
@@ -58,6 +60,6 @@ extension Pick {
         guard guest.id.utf8.count == 16,
             guest.id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
         else { return "a guest's id is 16 hex digits" }
-        return (1...40).contains(guest.name.count) ? nil : "a guest's name is 1 to 40 characters"
+        return (1...40).contains(guest.name.unicodeScalars.count) ? nil : "a guest's name is 1 to 40 characters"
     }
 }

@@ -22,6 +22,12 @@ extension Replica {
         if step.action == .vote, !pick.deck.contains(where: { $0.id == movie.id }) {
             throw .invalid("movie \(movie.id.rawValue) is not in this pick's deck")
         }
+        if step.action == .vote, pick.mode == .ranked {
+            throw .invalid("a ranked pick takes a ranking of its finalists, best first (`peerctl vote --rank …`)")
+        }
+        if step.action == .rank, pick.mode != .ranked {
+            throw .invalid("a \(pick.mode.rawValue) pick takes yes or no on each movie, not a ranking")
+        }
         return step
     }
 }

@@ -13,7 +13,7 @@ TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 syst
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
-PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography selenium
+PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography selenium 'schemathesis>=4.32,<5'
 # The lab exits 77 when the machine can't host it (not root, no namespaces), and the page's tests
 # when Chromium can't run here: a skip, said in one line.
 LAB_SKIP_OK = || [ $$? -eq 77 ]
@@ -79,7 +79,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES),guard)
-	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium" 2>/dev/null || \
+	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium, schemathesis" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
 
@@ -120,6 +120,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage marks python3 integration/marks/test_marks.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage picks python3 integration/picks/test_picks.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage openapi python3 integration/web/test_openapi.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)

@@ -157,6 +157,12 @@ package struct Operation: Hashable, Sendable {
         if case .pick(let pick) = payload { pick } else { nil }
     }
 
+    /// The pick a pick operation is a step of: its opening's id (its own, for an opening).
+    package var pickID: OperationID? {
+        guard let pick else { return nil }
+        return pick.action == .open ? id : pick.pick
+    }
+
     /// Whether it is about the group rather than a movie (its `movie` is ``groupMovie``): the
     /// group's settings, and a pick's opening, ranking and close.
     package var isAboutGroup: Bool {

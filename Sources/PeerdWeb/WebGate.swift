@@ -73,6 +73,11 @@ package struct WebGate: Sendable {
         reason: "no valid token: open the address `peerctl open` prints"
     )
 
+    /// The methods `path` takes, for a 405's `Allow` header (RFC 9110, 15.5.6): nil for no route.
+    package static func allowedMethods(for path: String) -> String? {
+        pagePaths.contains(path) ? "GET, HEAD" : apiRoutes[path]
+    }
+
     private static func wrongMethod(_ allowed: String) -> Verdict {
         .refuse(status: 405, reason: "use \(allowed)")
     }

@@ -23,6 +23,9 @@ struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
         switch gate.current.admit(seen) {
         case .refuse(let status, let reason):
             response = Self.text(status: status, reason)
+            if status == 405, let allowed = WebGate.allowedMethods(for: seen.path) {
+                response.headers[.allow] = allowed
+            }
         case .admit:
             do {
                 response = try await next(request, context)

@@ -35,7 +35,10 @@ final class FakeBackend: WebBackend {
         let (changes, sink) = AsyncStream.makeStream(of: [WatchListChange].self)
         sink.yield([.added(row, by: op)])
         sink.finish()
-        return ChangeFollow(changes)
+        let (picks, pickSink) = AsyncStream.makeStream(of: [OperationID].self)
+        pickSink.yield([OperationID(origin: origin, seq: 14)])
+        pickSink.finish()
+        return ChangeFollow(changes, picks: picks)
     }
 
     static let changeJSON = """
@@ -151,15 +154,34 @@ struct WebAPITests {
         }
     }
 
-    @Test("the event stream sends follow's changes as `event: change`")
+    @Test("a method a route doesn't take is 405 with the methods it takes in Allow")
+    func wrongMethodSaysWhatIsAllowed() async throws {
+        try await test { client in
+            try await client.execute(uri: "/app.js", method: .post, headers: headers(origin: true)) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+            try await client.execute(uri: "/api/request", method: .get, headers: headers(origin: false)) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "POST")
+            }
+        }
+    }
+
+    @Test("the event stream sends follow's changes as `event: change` and picks as `event: pick`")
     func eventStream() async throws {
         try await test { client in
             try await client.execute(uri: "/api/events", method: .get, headers: headers(origin: false)) { response in
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("text/event-stream") == true)
                 let text = String(buffer: response.body)
-                #expect(text.hasPrefix("event: change\ndata: {"))
+                #expect(text.contains("event: change\ndata: {"))
                 #expect(text.contains(#""movieId":603"#))
+                #expect(
+                    text.contains(
+                        #"event: pick\#ndata: {"pick":{"origin":"e47d41781ad71e3c12901eaf77360415","seq":14}}\#n\#n"#
+                    )
+                )
                 #expect(text.hasSuffix("}\n\n"))
             }
         }

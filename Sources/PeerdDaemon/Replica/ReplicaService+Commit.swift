@@ -80,12 +80,14 @@ extension ReplicaService {
             return (error as? StoreError).map(Failure.storage) ?? .shuttingDown
         }
         recent.insert(encoded)
+        let picks = operations.compactMap(\.pickID)
         let settings = replica.list.settingsOperation?.id
         publish(
             replica.commit(operations, reportingChanges: hasChangeSubscribers),
             origins: Set(operations.lazy.map(\.id.origin)),
             settingsChanged: replica.list.settingsOperation?.id != settings
         )
+        if !picks.isEmpty { pickFeed.yield(Array(Set(picks)).sorted()) }
         return nil
     }
 

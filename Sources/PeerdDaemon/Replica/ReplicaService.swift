@@ -67,6 +67,9 @@ package actor ReplicaService: Service {
     /// Every change, to each reader: a `follow` must not miss one.
     private let changeFeed = Broadcast<[WatchListChange]>()
     private let ticks = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    /// The picks each commit changed; a slow reader keeps the newest batches (it asks how each
+    /// stands anyway).
+    let pickFeed = Broadcast<[OperationID]>(bufferingPolicy: .bufferingNewest(64))
 
     package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
@@ -87,6 +90,7 @@ package actor ReplicaService: Service {
         advances.finish()
         changeFeed.finish()
         ticks.finish()
+        pickFeed.finish()
         logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
     }
 
@@ -202,6 +206,9 @@ package actor ReplicaService: Service {
             interest?.wants(advance.origins) ?? true
         }
     }
+
+    /// The picks each commit changed, by their openings' ids.
+    package func pickChanges() -> AsyncStream<[OperationID]> { pickFeed.subscribe() }
 
     /// Every list change, in order.
     package func changes() -> AsyncStream<[WatchListChange]> {

@@ -10,6 +10,6 @@ struct ControlWebBackend: WebBackend {
     }
 
     func follow() async -> ChangeFollow {
-        ChangeFollow(await responder.replica.changes())
+        ChangeFollow(await responder.replica.changes(), picks: await responder.replica.pickChanges())
     }
 }

@@ -18,7 +18,11 @@ import datetime
 import json
 import pathlib
 import sys
+import http.client
+import queue
+import socket
 import threading
+import urllib.request
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -793,10 +797,12 @@ def check_watched_by_voters(w):
     if refused.returncode != 1 or "didn't vote" not in refused.stderr or c.operations() != held:
         raise CheckFailed(f"carol's `pick --watched` of a pick she didn't vote in: exit {refused.returncode}, "
                           f"stderr {refused.stderr.strip()!r}, operations {held} → {c.operations()}")
+    carol_before = "carol" in w.seen.get(y, set())  # an earlier check's watch may have named her
     w.act(b, "pick", "--watched")
     w.settle()
     for name in ("alice", "bob"):
         w.seen.setdefault(y, set()).add(name)
+    expected = sorted(w.seen[y])
 
     def seen_by(d):
         row = next(r for r in d.movies() if r["movieId"] == y)
@@ -804,11 +810,12 @@ def check_watched_by_voters(w):
     got = expect_eventually(lambda: {d.name: seen_by(d) for d in w.all()}
                             if all("alice" in seen_by(d) and "bob" in seen_by(d) for d in w.all()) else None,
                             SYNC_WAIT, f"alice and bob seen {y} everywhere")
-    if any(v != ["alice", "bob"] for v in got.values()):
+    if any(v != expected for v in got.values()):
         w.seen.setdefault(y, set()).add("carol")
         raise CheckFailed(f"after bob's `pick --watched` of a pick of alice and bob, {y} is seen by {got}; "
-                          "expected alice and bob only (carol did not vote)")
-    return f"carol refused ({refused.stderr.strip().splitlines()[0]!r}); after bob's: {y} seen by alice and bob only"
+                          f"expected {expected} (carol did not vote; seen before: {carol_before})")
+    return (f"carol refused ({refused.stderr.strip().splitlines()[0]!r}); after bob's: {y} seen by {expected} "
+            f"(carol before: {carol_before})")
 
 
 def check_watched_without_result(w):
@@ -829,6 +836,53 @@ def check_watched_without_result(w):
     return f"exit 1: {result.stderr.strip().splitlines()[0]!r}"
 
 
+def check_pick_events(w):
+    """bob's page hears of every change to a pick made anywhere: `event: pick` with the pick's
+    opening id on his /api/events (WEB.md), for alice's opening and for carol's vote."""
+    w.base()
+    url = w.bob.peerctl("open", "--no-browser").stdout.strip()
+    base, token = url.split("/#token=")
+    request = urllib.request.Request(base + "/api/events", headers={"Authorization": f"Bearer {token}"})
+    stream = urllib.request.urlopen(request, timeout=SYNC_WAIT)
+    picks = queue.Queue()
+
+    def read():
+        event = None
+        try:
+            for raw in stream:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[len("event: "):]
+                elif line.startswith("data: ") and event == "pick":
+                    picks.put(json.loads(line[len("data: "):])["pick"])
+        except (OSError, ValueError, AttributeError, http.client.HTTPException):
+            pass  # the check shut the stream
+    threading.Thread(target=read, daemon=True).start()
+
+    def next_pick(what):
+        try:
+            return picks.get(timeout=SYNC_WAIT)
+        except queue.Empty:
+            raise CheckFailed(f"no `event: pick` on bob's page after {what} within {SYNC_WAIT} s") from None
+    try:
+        p = w.open(w.alice, "--with", "bob,carol", voters=["alice", "bob", "carol"])
+        opened = next_pick("alice's opening")
+        w.vote(w.carol, "yes")
+        voted = next_pick("carol's vote")
+        w.act(w.alice, "pick", "--close")
+        w.settle()
+    finally:
+        # Unblocks the reader at once (a plain close waits for its read to time out).
+        try:
+            stream.fp.raw._sock.shutdown(socket.SHUT_RDWR)
+        except (AttributeError, OSError):
+            pass
+        stream.close()
+    if opened != p.id or voted != p.id:
+        raise CheckFailed(f"bob's page got picks {opened} and {voted}, expected {p.id} twice")
+    return f"{p}: event: pick for the opening and for carol's vote on bob's page"
+
+
 CHECKS = [
     ("unanimous: the first movie of the deck all three said yes to, the same deck and result on every daemon",
      tidied(check_unanimous)),
@@ -842,6 +896,7 @@ CHECKS = [
      tidied(check_bad_input)),
     ("a member the opening did not name who votes is a voter: the pick waits for her, her yes counts",
      tidied(check_not_asked)),
+    ("the page hears of each change to a pick: event: pick on /api/events", tidied(check_pick_events)),
     ("pick --watched is a voter's: refused on a non-voter's daemon; a voter's marks only the voters seen",
      tidied(check_watched_by_voters)),
     ("pick --watched with no result to log: exit 1, nothing on stdout, nothing made",

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PeerControl
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
@@ -10,7 +11,45 @@ import SystemPackage
 /// Members' marks at a household's scale and well past it (issue 22's rows).
 extension Scenarios {
     func marks(binDirectory: String) throws -> [Measurement] {
-        try unseenList(binDirectory: binDirectory) + coldStartWithMarks()
+        try unseenList(binDirectory: binDirectory) + coldStartWithMarks() + pickMemory()
+    }
+
+    /// RSS growth per open pick: 10 picks of 200 movies each opened on a daemon holding 10,000
+    /// movies, each voted through (200 votes), none closed.
+    private func pickMemory() throws -> [Measurement] {
+        let scratch = try ScratchDirectory("bench-picks")
+        try seedMarkedLog(in: scratch.path("state-home"), movies: 10_000, members: 5, marks: 10_000)
+        let home = try TestDaemon("home", in: scratch, logLevel: "warning")
+        let client = try ControlClient(socketPath: home.socket)
+        _ = try client.request(.list(limit: 1, after: nil))
+        Thread.sleep(forTimeInterval: 1)  // settled after start: the baseline RSS
+        let before = Double(home.residentBytes ?? 0) / 1_048_576
+        let picks = 10
+        for _ in 1...picks {
+            guard case .pickState(let pick) = try client.request(.pick(PickOpening(with: []))) else {
+                throw BenchError("a pick did not open")
+            }
+            for card in pick.deck {
+                let yes = card.movieId % 3 == 0
+                guard
+                    case .pickState = try client.request(
+                        .vote(pick: pick.pick, movie: MovieID(card.movieId), yes: yes, ranking: nil)
+                    )
+                else { throw BenchError("a vote was refused") }
+            }
+        }
+        let after = Double(home.residentBytes ?? 0) / 1_048_576
+        let each = (after - before) / Double(picks)
+        return [
+            Measurement(
+                measure: "RSS growth per open pick",
+                value: each,
+                unit: "MB",
+                target: "≤ 5 MB",
+                met: each <= 5,
+                detail: String(format: "10 picks of 200 movies, each voted through: %.1f → %.1f MB", before, after)
+            )
+        ]
     }
 
     /// `peerctl list --unseen --by m1,m2` over 10,000 movies carrying 50,000 marks of 5 members,

@@ -128,7 +128,7 @@ extension Scenarios {
     /// A state directory's log holding `movies` adds of one origin and `marks` marks spread over
     /// `members` more (`m1`, `m2`…), each signed and chained by its origin as a daemon makes them:
     /// a member's marks cycle through want, seen (with a day), a rating and a veto.
-    private func seedMarkedLog(in directory: String, movies: Int, members: Int, marks: Int) throws {
+    func seedMarkedLog(in directory: String, movies: Int, members: Int = 0, marks: Int = 0) throws {
         let state = try StateDirectory(at: FilePath(directory), logger: Logger(label: "bench"))
         let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -138,7 +138,7 @@ extension Scenarios {
             let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
             try writer.append(kind: .add, movie: movie, payload: nil, seq: n, lamport: n, at: now, by: (seed, "seed"))
         }
-        for m in 1...members {
+        for m in stride(from: 1, through: members, by: 1) {
             let member = try PeerIdentity.generate(name: "m\(m)")
             for i in 1...(marks / members) {
                 let movie = Movie(id: MovieID((i * 7 + m * 13) % movies + 1)!)

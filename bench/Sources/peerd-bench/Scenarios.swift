@@ -74,7 +74,7 @@ struct Scenarios {
     func catchUpAndMemory() throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-catchup")
         let seeded = scratch.path("state-big")
-        try seedLog(in: seeded, movies: catchUpMovies)
+        try seedMarkedLog(in: seeded, movies: catchUpMovies)
 
         var starts = Sample()
         var big: TestDaemon?
@@ -169,36 +169,6 @@ struct Scenarios {
                 )
             )
         ]
-    }
-
-    /// Writes `movies` adds from one new origin straight into a state directory's log, signed and
-    /// chained by that origin's key as a daemon would have made them.
-    private func seedLog(in directory: String, movies: Int) throws {
-        let state = try StateDirectory(at: FilePath(directory), logger: Logger(label: "bench"))
-        let (log, _, _) = try OperationLog.open(at: state.logPath, logger: Logger(label: "bench"))
-        let origin = try PeerIdentity.generate(name: "seed")
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
-        var batch: [PeerdModel.Operation] = []
-        var previous: PeerdModel.Operation?
-        for n in 1...movies {
-            let movie = Movie(id: MovieID(n)!, title: "Movie number \(n)", year: 1900 + n % 120)
-            let operation = PeerdModel.Operation(
-                id: OperationID(origin: origin.peer, seq: UInt64(n)),
-                lamport: UInt64(n),
-                at: now,
-                by: "seed",
-                kind: .add,
-                movie: movie
-            )
-            let sealed = OperationSeal.seal(operation, prev: previous.map(OperationSeal.digest(of:)), by: origin)
-            batch.append(sealed)
-            previous = sealed
-            if batch.count == 1_000 || n == movies {
-                try log.append(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
-        }
-        _ = (log, state)  // both close when released: the log file, then the directory lock
     }
 
     func waitUntil(

@@ -42,6 +42,7 @@ from fake_tmdb import FakeTMDB  # noqa: E402
 from web_support import tab_to  # noqa: E402
 import web_browse  # noqa: E402
 import web_marks  # noqa: E402
+import web_tonight  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
 APPEAR = 15.0  # s: generous waits for presence on a loaded machine (the bound above is measured)
@@ -910,6 +911,7 @@ CHECKS = [
      check_search_without_token),
     *web_browse.CHECKS,
     *web_marks.CHECKS,
+    *web_tonight.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -917,7 +919,8 @@ CHECKS = [
 ]
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
                   check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
-                  *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS)}
+                  *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
+                  *(check for _, check in web_tonight.CHECKS)}
 
 
 # MARK: the screenshot

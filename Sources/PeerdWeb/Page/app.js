@@ -564,11 +564,15 @@
         if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
         opened = Date.now();
         setLive(true);
-        if (connectedBefore) resync(); // changes made while we were away were not heard
+        if (connectedBefore) {
+          resync(); // changes made while we were away were not heard
+          document.dispatchEvent(new Event('peerd:pick'));
+        }
         connectedBefore = true;
         awake();
         await readEvents(res.body, awake, (type, data) => {
           if (type === 'change') apply(JSON.parse(data));
+          else if (type === 'pick') document.dispatchEvent(new Event('peerd:pick')); // browse.js asks pickStatus
         });
       } catch {
         // fall through to reconnect

@@ -15,6 +15,10 @@
     toList: $('to-list'), toDiscover: $('to-discover'), toActivity: $('to-activity'),
     dialog: $('movie'), body: $('movie-body'), close: $('movie-close'),
     activity: $('activity'), history: $('history'), historyNote: $('history-note'), moreHistory: $('more-history'),
+    toTonight: $('to-tonight'), tonight: $('tonight'), result: $('pick-result'), start: $('pick-start'),
+    mode: $('pick-mode'), startPick: $('start-pick'), vote: $('pick-vote'), card: $('pick-card'), yes: $('vote-yes'),
+    no: $('vote-no'), rank: $('pick-rank'), finalists: $('finalists'), sendRanking: $('send-ranking'),
+    wait: $('pick-wait'), voters: $('pick-voters'), closePick: $('close-pick'), pickNote: $('pick-note'),
   };
   /** `row`: the open movie's row as last heard (`show`, a change, a mark's answer); `seenOn`: the day
    * in its "seen on" field, kept across the view's redraws. */
@@ -553,6 +557,204 @@
 
   ui.moreHistory.addEventListener('click', () => loadHistory(true));
 
+
+  // ---------------------------------------------------------------- the Tonight view
+
+  /** `state`: the pick as last rendered (a pickState, or null for none); `asked`/`shown`: the number
+   * of the newest request and of the one whose answer is on screen (an older answer is dropped). */
+  const pick = { state: null, asked: 0, shown: 0, busy: false, ranking: [], seenOpen: '' };
+  const pickId = (s) => (s ? `${s.pick.origin}:${s.pick.seq}` : '');
+  const cardName = (c) => `${c.title || `Movie ${c.movieId}`}${c.year ? ` (${c.year})` : ''}`;
+
+  /** A request about the pick; its pickState rendered unless a newer one was asked since. */
+  async function askPick(request) {
+    const n = ++pick.asked;
+    try {
+      const s = await P.api(request);
+      if (n > pick.shown) {
+        pick.shown = n;
+        renderPick(s);
+      }
+      ui.pickNote.textContent = '';
+      return s;
+    } catch (err) {
+      if (request.type === 'pickStatus' && err.code === 'bad-request') {
+        if (n > pick.shown) {
+          pick.shown = n;
+          renderPick(null);
+        }
+      } else {
+        ui.pickNote.textContent = String(err.message || err);
+      }
+      return null;
+    } finally {
+      document.body.dataset.tonight = 'ready';
+    }
+  }
+
+  const loadPick = () => askPick({ type: 'pickStatus' });
+
+  function pickCard(c) {
+    const art = h('article', 'pick-card');
+    art.dataset.movieId = c.movieId;
+    const box = h('div', `tile-poster hue-${c.movieId % 8}`);
+    box.append(h('span', 'ph-title', c.title || String(c.movieId)));
+    const img = P.picture(P.POSTER, c.posterPath, 342, 513);
+    if (img) box.append(img);
+    const text = h('div', 'pick-text');
+    const title = h('h3', 'pick-title', c.title || `Movie ${c.movieId}`);
+    const meta = [c.year, c.runtime ? `${c.runtime} min` : ''].filter(Boolean).join(' · ');
+    text.append(title, h('p', 'pick-meta', meta));
+    if (c.overview) text.append(h('p', 'pick-overview', c.overview));
+    text.append(h('p', 'pick-wanted', c.wantedBy?.length ? `Wanted by ${c.wantedBy.join(', ')}` : 'Nobody wants it yet'));
+    art.append(box, text);
+    swipe(art);
+    return art;
+  }
+
+  function renderPick(s) {
+    const prev = pick.state;
+    pick.state = s;
+    const open = Boolean(s?.open);
+    ui.tonight.dataset.pick = pickId(s);
+    ui.tonight.dataset.outcome = s ? s.outcome : '';
+    ui.tonight.dataset.open = String(open);
+    // The result, said once on each page that shows it (an aria-live region).
+    // A pick this page saw open is tonight's; one that ended before it came is the last one.
+    if (open) pick.seenOpen = pickId(s);
+    const now = open || pick.seenOpen === pickId(s);
+    let said = '';
+    if (s?.outcome === 'chosen' && s.result) said = `${now ? 'Tonight' : 'Last pick'}: ${cardName(s.result)}`;
+    else if (s?.outcome === 'none') said = now ? 'No movie tonight: the votes chose none.' : 'Last pick: no movie chosen.';
+    if (ui.result.textContent !== said) ui.result.textContent = said;
+    if (s?.result) ui.result.dataset.movieId = s.result.movieId;
+    else delete ui.result.dataset.movieId;
+    ui.start.hidden = open;
+    ui.closePick.hidden = !open;
+    const ranked = s?.mode === 'ranked';
+    const next = open && !ranked && s.outcome === 'voting' ? s.next : null;
+    ui.vote.hidden = !next;
+    if (next && ui.card.firstChild?.dataset.movieId !== String(next.movieId)) ui.card.replaceChildren(pickCard(next));
+    if (!next) ui.card.replaceChildren();
+    const me = s?.voters.find((v) => v.peer === P.me());
+    ui.rank.hidden = !(open && ranked && s.outcome === 'voting');
+    if (!ui.rank.hidden && (pickId(prev) !== pickId(s) || !pick.ranking.length)) {
+      pick.ranking = s.deck.map((c) => c.movieId);
+      drawRanking();
+    }
+    let wait = '';
+    if (open && s.outcome === 'voting' && !next && !(ranked && !(me?.voted))) wait = 'Your votes are in; waiting for the others.';
+    ui.wait.textContent = wait;
+    ui.voters.replaceChildren(...(s ? s.voters.map((v) => {
+      const li = h('li', 'voter');
+      if (v.peer) li.dataset.peer = v.peer;
+      li.dataset.voted = v.voted;
+      const bar = h('progress');
+      bar.max = s.deck.length;
+      bar.value = v.voted;
+      bar.setAttribute('aria-hidden', 'true');
+      li.append(h('span', 'voter-name', `${v.name}${v.guest ? ' (guest)' : ''}`), ' ', bar, ' ',
+        h('span', 'voter-count', `${v.voted} of ${s.deck.length}`));
+      return li;
+    }) : []));
+    ui.voters.hidden = !s;
+    if (!s) ui.wait.textContent = 'No pick yet. Start one: everyone connected votes on the list’s movies.';
+  }
+
+  function drawRanking(focus) {
+    const deck = new Map(pick.state.deck.map((c) => [c.movieId, c]));
+    ui.finalists.replaceChildren(...pick.ranking.map((id, i) => {
+      const li = h('li', 'finalist');
+      li.dataset.movieId = id;
+      const name = cardName(deck.get(id) || { movieId: id });
+      const up = button('quiet up', '↑', `Move ${name} up`);
+      const down = button('quiet down', '↓', `Move ${name} down`);
+      up.disabled = i === 0;
+      down.disabled = i === pick.ranking.length - 1;
+      const move = (by, which) => () => {
+        const r = pick.ranking;
+        [r[i], r[i + by]] = [r[i + by], r[i]];
+        drawRanking([id, which]);
+      };
+      up.addEventListener('click', move(-1, 'up'));
+      down.addEventListener('click', move(1, 'down'));
+      li.append(h('span', 'finalist-name', name), up, down);
+      return li;
+    }));
+    if (focus) {
+      const li = ui.finalists.querySelector(`li[data-movie-id="${focus[0]}"]`);
+      const b = li.querySelector(`button.${focus[1]}`);
+      (b.disabled ? li.querySelector('button:not([disabled])') : b).focus();
+    }
+  }
+
+  async function castVote(yes) {
+    const c = pick.state?.next;
+    if (!c || pick.busy || ui.vote.hidden) return;
+    pick.busy = true;
+    ui.yes.disabled = ui.no.disabled = true;
+    const was = document.activeElement;
+    try {
+      await askPick({ type: 'vote', pick: pick.state.pick, movie: c.movieId, yes });
+    } finally {
+      pick.busy = false;
+      ui.yes.disabled = ui.no.disabled = false;
+      if ((was === ui.yes || was === ui.no) && !ui.vote.hidden) was.focus();
+      else if (was === ui.yes || was === ui.no) (ui.closePick.hidden ? ui.startPick : ui.closePick).focus();
+    }
+  }
+
+  /** A horizontal drag on the card past a third of its width (80 px at least) votes: right yes, left no. */
+  function swipe(el) {
+    let x0 = null;
+    let id = null;
+    el.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'mouse') return;
+      x0 = e.clientX;
+      id = e.pointerId;
+      el.setPointerCapture?.(id);
+    });
+    el.addEventListener('pointermove', (e) => {
+      if (e.pointerId !== id || x0 == null) return;
+      el.style.transform = `translateX(${e.clientX - x0}px)`;
+    });
+    const end = (e) => {
+      if (e.pointerId !== id || x0 == null) return;
+      const dx = e.clientX - x0;
+      x0 = id = null;
+      el.style.transform = '';
+      if (e.type === 'pointerup' && Math.abs(dx) >= Math.max(80, el.clientWidth / 3)) castVote(dx > 0);
+    };
+    el.addEventListener('pointerup', end);
+    el.addEventListener('pointercancel', end);
+  }
+
+  ui.yes.addEventListener('click', () => castVote(true));
+  ui.no.addEventListener('click', () => castVote(false));
+  document.addEventListener('keydown', (e) => {
+    if (view.current !== 'tonight' || ui.vote.hidden || ui.dialog.open) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.target.closest?.('input, select, textarea')) return;
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    e.preventDefault();
+    castVote(e.key === 'ArrowRight');
+  });
+  ui.startPick.addEventListener('click', async () => {
+    ui.startPick.disabled = true;
+    const s = await askPick({ type: 'pick', mode: ui.mode.value });
+    ui.startPick.disabled = false;
+    if (s) (ui.vote.hidden ? (ui.rank.hidden ? ui.closePick : ui.finalists.querySelector('button:not([disabled])')) : ui.yes).focus();
+  });
+  ui.sendRanking.addEventListener('click', () => askPick({ type: 'vote', pick: pick.state.pick, ranking: pick.ranking }));
+  ui.closePick.addEventListener('click', async () => {
+    if (!pick.state) return;
+    const s = await askPick({ type: 'pickClose', pick: pick.state.pick });
+    if (s) ui.startPick.focus();
+  });
+  document.addEventListener('peerd:pick', () => {
+    if (view.current === 'tonight') loadPick();
+  });
+
   // ---------------------------------------------------------------- views and links
 
   function showView(name) {
@@ -560,13 +762,16 @@
     ui.app.hidden = name !== 'list';
     ui.discover.hidden = name !== 'discover';
     ui.activity.hidden = name !== 'activity';
-    const links = [[ui.toList, 'list'], [ui.toDiscover, 'discover'], [ui.toActivity, 'activity']];
+    ui.tonight.hidden = name !== 'tonight';
+    const links = [[ui.toList, 'list'], [ui.toDiscover, 'discover'], [ui.toActivity, 'activity'],
+      [ui.toTonight, 'tonight']];
     for (const [a, is] of links) {
       if (is === name) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
     }
     if (name === 'discover') buildDiscover();
     if (name === 'activity') loadHistory();
+    if (name === 'tonight') loadPick();
   }
 
   function route() {
@@ -577,7 +782,7 @@
       return;
     }
     closeMovie();
-    showView(['#discover', '#activity'].includes(location.hash) ? location.hash.slice(1) : 'list');
+    showView(['#discover', '#activity', '#tonight'].includes(location.hash) ? location.hash.slice(1) : 'list');
   }
 
   window.addEventListener('hashchange', route);

@@ -24,6 +24,7 @@ Prints a table like peerd-bench's; with --results, merges three rows into that f
 chromedriver is missing or Chromium can't start.
 """
 import argparse
+import json
 import pathlib
 import shutil
 import signal
@@ -45,6 +46,8 @@ LIVE_TARGET_MS = 1000  # WEB.md: the page updates live; the browser test's bound
 FIRST_RENDER = "page first render, 1,000 movies"
 LIVE = "add on a peer → on the page"
 DISCOVER = "Discover view first render, through a peer's token"
+VOTE = "a vote → on the other voter's Tonight view"
+VOTE_TARGET_MS = 100  # issue 23: a vote until it shows on every voter's page
 TMDB_LATENCY_MS = 50
 
 
@@ -70,6 +73,44 @@ def measure_adds(alice, bob, page, count, warmup):
         at = page.wait_card(movie, timeout=30, what=f"card {movie}, added on bob,")
         if run >= warmup:
             times.append(at - started)
+    return times
+
+
+def measure_votes(bob, page, count, warmup):
+    """ms from starting `peerctl vote yes` on bob to bob's progress on alice's Tonight view, per
+    vote: a majority pick of the list opened by bob for both, alice's page showing it."""
+    opened = bob.peerctl("pick", "--json")
+    if opened.returncode != 0:
+        raise HarnessError(f"peerctl pick on bob: {opened.stdout}{opened.stderr}")
+    pick = json.loads(opened.stdout)
+    if len(pick["deck"]) < warmup + count:
+        raise HarnessError(f"bob's pick has {len(pick['deck'])} movies; {warmup + count} votes need more")
+    page.js("location.hash = '#tonight'")
+    shown = f"{pick['pick']['origin']}:{pick['pick']['seq']}"
+    harness.eventually(lambda: page.js("return document.getElementById('tonight').dataset.pick") == shown,
+                       30, "bob's pick on alice's Tonight view")
+    # When each voter's count first showed, stamped in the page as the DOM changes.
+    page.js("""
+      window.benchVoted = {};
+      const stamp = () => document.querySelectorAll('#pick-voters li.voter').forEach((li) => {
+        const key = li.dataset.peer + ':' + li.dataset.voted;
+        if (!(key in window.benchVoted)) window.benchVoted[key] = Date.now();
+      });
+      stamp();
+      new MutationObserver(stamp).observe(document, {childList: true, subtree: true, attributes: true});
+    """)
+    times = []
+    for run in range(1, warmup + count + 1):
+        started = ws.now_ms()
+        result = bob.peerctl("vote", "yes")
+        if result.returncode != 0:
+            raise HarnessError(f"peerctl vote yes on bob: {result.stderr.strip()}")
+        at = harness.eventually(lambda: page.js("return window.benchVoted[arguments[0]] || null", f"{bob.id}:{run}"),
+                                30, f"bob's vote {run} on alice's page", 0.005)
+        if run > warmup:
+            times.append(at - started)
+    bob.peerctl("pick", "--close")
+    page.js("location.hash = ''")
     return times
 
 
@@ -127,6 +168,7 @@ def main():
     parser.add_argument("--adds", type=int, default=100, help="timed adds (default 100)")
     parser.add_argument("--loads", type=int, default=10, help="timed page loads (default 10)")
     parser.add_argument("--movies", type=int, default=1000, help="movies on the list for the loads (default 1000)")
+    parser.add_argument("--votes", type=int, default=50, help="timed votes (default 50)")
     parser.add_argument("--results", metavar="FILE", help="merge the rows into this results.json")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     args = parser.parse_args()
@@ -169,6 +211,7 @@ def main():
         adds = measure_adds(alice, bob, page, args.adds, warmup=5)
         fill(alice, bob, args.movies)
         loads, cards = measure_first_render(page, args.loads, warmup=1)
+        votes = measure_votes(bob, page, args.votes, warmup=3)
         ok = True
     except (HarnessError, CheckFailed) as error:
         print(f"web bench failed: {error}", flush=True)
@@ -207,6 +250,11 @@ def main():
                  "detail": f"{len(discovers)} fresh loads of #discover on a peer without a token, navigation start → "
                            f"mark discover-render (the first row's tiles), its pages kept on disk; the first load, "
                            f"through the holder and TMDB answering in {TMDB_LATENCY_MS} ms: {discover_first:.0f} ms"})
+    vote_p50 = ws.percentile(votes, 50)
+    rows.append({"measure": f"{VOTE}, p50", "value": vote_p50, "unit": "ms", "target": f"≤ {VOTE_TARGET_MS} ms",
+                 "met": vote_p50 <= VOTE_TARGET_MS,
+                 "detail": f"{len(votes)} peerctl votes on bob (its start included) → bob's progress on alice's "
+                           f"Tonight view; p99 {ws.percentile(votes, 99):.0f} ms"})
     print_table(rows)
     if args.results:
         from bench_discovery import merge_results

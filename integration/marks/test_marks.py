@@ -21,7 +21,6 @@ import math
 import pathlib
 import re
 import sys
-import threading
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -29,6 +28,8 @@ sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
+import trio  # noqa: E402
+from trio import SYNC_WAIT, said, shorten  # noqa: E402
 
 try:
     import cryptography  # noqa: F401
@@ -39,7 +40,6 @@ except ImportError:
     sys.exit(missing.finish())
 from signing_peer import Member, Session, canonical, verify  # noqa: E402
 
-SYNC_WAIT = 20.0  # s: an operation made on one daemon is on the other two (loopback: well under 1 s)
 BOUND = 6.0  # s: a daemon closes a session that sent a refused operation (PEER.md: error, then close)
 
 MOVIES = {  # id: (title, year)
@@ -60,21 +60,10 @@ def titled(movie):
     return f"{title} ({year})"
 
 
-def shorten(value, limit=600):
-    text = str(value)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
 # MARK: daemons
 
 
-class Daemon(harness.Peerd):
-    """A peerd of the marks test: debug log, the group secret, the peers it dials."""
-
-    def __init__(self, w, name, dials=()):
-        peers = [a for p in dials for a in ("--peer", f"127.0.0.1:{w.ports[p]}")]
-        super().__init__(w.work, name, w.ports[name], ["--log-level", "debug", "--group-secret-file", w.secret, *peers])
-
+class Daemon(trio.Daemon):
     def ids(self, *args):
         """The movie ids `peerctl list ARGS --json` gives, in its order."""
         return [m["movieId"] for m in self.peerctl_json("list", *args)]
@@ -85,9 +74,6 @@ class Daemon(harness.Peerd):
         if page.get("next"):
             raise HarnessError(f"{self.name}'s history has more than 1,000 entries")
         return page["entries"]
-
-    def operations(self):
-        return self.status()["operations"]
 
 
 class Marks:
@@ -111,61 +97,19 @@ class Marks:
         return math.floor(sum(ratings) * 10 / len(ratings) + 0.5) / 10 if ratings else None
 
 
-class World:
+class World(trio.Trio):
+    label = "marks"
+    daemon_class = Daemon
+
     def __init__(self, work):
-        self.work = work
-        self.secret = harness.write_group_secret(work / "group.secret")
-        self.ports = {n: harness.free_port() for n in ("alice", "bob", "carol")}
-        self.alice = self.bob = self.carol = None
-        self.daemons = []
+        super().__init__(work)
         self.model = Marks()
-        self.total = 0  # operations every daemon holds once the last `settle` returns
         self.made = []  # (phase, maker, op kind, history text) of every operation, in the order made
         self.phase = 0  # operations of one phase may be concurrent; `settle` ends a phase
-        self.lock = threading.Lock()
         self.based = False
         self.base_error = None
         self.dave = None  # the member in Python, made when a check needs him
         self.erin = None  # a member in Python who only watches what daemons send
-
-    # Starting and stopping.
-
-    def up(self):
-        if self.alice:
-            return
-        self.bob = self.track(Daemon(self, "bob")).start()
-        self.carol = self.track(Daemon(self, "carol", ["bob"])).start()
-        self.alice = self.track(Daemon(self, "alice", ["bob", "carol"])).start()
-        self.connected()
-        print(f"marks: alice {self.alice.id[:8]}, bob {self.bob.id[:8]}, carol {self.carol.id[:8]}; "
-              f"work dir {self.work}", flush=True)
-
-    def track(self, daemon):
-        self.daemons.append(daemon)
-        return daemon
-
-    def all(self):
-        return [self.alice, self.bob, self.carol]
-
-    def connected(self):
-        def linked(x, y):
-            return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
-        pairs = [(self.alice, self.bob), (self.alice, self.carol), (self.carol, self.bob)]
-        expect_eventually(lambda: all(linked(x, y) and linked(y, x) for x, y in pairs), 30,
-                          "alice, bob and carol connected to each other")
-
-    def stop(self):
-        for daemon in reversed(self.daemons):
-            try:
-                daemon.stop()
-            except Exception:  # cleanup goes on
-                pass
-
-    def dead(self):
-        dead = [d for d in (self.all() if self.alice else []) if not d.alive()]
-        if dead:
-            return f"{', '.join(d.name for d in dead)} died; log:\n{harness.tail(dead[0].log)}"
-        return None
 
     # Members.
 
@@ -175,9 +119,6 @@ class World:
         if self.dave:
             names[self.dave.peer_id] = self.dave.name
         return names
-
-    def member(self, name):
-        return next(d for d in self.all() if d.name == name)
 
     def members(self):
         if self.dave is None:
@@ -206,31 +147,8 @@ class World:
 
     def settle(self):
         """Waits until every daemon holds every operation made so far; ends the phase."""
-        def counts():
-            return {d.name: d.operations() for d in self.all()}
-        try:
-            expect_eventually(lambda: all(n == self.total for n in counts().values()), SYNC_WAIT,
-                              f"every daemon holding the {self.total} operations made")
-        except CheckFailed as failure:
-            raise CheckFailed(f"{failure}; they hold {counts()}") from None
+        super().settle()
         self.phase += 1
-
-    def concurrently(self, *scripts):
-        """Runs each script (a function) in a thread of its own; re-raises the first failure."""
-        errors = []
-
-        def run(script):
-            try:
-                script()
-            except Exception as error:  # reported below
-                errors.append(error)
-        threads = [threading.Thread(target=run, args=(s,)) for s in scripts]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
 
     def base(self):
         """The marks every check starts from (made once): five movies, then alice, bob and carol
@@ -356,15 +274,6 @@ class World:
         if problems:
             raise CheckFailed("; ".join(problems))
         return runs
-
-
-def said(result):
-    """What a failed `peerctl ... --json` said: its error's code and message, else its stderr."""
-    try:
-        error = json.loads(result.stdout)
-        return f"{error['code']}: {error['message']}"
-    except (ValueError, KeyError, TypeError):
-        return result.stderr.strip() or result.stdout.strip()
 
 
 def kind_of(text):

@@ -29,8 +29,9 @@ sys.path.insert(0, str(HERE.parent))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
+import trio  # noqa: E402
+from trio import SYNC_WAIT, said, shorten  # noqa: E402
 
-SYNC_WAIT = 20.0  # s: an operation made on one daemon is on the other two (loopback: well under 1 s)
 
 MOVIES = {  # id: (title, year), in the order alice adds them (the list's order)
     603: ("The Matrix", 1999),
@@ -55,20 +56,6 @@ WANTS = {
 
 # The marks of the "seen and vetoed" check: (member, verb, movie).
 SEEN_BY_BOB, VETOED_BY_CAROL, SEEN_BY_CAROL, VETOED_BY_ALICE = 603, 13, 155, 278
-
-
-def shorten(value, limit=600):
-    text = str(value)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def said(result):
-    """What a failed `peerctl ... --json` said: its error's code and message, else its stderr."""
-    try:
-        error = json.loads(result.stdout)
-        return f"{error['code']}: {error['message']}"
-    except (ValueError, KeyError, TypeError):
-        return result.stderr.strip() or result.stdout.strip()
 
 
 def title_of(movie):
@@ -111,24 +98,7 @@ def seeded_shuffle(movies, pick):
 # MARK: daemons
 
 
-class Daemon(harness.Peerd):
-    """A peerd of the picks test: debug log, the group secret, the peers it dials."""
-
-    def __init__(self, w, name, dials=()):
-        self.world = w
-        super().__init__(w.work, name, w.ports[name])
-        self.dial(dials)
-
-    def dial(self, dials):
-        """The command line of its next start: dialling `dials` (none: nobody reaches it, as bob
-        and carol never dial it themselves)."""
-        self.dials = list(dials)
-        peers = [a for p in dials for a in ("--peer", f"127.0.0.1:{self.world.ports[p]}")]
-        self.args = ["--log-level", "debug", "--group-secret-file", str(self.world.secret), *peers]
-
-    def operations(self):
-        return self.status()["operations"]
-
+class Daemon(trio.Daemon):
     def pick_status(self):
         return self.peerctl_json("pick", "--status")
 
@@ -145,15 +115,12 @@ class Opened:
         return f"{self.record['mode']} pick {self.id['origin'][:8]}/{self.id['seq']} by {self.opener}, deck {self.deck}"
 
 
-class World:
+class World(trio.Trio):
+    label = "picks"
+    daemon_class = Daemon
+
     def __init__(self, work):
-        self.work = work
-        self.secret = harness.write_group_secret(work / "group.secret")
-        self.ports = {n: harness.free_port() for n in ("alice", "bob", "carol")}
-        self.alice = self.bob = self.carol = None
-        self.daemons = []
-        self.total = 0  # operations every daemon holds once the last `settle` returns
-        self.lock = threading.Lock()
+        super().__init__(work)
         self.based = False
         self.base_error = None
         self.before_any_pick = {}  # name -> what `vote yes` and `pick --status` said before any pick
@@ -162,48 +129,6 @@ class World:
         self.wants = {}
         self.seen = {}
         self.vetoed = {}
-
-    # Starting and stopping.
-
-    def up(self):
-        if self.alice:
-            return
-        self.bob = self.track(Daemon(self, "bob")).start()
-        self.carol = self.track(Daemon(self, "carol", ["bob"])).start()
-        self.alice = self.track(Daemon(self, "alice", ["bob", "carol"])).start()
-        self.connected()
-        print(f"picks: alice {self.alice.id[:8]}, bob {self.bob.id[:8]}, carol {self.carol.id[:8]}; "
-              f"work dir {self.work}", flush=True)
-
-    def track(self, daemon):
-        self.daemons.append(daemon)
-        return daemon
-
-    def all(self):
-        return [self.alice, self.bob, self.carol]
-
-    def member(self, name):
-        return next(d for d in self.all() if d.name == name)
-
-    def connected(self):
-        def linked(x, y):
-            return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
-        pairs = [(self.alice, self.bob), (self.alice, self.carol), (self.carol, self.bob)]
-        expect_eventually(lambda: all(linked(x, y) and linked(y, x) for x, y in pairs), 30,
-                          "alice, bob and carol connected to each other")
-
-    def stop(self):
-        for daemon in reversed(self.daemons):
-            try:
-                daemon.stop()
-            except Exception:  # cleanup goes on
-                pass
-
-    def dead(self):
-        dead = [d for d in (self.all() if self.alice else []) if not d.alive()]
-        if dead:
-            return f"{', '.join(d.name for d in dead)} died; log:\n{harness.tail(dead[0].log)}"
-        return None
 
     # Making operations.
 
@@ -216,35 +141,6 @@ class World:
         with self.lock:
             self.total += made
         return answer
-
-    def settle(self, daemons=None):
-        """Waits until every daemon (of `daemons`) holds every operation made so far."""
-        daemons = daemons or self.all()
-
-        def counts():
-            return {d.name: d.operations() for d in daemons}
-        try:
-            expect_eventually(lambda: all(n == self.total for n in counts().values()), SYNC_WAIT,
-                              f"{', '.join(d.name for d in daemons)} holding the {self.total} operations made")
-        except CheckFailed as failure:
-            raise CheckFailed(f"{failure}; they hold {counts()}") from None
-
-    def concurrently(self, *scripts):
-        """Runs each script (a function) in a thread of its own; re-raises the first failure."""
-        errors = []
-
-        def run(script):
-            try:
-                script()
-            except Exception as error:  # reported below
-                errors.append(error)
-        threads = [threading.Thread(target=run, args=(s,)) for s in scripts]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        if errors:
-            raise errors[0]
 
     def mark(self, daemon, verb, movie):
         """`peerctl seen|veto MOVIE` on `daemon`, kept in the model."""

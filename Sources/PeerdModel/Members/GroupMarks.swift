@@ -15,8 +15,6 @@ package struct GroupMarks: Sendable {
 
     /// A movie's entries: at most one per member and kind, so a handful each.
     private var movies: [MovieID: [Entry]] = [:]
-    /// How many entries are held: each member's newest mark of each kind, over all movies.
-    package private(set) var count = 0
 
     package init() {}
 
@@ -87,7 +85,6 @@ package struct GroupMarks: Sendable {
         guard let index = movies[movie]?.firstIndex(where: { $0.member == member && $0.mark.kind == mark.kind })
         else {
             movies[movie, default: []].append(entry)
-            count += 1
             return true
         }
         guard movies[movie]![index].key < key else { return false }

@@ -49,6 +49,7 @@ package struct MemberNames: Sendable {
                 return
             }
             sharing[current.name]! -= 1
+            if sharing[current.name] == 0 { sharing[current.name] = nil }
         }
         names[member] = (key, name)
         sharing[name, default: 0] += 1

@@ -28,8 +28,8 @@ sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
-import trio  # noqa: E402
-from trio import SYNC_WAIT, said, shorten  # noqa: E402
+import daemon_trio as trio  # noqa: E402
+from daemon_trio import SYNC_WAIT, said, shorten  # noqa: E402
 
 try:
     import cryptography  # noqa: F401

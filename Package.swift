@@ -95,7 +95,7 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", nioCore, nioSSL, crypto, nioPosix, logging,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", nioCore, nioSSL, crypto, nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],
@@ -112,12 +112,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // web: the page (proto/WEB.md). The pure gate, the token, the API over the control protocol,
-        // and the page's files compiled in.
+        // and the page's files compiled in; the guest door of a pick (Guests/).
         .target(
             name: "PeerdWeb",
             dependencies: [
                 "PeerdModel", "PeerdWire", "PeerdStore", hummingbird, hummingbirdCore, httpTypes, nioCore, nioPosix,
-                logging, serviceLifecycle, systemPackage,
+                nioHTTP1, crypto, logging, serviceLifecycle, systemPackage,
             ],
             resources: [.embedInCode("Page")],
             swiftSettings: strict
@@ -154,7 +154,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "peerctl",
-            dependencies: ["PeerControl", "PeerdDoctor", "PeerdModel", "PeerdWire", argumentParser],
+            dependencies: ["PeerControl", "PeerdDoctor", "PeerdModel", "PeerdWire", "PeerdQR", argumentParser],
             swiftSettings: strict
         ),
         .testTarget(

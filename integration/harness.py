@@ -227,8 +227,12 @@ class Peerd(PeerctlClient):
 
     def web_args(self):
         """The page on a free port, so daemons side by side never contend for 7602, unless the test
-        chose its own port or no page."""
-        return [] if {"--web-port", "--no-web"} & set(self.args) else ["--web-port", "0"]
+        chose its own port or no page; a pick's guest door on loopback and a free port, never on this
+        machine's own LAN address, unless the test chose."""
+        page = [] if {"--web-port", "--no-web"} & set(self.args) else ["--web-port", "0"]
+        door = [] if {"--guest-address", "--guest-port", "--no-guests"} & set(self.args) else [
+            "--guest-address", "127.0.0.1", "--guest-port", "0"]
+        return page + door
 
     def start(self, wait=True):
         self.proc = spawn(self.argv(), self.log, env=self.env)

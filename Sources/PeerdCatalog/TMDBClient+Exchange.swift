@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Logging
 import NIOCore
 import NIOHTTP1
+import PeerdModel
 import Synchronization
 import SystemPackage
 

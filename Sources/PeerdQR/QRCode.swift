@@ -50,12 +50,23 @@ package struct QRCode: Sendable, Equatable {
         }
     }
 
-    /// An SVG image: one path of unit squares on a white square with a 4-module quiet zone.
+    /// An SVG image: one path, a rectangle per run of dark modules in a row, on a white square with
+    /// a 4-module quiet zone.
     package var svg: String {
         let side = size + 8
         var path = ""
         for y in 0..<size {
-            for x in 0..<size where isDark(x: x, y: y) { path += "M\(x + 4) \(y + 4)h1v1h-1z" }
+            var x = 0
+            while x < size {
+                guard isDark(x: x, y: y) else {
+                    x += 1
+                    continue
+                }
+                var run = 1
+                while isDark(x: x + run, y: y) { run += 1 }
+                path += "M\(x + 4) \(y + 4)h\(run)v1h-\(run)z"
+                x += run
+            }
         }
         let open = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \##(side) \##(side)""##
         return open + ##" shape-rendering="crispEdges"><rect width="\##(side)" height="\##(side)" fill="#fff"/>"##

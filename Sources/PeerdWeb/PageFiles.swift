@@ -20,6 +20,13 @@ enum PageFiles {
 
     static func file(at path: String) -> File? { files[path] }
 
+    /// The guest page's files, by name (proto/WEB.md, "Guests"): served only by the guest door.
+    static let guestFiles: [String: File] = [
+        "guest.html": File(bytes: PackageResources.guest_html, contentType: "text/html; charset=utf-8"),
+        "guest.js": File(bytes: PackageResources.guest_js, contentType: "text/javascript; charset=utf-8"),
+        "guest.css": File(bytes: PackageResources.guest_css, contentType: "text/css; charset=utf-8"),
+    ]
+
     /// Bytes of all the page's files, for the README.
     static var totalBytes: Int {
         files.filter { $0.key != "/" }.values.map(\.bytes.count).reduce(0, +)

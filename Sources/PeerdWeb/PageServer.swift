@@ -15,10 +15,12 @@ where Responder.Context: InitializableFromSource<ApplicationRequestContextSource
     let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     let onServerRunning: @Sendable (any Channel) async -> Void
+    /// HTTP/1.1's limits: idle connections, headers.
+    var http1 = HTTP1Channel.Configuration()
 
     func run() async throws {
         let (responder, logger) = (self.responder, self.logger)
-        let server = try HTTPServerBuilder.http1().buildServer(
+        let server = try HTTPServerBuilder.http1(configuration: http1).buildServer(
             configuration: configuration,
             eventLoopGroup: eventLoopGroup,
             logger: logger,

@@ -2,7 +2,6 @@ import Hummingbird
 import NIOCore
 import PeerdModel
 import PeerdWire
-import ServiceLifecycle
 
 /// The page's JSON API (proto/WEB.md, "The API"): control requests in, control responses out, and
 /// the list's changes as Server-Sent Events.
@@ -11,8 +10,6 @@ struct WebAPI<Backend: WebBackend> {
 
     /// A request body over this is refused (413) while it streams in.
     static var maxBodyBytes: Int { 64 * 1024 }
-    /// How often an idle event stream gets a comment line, so proxies and browsers keep it open.
-    static var keepAliveInterval: Duration { .seconds(15) }
 
     func request(_ request: Request) async throws -> Response {
         let body: ByteBuffer
@@ -40,31 +37,13 @@ struct WebAPI<Backend: WebBackend> {
         // Listening starts before the answer's head is sent: a page that lists once the stream is
         // open misses no change (proto/WEB.md).
         let follow = await backend.follow()
-        let body = ResponseBody { writer in
-            let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    // Both end when the replica stops (or the page goes away); then the stream does.
-                    await withDiscardingTaskGroup { forwarders in
-                        forwarders.addTask { await follow.forward { sink.yield(Self.event($0)) } }
-                        forwarders.addTask { await follow.forwardPicks { sink.yield(Self.event(pick: $0)) } }
-                    }
-                    sink.finish()
-                }
-                group.addTask {
-                    while (try? await Task.sleep(for: Self.keepAliveInterval)) != nil {
-                        sink.yield(ByteBuffer(string: ": keep-alive\n\n"))
-                    }
-                }
-                for await frame in frames.cancelOnGracefulShutdown() {
-                    guard (try? await writer.write(frame)) != nil else { break }
-                }
-                // The follow's task ends here, and its subscription with it.
-                group.cancelAll()
+        return EventStream.response { sink in
+            // Both end when the replica stops (or the page goes away); then the stream does.
+            await withDiscardingTaskGroup { forwarders in
+                forwarders.addTask { await follow.forward { sink.yield(Self.event($0)) } }
+                forwarders.addTask { await follow.forwardPicks { sink.yield(Self.event(pick: $0)) } }
             }
-            try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: [.contentType: "text/event-stream; charset=utf-8"], body: body)
     }
 
     static func event(_ change: ChangeRecord) -> ByteBuffer {

@@ -5,7 +5,7 @@ import Synchronization
 /// Runs ``WebGate`` on every request and puts ``WebHeaders`` on every response, refusals and
 /// errors included.
 struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
-    let gate: BoundGate
+    let gate: BoundGate<WebGate>
 
     func handle(
         _ request: Request,
@@ -49,14 +49,21 @@ struct WebGateMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The page's gate, told the port once the page listens: with `--web-port 0` the port is picked at
-/// bind time, after the router was made. No client can name the port before it is told.
-final class BoundGate: Sendable {
-    private let gate: Mutex<WebGate>
+/// A gate that checks `Host` against the port it listens on.
+protocol PortBoundGate: Sendable {
+    func listening(on port: Int) -> Self
+}
 
-    init(_ gate: WebGate) { self.gate = Mutex(gate) }
+extension WebGate: PortBoundGate {}
 
-    var current: WebGate { gate.withLock { $0 } }
+/// A gate (the page's or the guests'), told the port once it listens: with port 0 the port is
+/// picked at bind time, after the responder was made. No client can name the port before it is told.
+final class BoundGate<Gate: PortBoundGate>: Sendable {
+    private let gate: Mutex<Gate>
+
+    init(_ gate: Gate) { self.gate = Mutex(gate) }
+
+    var current: Gate { gate.withLock { $0 } }
 
     func listening(on port: Int) { gate.withLock { $0 = $0.listening(on: port) } }
 }

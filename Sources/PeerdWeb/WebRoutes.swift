@@ -8,7 +8,7 @@ enum WebRoutes {
         router(gate: BoundGate(gate), backend: backend)
     }
 
-    static func router<Backend: WebBackend>(gate: BoundGate, backend: Backend) -> Router<BasicRequestContext> {
+    static func router<Backend: WebBackend>(gate: BoundGate<WebGate>, backend: Backend) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: WebGateMiddleware(gate: gate))
         for path in WebGate.pagePaths {

@@ -103,6 +103,8 @@ struct CannotListen: Error, CustomStringConvertible {
     let address: String
     let port: Int
     let error: any Error
+    /// Where to choose another port.
+    var otherPort = "--web-port, or \"webPort\""
 
     var description: String {
         let reason =
@@ -111,7 +113,7 @@ struct CannotListen: Error, CustomStringConvertible {
             } else {
                 "\(error)"
             }
-        let advice = (error as? IOError)?.errnoCode == EADDRINUSE ? " (another port: --web-port, or \"webPort\")" : ""
+        let advice = (error as? IOError)?.errnoCode == EADDRINUSE ? " (another port: \(otherPort))" : ""
         return "can't listen on \(WebPage.urlHost(address)):\(port): \(reason)\(advice)"
     }
 }

@@ -33,7 +33,8 @@ package struct WebToken: Sendable, CustomStringConvertible {
     private static let hexDigits = Set("0123456789abcdef".utf8)
 
     /// The token kept at `path`, made there if there is none. A file others may read is refused.
-    package static func load(at path: FilePath) throws(WebTokenError) -> WebToken {
+    /// `purpose` is what goes off when it is refused, for the error's words.
+    package static func load(at path: FilePath, for purpose: String = "the page") throws(WebTokenError) -> WebToken {
         let bytes: [UInt8]?
         do throws(StoreError) {
             bytes = try AtomicFile.read(path)
@@ -43,31 +44,31 @@ package struct WebToken: Sendable, CustomStringConvertible {
                 return token
             }
         } catch {
-            throw .store(error)
+            throw .store(error, purpose)
         }
         if let status = try? path.stat(),
             !status.permissions.isDisjoint(with: [.groupReadWriteExecute, .otherReadWriteExecute])
         {
-            throw .openToOthers(path, String(status.permissions.rawValue, radix: 8))
+            throw .openToOthers(path, String(status.permissions.rawValue, radix: 8), purpose)
         }
         let text = String(decoding: bytes ?? [], as: UTF8.self).filter { !$0.isWhitespace }
-        guard let token = WebToken(hex: text) else { throw .malformed(path) }
+        guard let token = WebToken(hex: text) else { throw .malformed(path, purpose) }
         return token
     }
 }
 
 package enum WebTokenError: Error, CustomStringConvertible {
-    case openToOthers(FilePath, String)
-    case malformed(FilePath)
-    case store(StoreError)
+    case openToOthers(FilePath, String, String)
+    case malformed(FilePath, String)
+    case store(StoreError, String)
 
     package var description: String {
         switch self {
-        case .openToOthers(let path, let mode):
-            "\(path) is open to other users (mode \(mode)), so the page is off: chmod 600 \(path)"
-        case .malformed(let path):
-            "\(path) is not 64 hex digits, so the page is off: delete it and peerd makes a new one"
-        case .store(let error): "the page's token: \(error)"
+        case .openToOthers(let path, let mode, let purpose):
+            "\(path) is open to other users (mode \(mode)), so \(purpose) is off: chmod 600 \(path)"
+        case .malformed(let path, let purpose):
+            "\(path) is not 64 hex digits, so \(purpose) is off: delete it and peerd makes a new one"
+        case .store(let error, let purpose): "the secret of \(purpose): \(error)"
         }
     }
 }

@@ -132,6 +132,8 @@ package struct PickRecord: Hashable, Sendable, Codable {
     package var result: PickMovieRecord?
     /// The next movie this member has not voted on, while voting.
     package var next: PickMovieRecord?
+    /// The guest link, on the opener's peer while the pick is open (proto/WEB.md, "Guests").
+    package var guests: PickGuestsRecord?
 
     package init(
         pick: OperationID,
@@ -144,7 +146,8 @@ package struct PickRecord: Hashable, Sendable, Codable {
         voters: [PickVoterRecord],
         outcome: String,
         result: PickMovieRecord?,
-        next: PickMovieRecord?
+        next: PickMovieRecord?,
+        guests: PickGuestsRecord? = nil
     ) {
         self.pick = pick
         self.mode = mode
@@ -157,5 +160,6 @@ package struct PickRecord: Hashable, Sendable, Codable {
         self.outcome = outcome
         self.result = result
         self.next = next
+        self.guests = guests
     }
 }

@@ -1,7 +1,12 @@
 import ArgumentParser
 import PeerControl
 import PeerdModel
+import PeerdQR
 import PeerdWire
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct PickCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,6 +84,7 @@ struct PickCommand: ParsableCommand {
         guard case .pickState(let pick) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         PickOutput.print(pick, opened: !status && !close)
+        PickOutput.printGuests(pick.guests)
     }
 
     /// Logs the result as watched by the members who voted; only one of them may (a watch names
@@ -202,6 +208,18 @@ enum PickOutput {
 
     static func title(_ movie: PickMovieRecord) -> String {
         Output.describe(id: movie.movieId, title: movie.title, year: movie.year)
+    }
+
+    /// The guest link, as a URL and a QR code to scan from the screen (black on white in a
+    /// terminal whatever its colours), or why there is none.
+    static func printGuests(_ guests: PickGuestsRecord?) {
+        guard let guests else { return }
+        guard let url = guests.url else {
+            if let problem = guests.problem { Swift.print("no guest link: \(problem)") }
+            return
+        }
+        Swift.print("guests vote on their phones: scan this, or open \(url)")
+        if let code = QRCode(url) { Swift.print(code.terminalText(colors: isatty(STDOUT_FILENO) == 1)) }
     }
 }
 extension Pick.Mode: ExpressibleByArgument {}

@@ -28,10 +28,14 @@ struct PeerdCommand: AsyncParsableCommand {
             The optional config file ($XDG_CONFIG_HOME/peerd/config.json, or --config) is a JSON object \
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
             (a list), logLevel, tmdbTokenFile, tmdbUrl, tmdbLanguage, web (true or false), webAddress (one \
-            or a list) and webPort. Options given on the command line win over it, and it wins over the \
-            defaults; its peers add to --peer.
+            or a list), webPort, guests (true or false), guestAddress and guestPort. Options given on the \
+            command line win over it, and it wins over the defaults; its peers add to --peer.
 
             The page: `peerctl open` prints its address with the token that lets you in, and opens it.
+
+            Guests: while a pick opened here (`peerctl pick`) is open, its guests vote from their phones on \
+            a page served on this machine's LAN address, behind the link `peerctl pick` prints. Nothing \
+            else is served on the LAN.
             """,
         version: PeerdVersion.current
     )
@@ -132,6 +136,21 @@ struct PeerdCommand: AsyncParsableCommand {
     @Flag(help: "Don't serve the page (`peerctl open`).")
     var noWeb = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The LAN address a pick's guests reach this machine on. (default: the first private IPv4 address)",
+            discussion: "Served only while a pick opened here is open, and only behind its link.",
+            valueName: "address"
+        )
+    )
+    var guestAddress: String?
+
+    @Option(help: ArgumentHelp("The guest page's TCP port; 0 picks a free one. (default: 7603)", valueName: "port"))
+    var guestPort: Int?
+
+    @Flag(help: "Never serve a guest page: picks are for members only.")
+    var noGuests = false
+
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
@@ -164,6 +183,10 @@ struct PeerdCommand: AsyncParsableCommand {
             throw ValidationError("--web-port must be between 0 and 65535")
         }
         if webAddresses.contains(where: \.isEmpty) { throw ValidationError("--web-address must not be empty") }
+        if let guestPort, !(0...65535).contains(guestPort) {
+            throw ValidationError("--guest-port must be between 0 and 65535")
+        }
+        if guestAddress?.isEmpty == true { throw ValidationError("--guest-address must not be empty") }
         guard keepaliveInterval > 0 else { throw ValidationError("--keepalive-interval must be positive") }
     }
 
@@ -208,6 +231,9 @@ struct PeerdCommand: AsyncParsableCommand {
         flags.webAddresses = webAddresses.isEmpty ? nil : webAddresses
         flags.webPort = webPort
         flags.web = noWeb ? false : nil
+        flags.guestAddress = guestAddress
+        flags.guestPort = guestPort
+        flags.guests = noGuests ? false : nil
         flags.logLevel = logLevel
         flags.config = config
         flags.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))

@@ -1,3 +1,4 @@
+import PeerdModel
 import PeerdWire
 import Testing
 

@@ -78,6 +78,14 @@ extension DaemonConfigurationTests {
                 }
             case .webPort:
                 Setting("0", { $0.webPort = 7612 }, "7602", "0", "7612") { "\($0.web.port)" }
+            case .guests:
+                Setting("false", { $0.guests = true }, "true", "false", "true") { "\($0.guests.enabled)" }
+            case .guestAddress:
+                Setting(#""10.0.0.5""#, { $0.guestAddress = "192.168.1.20" }, "detected", "10.0.0.5", "192.168.1.20") {
+                    $0.guests.address ?? "detected"
+                }
+            case .guestPort:
+                Setting("0", { $0.guestPort = 7613 }, "7603", "0", "7613") { "\($0.guests.port)" }
             }
         }
 

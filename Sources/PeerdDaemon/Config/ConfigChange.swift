@@ -48,6 +48,9 @@ extension ConfigFile {
         case .web: web != other.web
         case .webAddresses: webAddresses != other.webAddresses
         case .webPort: webPort != other.webPort
+        case .guests: guests != other.guests
+        case .guestAddress: guestAddress != other.guestAddress
+        case .guestPort: guestPort != other.guestPort
         }
     }
 }

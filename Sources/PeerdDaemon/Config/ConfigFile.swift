@@ -15,7 +15,8 @@ import Foundation
 /// {"name": "den", "port": 7601, "listenAddress": "::", "stateDir": "/srv/peerd", "socket": "/run/p.sock",
 ///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info",
 ///  "tmdbTokenFile": "/home/ada/.config/peerd/tmdb.token", "tmdbUrl": "https://api.themoviedb.org", "tmdbLanguage": "en-US",
-///  "web": true, "webAddress": ["127.0.0.1", "::1"], "webPort": 7602}
+///  "web": true, "webAddress": ["127.0.0.1", "::1"], "webPort": 7602,
+///  "guests": true, "guestAddress": "192.168.1.20", "guestPort": 7603}
 /// ```
 ///
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
@@ -37,6 +38,9 @@ package struct ConfigFile: Equatable, Sendable {
     /// `webAddress`: one address, or a list of them.
     package var webAddresses: [String]?
     package var webPort: Int?
+    package var guests: Bool?
+    package var guestAddress: String?
+    package var guestPort: Int?
 
     package init() {}
 
@@ -105,7 +109,7 @@ extension ConfigFile: Decodable {
         case tmdbURL = "tmdbUrl"
         case tmdbLanguage, web
         case webAddresses = "webAddress"
-        case webPort
+        case webPort, guests, guestAddress, guestPort
     }
 
     private struct AnyKey: CodingKey {
@@ -154,7 +158,8 @@ extension ConfigFile: Decodable {
 }
 
 extension ConfigFile {
-    /// `web`, `webAddress` (a string or a list of strings) and `webPort`.
+    /// `web`, `webAddress` (a string or a list of strings) and `webPort`; `guests`, `guestAddress`
+    /// and `guestPort`.
     private mutating func decodeWeb(_ container: KeyedDecodingContainer<Key>) throws {
         web = try container.decodeIfPresent(Bool.self, forKey: .web)
         if let one = try? container.decodeIfPresent(String.self, forKey: .webAddresses) {
@@ -168,6 +173,13 @@ extension ConfigFile {
         webPort = try container.decodeIfPresent(Int.self, forKey: .webPort)
         if let webPort, !(0...65535).contains(webPort) {
             throw ConfigFileError.Problem(reason: "webPort must be between 0 and 65535")
+        }
+        guests = try container.decodeIfPresent(Bool.self, forKey: .guests)
+        guestAddress = try container.decodeIfPresent(String.self, forKey: .guestAddress)
+        if guestAddress?.isEmpty == true { throw ConfigFileError.Problem(reason: "guestAddress must not be empty") }
+        guestPort = try container.decodeIfPresent(Int.self, forKey: .guestPort)
+        if let guestPort, !(0...65535).contains(guestPort) {
+            throw ConfigFileError.Problem(reason: "guestPort must be between 0 and 65535")
         }
     }
 }

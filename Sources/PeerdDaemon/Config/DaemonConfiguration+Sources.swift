@@ -70,5 +70,8 @@ extension DaemonConfiguration {
         web.enabled = flags.web ?? file.web ?? true
         web.addresses = flags.webAddresses ?? file.webAddresses ?? web.addresses
         web.port = flags.webPort ?? file.webPort ?? web.port
+        guests.enabled = flags.guests ?? file.guests ?? true
+        guests.address = flags.guestAddress ?? file.guestAddress
+        guests.port = flags.guestPort ?? file.guestPort ?? guests.port
     }
 }

@@ -36,4 +36,5 @@ package struct DaemonConfiguration: Sendable {
     package var tmdb = TMDBOptions()
     /// Where the page listens, if anywhere.
     package var web = WebOptions()
+    package var guests = GuestOptions()
 }

@@ -27,6 +27,10 @@ package struct DaemonFlags: Equatable, Sendable {
     package var webPort: Int?
     /// `--no-web` is `false`; nil when not given.
     package var web: Bool?
+    package var guestAddress: String?
+    package var guestPort: Int?
+    /// `--no-guests` is `false`; nil when not given.
+    package var guests: Bool?
     package var logLevel: Logger.Level?
     /// `--config`.
     package var config: String?

@@ -9,3 +9,16 @@ package struct WebOptions: Sendable {
 
     package init() {}
 }
+
+/// Where a pick's guests reach this peer: `--guest-address`, `--guest-port`, `--no-guests`, or the
+/// config file's `guestAddress`, `guestPort` and `guests` (proto/WEB.md, "Guests").
+package struct GuestOptions: Sendable {
+    package static let defaultPort = 7603
+
+    package var enabled = true
+    /// nil: the LAN address found when the door opens.
+    package var address: String?
+    package var port = defaultPort
+
+    package init() {}
+}

@@ -1,4 +1,6 @@
 import PeerdModel
+import PeerdQR
+import PeerdWeb
 import PeerdWire
 
 /// Picks of tonight's movie: opening one, votes and rankings, its state and its close
@@ -51,7 +53,19 @@ extension ControlResponder {
         guard let state = await replica.pickState(id) else {
             return .error(WireError(.badRequest, "there is no pick yet; open one with `peerctl pick`"))
         }
-        return .pickState(await replica.pickRecord(state, for: info.identity))
+        var record = await replica.pickRecord(state, for: info.identity)
+        if state.isOpen, state.opener == info.identity, let guests {
+            record.guests = Self.guestsRecord(await guests.link(for: state.id))
+        }
+        return .pickState(record)
+    }
+
+    /// The guest link as a URL and a QR code, or why there is none.
+    private static func guestsRecord(_ link: Result<String, GuestDoorProblem>) -> PickGuestsRecord {
+        switch link {
+        case .success(let url): PickGuestsRecord(url: url, svg: QRCode(url)?.svg)
+        case .failure(let problem): PickGuestsRecord(problem: problem.description)
+        }
     }
 
     func closePick(_ id: OperationID?) async -> ControlResponse {

@@ -20,6 +20,8 @@ struct ControlResponder: Sendable {
     /// How mDNS discovery stands, for `diagnose`.
     let discovery: DiscoveryStatus
     let info: DaemonInfo
+    /// The guest door, for a pick's guest link; nil with `--no-guests`.
+    var guests: (any GuestLinks)? = nil
 
     static let maxPageSize = 10_000
 

@@ -181,6 +181,7 @@ extension Daemon {
             )
             info.tmdbLanguage = configuration.tmdb.language
             let discovery = DiscoveryStatus(localID: peers.identity.peer, enabled: configuration.mdns)
+            let door = Self.guestDoor(configuration, replica: peers.replica, logger: logger)
             let responder = ControlResponder(
                 replica: peers.replica,
                 directory: peers.directory,
@@ -190,7 +191,8 @@ extension Daemon {
                 asker: peers.catalog.asker,
                 shelf: CatalogShelf(directory: configuration.tmdbCacheDirectory),
                 discovery: discovery,
-                info: info
+                info: info,
+                guests: door
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
@@ -206,7 +208,7 @@ extension Daemon {
                 logger: logger
             )
             services =
-                [reloader] + Self.web(configuration, responder: responder, logger: logger)
+                [reloader] + Self.web(configuration, responder: responder, logger: logger) + (door.map { [$0] } ?? [])
                 + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }
@@ -230,6 +232,23 @@ extension Daemon {
                     logger: logger
                 )
             ]
+        }
+
+        /// The guest door of this peer's picks, on the LAN address while one is open; nil with `--no-guests`.
+        private static func guestDoor(_ configuration: DaemonConfiguration, replica: ReplicaService, logger: Logger)
+            -> GuestDoor<ReplicaGuestDesk>?
+        {
+            guard configuration.guests.enabled else { return nil }
+            return GuestDoor(
+                settings: .init(
+                    address: configuration.guests.address,
+                    port: configuration.guests.port,
+                    keyPath: FilePath(configuration.stateDirectory).appending("guest.key")
+                ),
+                desk: ReplicaGuestDesk(replica: replica),
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                logger: logger
+            )
         }
 
         /// Last but one in the group, so among the first to stop: the LAN hears our goodbye before

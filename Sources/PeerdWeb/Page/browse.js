@@ -19,6 +19,7 @@
     mode: $('pick-mode'), startPick: $('start-pick'), vote: $('pick-vote'), card: $('pick-card'), yes: $('vote-yes'),
     no: $('vote-no'), rank: $('pick-rank'), finalists: $('finalists'), sendRanking: $('send-ranking'),
     wait: $('pick-wait'), voters: $('pick-voters'), closePick: $('close-pick'), pickNote: $('pick-note'),
+    guestQr: $('guest-qr'),
   };
   /** `row`: the open movie's row as last heard (`show`, a change, a mark's answer); `seenOn`: the day
    * in its "seen on" field, kept across the view's redraws. */
@@ -562,7 +563,7 @@
 
   /** `state`: the pick as last rendered (a pickState, or null for none); `asked`/`shown`: the number
    * of the newest request and of the one whose answer is on screen (an older answer is dropped). */
-  const pick = { state: null, asked: 0, shown: 0, busy: false, ranking: [], seenOpen: '' };
+  const pick = { state: null, asked: 0, shown: 0, busy: false, ranking: [], seenOpen: '', guests: '' };
   const pickId = (s) => (s ? `${s.pick.origin}:${s.pick.seq}` : '');
   const cardName = (c) => `${c.title || `Movie ${c.movieId}`}${c.year ? ` (${c.year})` : ''}`;
 
@@ -659,6 +660,40 @@
     }) : []));
     ui.voters.hidden = !s;
     if (!s) ui.wait.textContent = 'No pick yet. Start one: everyone connected votes on the list’s movies.';
+    showGuests(open ? s.guests : null);
+  }
+
+  /** The guest link of an open pick this peer opened (`guests`): its QR code, its URL, or why there is none. */
+  function showGuests(g) {
+    const key = g ? JSON.stringify(g) : '';
+    ui.guestQr.hidden = !key;
+    if (pick.guests === key) return; // redrawn only when it changed: the link keeps the focus
+    pick.guests = key;
+    ui.guestQr.classList.toggle('problem', Boolean(g && !g.url));
+    if (!g?.url) return ui.guestQr.replaceChildren(...(g ? [h('p', null, String(g.problem))] : []));
+    const caption = h('figcaption', null, 'Guests scan this to vote on their phone');
+    const link = caption.appendChild(h('a', null, g.url));
+    Object.assign(link, { id: 'guest-link', href: g.url });
+    ui.guestQr.replaceChildren(...[qrCode(g.svg)].filter(Boolean), caption);
+  }
+
+  /** The daemon's SVG, parsed as XML (never as HTML) and kept to its shapes: no scripts, links or handlers. */
+  function qrCode(text) {
+    const doc = new DOMParser().parseFromString(String(text || ''), 'image/svg+xml');
+    const root = doc.documentElement;
+    if (root.namespaceURI !== 'http://www.w3.org/2000/svg' || root.localName !== 'svg') return null;
+    if (doc.getElementsByTagName('parsererror').length) return null;
+    for (const el of [root, ...root.querySelectorAll('*')]) {
+      if (!['svg', 'rect', 'path'].includes(el.localName)) el.remove();
+      for (const a of [...el.attributes]) {
+        if (!/^(xmlns|viewBox|shape-rendering|width|height|x|y|d|fill)$/.test(a.name)) el.removeAttribute(a.name);
+      }
+    }
+    const svg = document.importNode(root, true);
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', 'QR code of the guest link');
+    svg.classList.add('qr');
+    return svg;
   }
 
   function drawRanking(focus) {

@@ -27,4 +27,9 @@ package struct TokenBucket<Instant: InstantProtocol>: Sendable where Instant.Dur
         let earliest = theoreticalArrival.advanced(by: .zero - interval * (burst - 1))
         return earliest > now ? now.duration(to: earliest) : .zero
     }
+
+    /// Whether the whole burst is free again: nothing worth remembering about this bucket.
+    package func isFull(now: Instant) -> Bool {
+        theoreticalArrival.map { $0 <= now } ?? true
+    }
 }

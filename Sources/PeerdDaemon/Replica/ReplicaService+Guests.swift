@@ -1,0 +1,52 @@
+import PeerdModel
+import PeerdSecurity
+import PeerdWeb
+import PeerdWire
+
+/// Picks as the guest door sees them (proto/WEB.md, "Guests"): the ones this peer opened, and
+/// one as a guest sees it.
+extension ReplicaService {
+    /// Closed picks the door still answers `410` for, besides the open ones.
+    static var closedPicksForGuests: Int { 10 }
+
+    /// The open picks this peer opened, and the newest few it opened that are closed.
+    func ownPicks() -> [OwnPick] {
+        let mine = replica.list.picks.all.filter { $0.opener == identity.peer }
+        let closed = mine.filter { !$0.isOpen }.prefix(Self.closedPicksForGuests)
+        return (mine.filter(\.isOpen) + closed).map { state in
+            let result: GuestStateRecord.Card? =
+                if case .chosen = state.tally.result {
+                    pickRecord(state, for: identity.peer).result.map(GuestStateRecord.Card.init)
+                } else {
+                    nil
+                }
+            return OwnPick(id: state.id, open: state.isOpen, result: result)
+        }
+    }
+
+    /// The pick as `guest` sees it: their own votes and next card, and nothing of any member's marks.
+    func guestState(_ id: OperationID, for guest: Pick.Guest?) -> GuestStateRecord? {
+        guard let state = replica.list.picks.pick(id) else { return nil }
+        let record = pickRecord(state, for: identity.peer)
+        guard let guest else { return GuestStateRecord(record, you: nil, next: nil) }
+        let voter = PickVoter.guest(id: guest.id, name: guest.name)
+        var votes: [String: Bool] = [:]
+        for movie in state.deck {
+            if let yes = state.tally.vote(of: voter, on: movie.id) { votes[String(movie.id.rawValue)] = yes }
+        }
+        let voting = state.isOpen && record.outcome == "voting" && state.mode != .ranked
+        let next = voting ? state.tally.next(for: voter) : nil
+        return GuestStateRecord(
+            record,
+            you: GuestStateRecord.You(id: guest.id, name: guest.name, votes: votes),
+            next: next.flatMap { movie in record.deck.first { $0.movieId == movie.id.rawValue } }
+        )
+    }
+
+    /// How many guests have a vote that counts in the pick.
+    func guestCount(_ id: OperationID) -> Int {
+        replica.list.picks.pick(id)?.tally.voters.filter {
+            if case .guest = $0 { true } else { false }
+        }.count ?? 0
+    }
+}

@@ -1,0 +1,34 @@
+package import PeerdModel
+package import PeerdWire
+
+/// What the guest door asks of the daemon (proto/WEB.md, "Guests"): the picks this peer opened, a
+/// pick as a guest sees it, and a guest's vote, which the daemon signs as its own.
+package protocol GuestDesk: Sendable {
+    /// The picks this peer opened, each with whether it is open.
+    func ownPicks() async -> [OwnPick]
+    /// `pick` as a guest sees it; `you` and `next` for `guest`.
+    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord?
+    func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer
+    /// The ids of the picks each commit changed, from now on.
+    func pickChanges() async -> AsyncStream<[OperationID]>
+}
+
+/// A pick this peer opened.
+package struct OwnPick: Hashable, Sendable {
+    package var id: OperationID
+    package var open: Bool
+    /// Once it ended: the chosen movie, if one was.
+    package var result: GuestStateRecord.Card?
+
+    package init(id: OperationID, open: Bool, result: GuestStateRecord.Card?) {
+        self.id = id
+        self.open = open
+        self.result = result
+    }
+}
+
+/// A guest's request answered: the pick as they see it now, or a refusal with its HTTP status.
+package enum GuestAnswer: Sendable {
+    case state(GuestStateRecord)
+    case refused(status: Int, GuestErrorRecord)
+}

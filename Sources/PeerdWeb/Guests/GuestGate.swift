@@ -1,0 +1,63 @@
+/// Pure: what a request to the guest door may reach (proto/WEB.md, "Guests"). The `Host` check
+/// first, then the path: `/g/CAPABILITY/` and five names under it, nothing else; then the method,
+/// and the `Origin` of a `POST`. Whether the capability opens a pick is the door's to say.
+package struct GuestGate: PortBoundGate {
+    package enum Route: String, CaseIterable, Hashable, Sendable {
+        case page = ""
+        case script = "guest.js"
+        case style = "guest.css"
+        case state, join, vote, events
+
+        var method: String { self == .join || self == .vote ? "POST" : "GET" }
+    }
+
+    package enum Verdict: Hashable, Sendable {
+        case admit(capability: Substring, Route)
+        /// `/g/CAP` without its slash: a 308 to `/g/CAP/`.
+        case redirect(String)
+        /// An HTTP status and a one-line reason; `allow` for a 405.
+        case refuse(status: Int, reason: String, allow: String? = nil)
+    }
+
+    /// `ADDRESS:PORT`, as the link names it and browsers send it in `Host`, lowercased.
+    package let authority: String
+    private let address: String
+
+    package init(address: String, port: Int) {
+        self.address = address
+        authority = "\(WebPage.urlHost(address).lowercased()):\(port)"
+    }
+
+    /// The same gate for the port the door listens on, once known (`--guest-port 0` picks one).
+    package func listening(on port: Int) -> GuestGate { GuestGate(address: address, port: port) }
+
+    package func admit(method: String, path: String, host: String?, origin: String?) -> Verdict {
+        guard let host, WebGate.withPort(host) == authority else {
+            return .refuse(status: 421, reason: "this page answers only to \(authority)")
+        }
+        let parts = path.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count >= 3, parts[0].isEmpty, parts[1] == "g", Self.isCapability(parts[2]) else {
+            return Self.notFound
+        }
+        let capability = parts[2]
+        guard parts.count == 4 else {
+            return ["GET", "HEAD"].contains(method) ? .redirect("/g/\(capability)/") : Self.notFound
+        }
+        guard let route = Route(rawValue: String(parts[3])) else { return Self.notFound }
+        let allowed = route.method == "GET" ? ["GET", "HEAD"] : ["POST"]
+        guard allowed.contains(method) else {
+            return .refuse(status: 405, reason: "use \(route.method)", allow: allowed.joined(separator: ", "))
+        }
+        if method == "POST", origin?.lowercased() != "http://\(authority)" {
+            return .refuse(status: 403, reason: "a vote must come from the guest page (Origin)")
+        }
+        return .admit(capability: capability, route)
+    }
+
+    package static let notFound = Verdict.refuse(status: 404, reason: "no such page")
+
+    /// 22 base64url characters: what ``GuestKey/capability(for:)`` makes.
+    static func isCapability(_ text: Substring) -> Bool {
+        text.utf8.count == 22 && text.utf8.allSatisfy { GuestKey.base64urlDigits.contains($0) }
+    }
+}

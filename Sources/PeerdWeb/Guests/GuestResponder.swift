@@ -1,0 +1,116 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PeerdModel
+import PeerdWire
+
+/// A request to the guest door, with the address it came from (for the per-address limits).
+struct GuestRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let address: String
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        address = source.channel.remoteAddress?.ipAddress ?? "unknown"
+    }
+}
+
+/// Answers the guest door's requests (proto/WEB.md, "Guests"): the per-address limit first, then
+/// ``GuestGate``, then the capability, then the route. Every answer carries the page's headers.
+struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
+    typealias Context = GuestRequestContext
+
+    let gate: BoundGate<GuestGate>
+    let ledger: GuestLedger
+    let desk: Desk
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var response = await answer(request, from: context.address)
+        response.headers.append(contentsOf: WebHeaders.all)
+        return response
+    }
+
+    private func answer(_ request: Request, from address: String) async -> Response {
+        if let wait = ledger.admit(.request, from: address) { return Self.tooMany(wait) }
+        let verdict = gate.current.admit(
+            method: request.method.rawValue,
+            path: request.uri.path,
+            host: request.head.authority,
+            origin: request.headers[.origin]
+        )
+        switch verdict {
+        case .refuse(let status, let reason, let allow):
+            var response = WebGateMiddleware<BasicRequestContext>.text(status: status, reason)
+            if let allow { response.headers[.allow] = allow }
+            return response
+        case .redirect(let location):
+            return Response(status: .permanentRedirect, headers: [.location: location])
+        case .admit(let capability, let route):
+            guard let pick = ledger.pick(opening: capability) else {
+                return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
+            }
+            guard pick.open else { return Self.closed(pick, route: route) }
+            return await serve(route, pick: pick.id, request: request, from: address)
+        }
+    }
+
+    private func serve(_ route: GuestGate.Route, pick: OperationID, request: Request, from address: String) async
+        -> Response
+    {
+        switch route {
+        case .page: return Self.file("guest.html")
+        case .script: return Self.file("guest.js")
+        case .style: return Self.file("guest.css")
+        case .state:
+            guard let state = await desk.state(of: pick, for: guest(of: request, in: pick)) else {
+                return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
+            }
+            return Self.json(state, status: .ok)
+        case .join: return await join(request, pick: pick, from: address)
+        case .vote: return await vote(request, pick: pick)
+        case .events: return await events(pick: pick, from: address)
+        }
+    }
+
+    /// The guest whose token the request carries (`Authorization: Guest <token>`), if it is one
+    /// this door made for this pick.
+    func guest(of request: Request, in pick: OperationID) -> Pick.Guest? {
+        guard let header = request.headers[.authorization], header.hasPrefix("Guest ") else { return nil }
+        return ledger.key.guest(fromToken: header.dropFirst("Guest ".count), in: pick)
+    }
+
+    static func file(_ name: String) -> Response {
+        guard let file = PageFiles.guestFiles[name] else { return Response(status: .notFound) }
+        return Response(
+            status: .ok,
+            headers: [.contentType: file.contentType],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes))
+        )
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: WireCoding.encode(value)))
+        )
+    }
+
+    static func error(_ status: Int, _ code: String, _ message: String) -> Response {
+        json(GuestErrorRecord(code: code, message: message), status: HTTPResponse.Status(code: status))
+    }
+
+    static func tooMany(_ wait: Duration, _ what: String = "too many requests") -> Response {
+        let seconds = max(1, Int((wait + .milliseconds(999)).components.seconds))
+        var response = error(429, "rate-limited", "\(what); try again in \(seconds) s")
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+
+    /// A closed pick: its page and files get a line of text, its API the result.
+    static func closed(_ pick: OwnPick, route: GuestGate.Route) -> Response {
+        let closed = GuestErrorRecord.closed(result: pick.result)
+        guard [.page, .script, .style].contains(route) else { return json(closed, status: .gone) }
+        return WebGateMiddleware<BasicRequestContext>.text(status: 410, closed.error.message)
+    }
+}

@@ -38,7 +38,7 @@ RELEASE := -c release --static-swift-stdlib $(LAYOUT)
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web web-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests web-test guests-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -46,6 +46,7 @@ help:
 	@echo "make web-test  only the page's tests: two peerd and headless Chromium on loopback"
 	@echo "make screenshot  docs/screenshot.png: the page with 20 movies, in headless Chromium"
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
+	@echo "make guests-test  only the guests' test: three peerd and two phones (Chromium) on a LAN in namespaces (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
 	@echo "make bench-liveness  partitions healing and a catch-up at 20% loss on a five-host LAN lab (root)"
@@ -121,6 +122,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage picks python3 integration/picks/test_picks.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage openapi python3 integration/web/test_openapi.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage guests python3 integration/guests/test_guests.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
@@ -134,6 +136,9 @@ web-test: test-deps build
 # The page as people see it, for the README: alice's page with 20 movies in a 1440×900 viewport.
 screenshot: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/web/test_web.py --screenshot docs/screenshot.png
+
+guests-test: test-deps build
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/guests/test_guests.py $(LAB_SKIP_OK)
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
@@ -151,6 +156,7 @@ bench: test-deps release
 	$(MAKE) --no-print-directory bench-liveness
 	$(MAKE) --no-print-directory bench-syncthing
 	$(MAKE) --no-print-directory bench-web
+	$(MAKE) --no-print-directory bench-guests
 
 # The decoders under libFuzzer with ASan, built in .build-fuzz (not .build); the corpus grows there
 # from run to run. Prints exec/s and executions per target; a crash fails and leaves its input in
@@ -177,6 +183,10 @@ bench-syncthing: test-deps
 	python3 bench/syncthing_idle.py --results bench/results.json $(LAB_SKIP_OK)
 
 # The page in headless Chromium: first render of 1,000 movies, an add on a peer until on the page.
+# A pick's guest door: 20 guests voting at once, and a flood of 1,000 connections (RSS, members' requests).
+bench-guests: test-deps release
+	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 bench/guest_bench.py --results bench/results.json
+
 bench-web: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 bench/web_bench.py --results bench/results.json $(LAB_SKIP_OK)
 

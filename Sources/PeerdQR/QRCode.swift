@@ -50,13 +50,15 @@ package struct QRCode: Sendable, Equatable {
         }
     }
 
-    /// An SVG image: one path, a rectangle per run of dark modules in a row, on a white square with
-    /// a 4-module quiet zone.
+    /// An SVG image: on a white square with a 4-module quiet zone, one path of 1-module-wide
+    /// horizontal strokes, one per run of dark modules, each row's runs as relative moves. It stays
+    /// small (about 2 KB for a link), so it fits a control response's 4 KiB string.
     package var svg: String {
         let side = size + 8
         var path = ""
         for y in 0..<size {
             var x = 0
+            var pen: Int?
             while x < size {
                 guard isDark(x: x, y: y) else {
                     x += 1
@@ -64,13 +66,14 @@ package struct QRCode: Sendable, Equatable {
                 }
                 var run = 1
                 while isDark(x: x + run, y: y) { run += 1 }
-                path += "M\(x + 4) \(y + 4)h\(run)v1h-\(run)z"
+                path += pen.map { "m\(x - $0) 0h\(run)" } ?? "M\(x + 4) \(y + 4).5h\(run)"
+                pen = x + run
                 x += run
             }
         }
         let open = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \##(side) \##(side)""##
         return open + ##" shape-rendering="crispEdges"><rect width="\##(side)" height="\##(side)" fill="#fff"/>"##
-            + ##"<path d="\##(path)" fill="#000"/></svg>"##
+            + ##"<path d="\##(path)" stroke="#000" stroke-width="1"/></svg>"##
     }
 
     /// A binary PGM image (P5), `scale` pixels a module, with a 4-module quiet zone: what a

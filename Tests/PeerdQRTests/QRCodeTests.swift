@@ -25,11 +25,14 @@ import Testing
         #expect(code.terminalText().hasPrefix("\u{1B}[30;47m"))
     }
 
-    @Test func theSVGHasOneSquareForEachDarkModule() throws {
+    @Test func theSVGStrokesEachDarkModuleOnceAndFitsAControlString() throws {
         let code = try #require(QRCode(Self.link))
         let dark = (0..<code.size).reduce(0) { sum, y in sum + (0..<code.size).count { code.isDark(x: $0, y: y) } }
-        #expect(code.svg.components(separatedBy: "h1v1h-1z").count - 1 == dark)
+        let runs = code.svg.split(separator: "h").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        #expect(runs.reduce(0, +) == dark)
         #expect(code.svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg""#))
+        let longest = try #require(QRCode("http://[fd12:3456:789a:1::1234]:65535/g/uGRvtKEZ16TsOXojop-0RA/"))
+        #expect(longest.svg.utf8.count < 4096, "the control protocol's longest string")
     }
 
     /// zbar's decoder (Debian's zbar-tools, which `make test` installs) reads the code back.

@@ -30,12 +30,14 @@ extension ReplicaService {
         let record = pickRecord(state, for: identity.peer)
         guard let guest else { return GuestStateRecord(record, you: nil, next: nil) }
         let voter = PickVoter.guest(id: guest.id, name: guest.name)
+        // A tally folds every step of the pick: made once here, not once per card.
+        let tally = state.tally
         var votes: [String: Bool] = [:]
         for movie in state.deck {
-            if let yes = state.tally.vote(of: voter, on: movie.id) { votes[String(movie.id.rawValue)] = yes }
+            if let yes = tally.vote(of: voter, on: movie.id) { votes[String(movie.id.rawValue)] = yes }
         }
         let voting = state.isOpen && record.outcome == "voting" && state.mode != .ranked
-        let next = voting ? state.tally.next(for: voter) : nil
+        let next = voting ? tally.next(for: voter) : nil
         return GuestStateRecord(
             record,
             you: GuestStateRecord.You(id: guest.id, name: guest.name, votes: votes),

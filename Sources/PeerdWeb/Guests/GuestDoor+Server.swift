@@ -10,9 +10,14 @@ import Glibc
 /// Opening and closing the door: a ``PageServer`` with ``GuestResponder`` in a child task of
 /// ``GuestDoor/run()``, stopped by finishing its `stop` stream.
 extension GuestDoor {
+    /// Guests' connections at once, at most (``ConnectionCap``): 32 guests with a few each; and
+    /// from one address (a phone keeps two to six).
+    static var maxConnections: (all: Int, perAddress: Int) { (256, 16) }
+
     /// Guests' connections close after this long without a request; their headers are small.
-    static var http1: HTTP1Channel.Configuration {
+    static func http1(_ count: ConnectionCap.Count) -> HTTP1Channel.Configuration {
         .init(
+            additionalChannelHandlers: [ConnectionCap(count)],
             idleTimeout: .seconds(10),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: 8 * 1024,
@@ -23,7 +28,9 @@ extension GuestDoor {
     }
 
     func open(in group: inout DiscardingTaskGroup) {
-        guard serving == nil, case .success(let ledger) = self.ledger else { return wake() }
+        // Already open, or opening (its `listening` wakes the waiters).
+        guard serving == nil else { return }
+        guard case .success(let ledger) = self.ledger else { return wake() }
         guard let address = settings.address ?? LANAddress.detect() else {
             problem = "this machine has no IPv4 address on a LAN for guests to reach; give one with --guest-address"
             return wake()
@@ -43,7 +50,9 @@ extension GuestDoor {
                 gate.listening(on: bound)
                 await self.listening(serial, base: "http://\(WebPage.urlHost(address)):\(bound)")
             },
-            http1: Self.http1
+            http1: Self.http1(
+                ConnectionCap.Count(limit: Self.maxConnections.all, perAddress: Self.maxConnections.perAddress)
+            )
         )
         group.addTask {
             await withTaskGroup(of: Void.self) { lifetime in

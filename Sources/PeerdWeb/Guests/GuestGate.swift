@@ -13,8 +13,8 @@ package struct GuestGate: PortBoundGate {
 
     package enum Verdict: Hashable, Sendable {
         case admit(capability: Substring, Route)
-        /// `/g/CAP` without its slash: a 308 to `/g/CAP/`.
-        case redirect(String)
+        /// `/g/CAP` without its slash: a 308 to `/g/CAP/` when the capability opens a pick.
+        case redirect(capability: Substring)
         /// An HTTP status and a one-line reason; `allow` for a 405.
         case refuse(status: Int, reason: String, allow: String? = nil)
     }
@@ -41,7 +41,7 @@ package struct GuestGate: PortBoundGate {
         }
         let capability = parts[2]
         guard parts.count == 4 else {
-            return ["GET", "HEAD"].contains(method) ? .redirect("/g/\(capability)/") : Self.notFound
+            return ["GET", "HEAD"].contains(method) ? .redirect(capability: capability) : Self.notFound
         }
         guard let route = Route(rawValue: String(parts[3])) else { return Self.notFound }
         let allowed = route.method == "GET" ? ["GET", "HEAD"] : ["POST"]

@@ -43,8 +43,11 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
             var response = WebGateMiddleware<BasicRequestContext>.text(status: status, reason)
             if let allow { response.headers[.allow] = allow }
             return response
-        case .redirect(let location):
-            return Response(status: .permanentRedirect, headers: [.location: location])
+        case .redirect(let capability):
+            guard ledger.pick(opening: capability) != nil else {
+                return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
+            }
+            return Response(status: .permanentRedirect, headers: [.location: "/g/\(capability)/"])
         case .admit(let capability, let route):
             guard let pick = ledger.pick(opening: capability) else {
                 return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")

@@ -686,7 +686,7 @@
     for (const el of [root, ...root.querySelectorAll('*')]) {
       if (!['svg', 'rect', 'path'].includes(el.localName)) el.remove();
       for (const a of [...el.attributes]) {
-        if (!/^(xmlns|viewBox|shape-rendering|width|height|x|y|d|fill)$/.test(a.name)) el.removeAttribute(a.name);
+        if (!/^(xmlns|viewBox|shape-rendering|width|height|x|y|d|fill|stroke|stroke-width)$/.test(a.name)) el.removeAttribute(a.name);
       }
     }
     const svg = document.importNode(root, true);

@@ -95,7 +95,8 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", nioCore, nioSSL, crypto, nioPosix, logging,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", nioCore, nioSSL, crypto,
+                nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],

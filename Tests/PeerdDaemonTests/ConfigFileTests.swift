@@ -115,7 +115,7 @@ struct ConfigFileTests {
         .name: #""den""#, .port: "7605", .listenAddress: #""::1""#, .stateDir: #""/srv/peerd""#,
         .socket: #""/run/p.sock""#, .mdns: "false", .peers: #"["10.0.0.9:7601"]"#, .logLevel: #""debug""#,
         .tmdbTokenFile: #""/t""#, .tmdbURL: #""http://127.0.0.1:9""#, .tmdbLanguage: #""fr-FR""#, .web: "false",
-        .webAddresses: #""::1""#, .webPort: "7609",
+        .webAddresses: #""::1""#, .webPort: "7609", .guests: "false", .guestAddress: #""10.0.0.5""#, .guestPort: "7610",
     ]
 
     @Test(arguments: ConfigFile.Key.allCases)

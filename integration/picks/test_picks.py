@@ -241,8 +241,9 @@ class World(trio.Trio):
     def agreed(self, opened, what, outcome, result=None, is_open=True, voted=None, yeses=None, daemons=None,
                timeout=SYNC_WAIT):
         """Waits until every daemon's `pick --status --json` shows `opened` with the same deck, voters,
-        progress and outcome (the same record but for `next`, which is each member's own) and with
-        what is expected; returns the records by name."""
+        progress and outcome (the same record but for `next`, which is each member's own, and
+        `guests`, the opener's link while it is open) and with what is expected; returns the records
+        by name."""
         daemons = daemons or self.all()
         problems = []
 
@@ -252,7 +253,13 @@ class World(trio.Trio):
             for name, r in records.items():
                 found = self.record_problems(r, opened, outcome, result, is_open, voted, yeses)
                 problems.extend(f"{name}: {p}" for p in found)
-            shared = {name: {k: v for k, v in r.items() if k != "next"} for name, r in records.items()}
+                # The guest link is the opener's own, while the pick is open (WEB.md, "Guests").
+                opener = r.get("openedBy") == name
+                if ("url" in r.get("guests", {})) != (opener and r.get("open")):
+                    problems.append(f"{name}: guests {str(r.get('guests'))[:80]} on the "
+                                    f"{'opener' if opener else 'member'}'s record, open {r.get('open')}")
+            shared = {name: {k: v for k, v in r.items() if k not in ("next", "guests")}
+                      for name, r in records.items()}
             first = next(iter(shared.values()))
             for name, r in shared.items():
                 if r != first:
@@ -544,9 +551,14 @@ def check_restart(w):
     if a.status()["peersConnected"] or alone["peersConnected"]:
         raise CheckFailed(f"alice restarted without --peer is connected ({alone['peersConnected']}): "
                           "can't tell her state dir from a peer's catch-up")
-    if alone["operations"] != held or mine != before["alice"]:
-        changed = {k: (before["alice"].get(k), mine.get(k)) for k in set(mine) | set(before["alice"])
-                   if mine.get(k) != before["alice"].get(k)}
+    # Her guest link keeps its capability (the key is in her state dir); its port is picked anew
+    # (--guest-port 0 in the harness), so the link is compared by its path.
+    def kept(record):
+        link = record.get("guests", {}).get("url", "")
+        return {**{k: v for k, v in record.items() if k != "guests"}, "link": link.split("/", 3)[-1]}
+    if alone["operations"] != held or kept(mine) != kept(before["alice"]):
+        changed = {k: (kept(before["alice"]).get(k), kept(mine).get(k)) for k in set(kept(mine))
+                   if kept(mine).get(k) != kept(before["alice"]).get(k)}
         raise CheckFailed(f"alice after the restart holds {alone['operations']} operations (had {held}); her pick "
                           f"record changed (before, after): {shorten(changed)}")
     w.vote_through(a, ["no"], done=2)  # d2, while alone

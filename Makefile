@@ -10,6 +10,8 @@ ARGS ?=
 # firewall inside a lab host.
 BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev
 TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb zbar-tools
+# To make the Debian package (`make deb`), and to check it (lintian; a clean Debian 12 by debootstrap).
+DEB_PACKAGES := debhelper dpkg-dev lintian
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
@@ -38,7 +40,7 @@ RELEASE := -c release --static-swift-stdlib $(LAYOUT)
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests web-test guests-test screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests web-test guests-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -53,6 +55,7 @@ help:
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
 	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
+	@echo "make deb     the Debian package .build-deb/peerd_VERSION_amd64.deb (apt install ./.build-deb/peerd_*.deb)"
 	@echo "make uninstall  removes exactly what make install put there"
 	@echo "make build   debug build      make release   release build"
 
@@ -202,7 +205,19 @@ link-order: release
 	$(MAKE) --no-print-directory release
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-deb
+
+# The Debian package, .build-deb/peerd_VERSION_ARCH.deb (debian/: debhelper 13, `dh $@`), of the
+# release build `make release` makes (the one `make install` and the systemd test use; no build of
+# its own), with the man pages of `make man`. Offline: nothing is fetched.
+deb: man release
+	$(call apt_install,$(DEB_PACKAGES),noguard)
+	@version=$$($(RELEASE_BIN)/peerd --version); packaged=$$(dpkg-parsechangelog -S Version); \
+		[ "$$version" = "$${packaged%%+*}" ] || { echo "debian/changelog says $$packaged, peerd --version $$version: \
+		add a changelog entry (dch -v $$version)"; exit 1; }
+	rm -rf debian/peerd debian/.debhelper debian/files debian/*.substvars debian/debhelper-build-stamp .build-deb/*.deb
+	debian/rules binary
+	@ls -l .build-deb/*.deb
 
 # Installing as a systemd user service. Per-user locations, where systemd, bash-completion, zsh and
 # fish look (zsh needs `fpath+=(~/.local/share/zsh/site-functions)` before compinit). For a test:
@@ -226,6 +241,9 @@ INSTALLED = $(BINDIR)/peerd $(BINDIR)/peerctl $(UNITDIR)/peerd.service $(MANDIR)
 # --static-swift-stdlib, which would compile every module a third time.
 man: build
 	$(SWIFT) package plugin generate-manual --configuration debug
+	@# A blank line between the help's paragraphs is a new paragraph in mdoc (.Pp), and man(1) warns
+	@# of it as it is.
+	sed -i 's/^$$/.Pp/' $(MANUAL_DIR)/peerd/peerd.1 $(MANUAL_DIR)/peerctl/peerctl.1
 
 install: man release
 	install -d $(BINDIR) $(MANDIR) $(UNITDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)

@@ -82,7 +82,7 @@ deps:
 	$(call apt_install,$(BUILD_PACKAGES),noguard)
 
 test-deps: deps
-	$(call apt_install,$(TEST_PACKAGES),guard)
+	$(call apt_install,$(TEST_PACKAGES) $(DEB_PACKAGES) debootstrap,guard)
 	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium, schemathesis" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
@@ -106,7 +106,8 @@ run: release
 	$(RELEASE_BIN)/peerd $(ARGS)
 
 # Each stage's time is printed at the end (scripts/stage), pass or fail. Three builds in all: debug
-# (the tests, and the man pages), release (install and the systemd test) and the fuzzers' own.
+# (the tests, and the man pages), release (install, the systemd test and the Debian package) and the
+# fuzzers' own.
 test:
 	@scripts/stage --reset
 	@$(MAKE) --no-print-directory test-stages; status=$$?; scripts/stage --report; exit $$status
@@ -131,6 +132,8 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
 	scripts/stage release-build $(MAKE) --no-print-directory release
 	scripts/stage systemd $(MAKE) --no-print-directory systemd-test
+	scripts/stage deb $(MAKE) --no-print-directory deb
+	scripts/stage package python3 integration/package/test_package.py $(LAB_SKIP_OK)
 	scripts/stage fuzz $(MAKE) --no-print-directory fuzz-smoke
 
 web-test: test-deps build

@@ -13,6 +13,7 @@ enum PageFiles {
         return [
             "/": html, "/index.html": html,
             "/app.js": File(bytes: PackageResources.app_js, contentType: script),
+            "/live.js": live,
             "/browse.js": File(bytes: PackageResources.browse_js, contentType: script),
             "/app.css": File(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8"),
         ]
@@ -20,9 +21,13 @@ enum PageFiles {
 
     static func file(at path: String) -> File? { files[path] }
 
+    /// What both pages use: the event stream's reader and the card's swipe.
+    static let live = File(bytes: PackageResources.live_js, contentType: "text/javascript; charset=utf-8")
+
     /// The guest page's files, by name (proto/WEB.md, "Guests"): served only by the guest door.
     static let guestFiles: [String: File] = [
         "guest.html": File(bytes: PackageResources.guest_html, contentType: "text/html; charset=utf-8"),
+        "live.js": live,
         "guest.js": File(bytes: PackageResources.guest_js, contentType: "text/javascript; charset=utf-8"),
         "guest.css": File(bytes: PackageResources.guest_css, contentType: "text/css; charset=utf-8"),
     ]

@@ -17,7 +17,8 @@ struct GuestGateTests {
     @Test("each route, by its method, with the capability")
     func routes() {
         let expected: [(String, String, GuestGate.Route)] = [
-            ("GET", "/", .page), ("GET", "/guest.js", .script), ("GET", "/guest.css", .style),
+            ("GET", "/", .page), ("GET", "/guest.js", .script), ("GET", "/live.js", .shared),
+            ("GET", "/guest.css", .style),
             ("GET", "/state", .state), ("GET", "/events", .events),
             ("POST", "/join", .join), ("POST", "/vote", .vote),
         ]

@@ -5,6 +5,7 @@ package struct GuestGate: PortBoundGate {
     package enum Route: String, CaseIterable, Hashable, Sendable {
         case page = ""
         case script = "guest.js"
+        case shared = "live.js"
         case style = "guest.css"
         case state, join, vote, events
 

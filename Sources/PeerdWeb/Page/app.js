@@ -570,7 +570,7 @@
         }
         connectedBefore = true;
         awake();
-        await readEvents(res.body, awake, (type, data) => {
+        await window.peerdLive.readEvents(res.body, awake, (type, data) => {
           if (type === 'change') apply(JSON.parse(data));
           else if (type === 'pick') document.dispatchEvent(new Event('peerd:pick')); // browse.js asks pickStatus
         });
@@ -584,35 +584,6 @@
       if (opened && Date.now() - opened > 10000) delay = 500;
       await sleep(delay * (1 + Math.random() * 0.3));
       delay = Math.min(delay * 2, 15000);
-    }
-  }
-
-  /** Server-Sent Events framing: `field: value` lines, an empty line ends an event, `:` a comment. */
-  async function readEvents(body, onBytes, onEvent) {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    let type = '';
-    let data = [];
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      onBytes();
-      buffer += value;
-      const lines = buffer.split(/\r?\n/);
-      buffer = lines.pop();
-      for (const line of lines) {
-        if (line === '') {
-          if (data.length) onEvent(type || 'message', data.join('\n'));
-          type = '';
-          data = [];
-        } else if (!line.startsWith(':')) {
-          const colon = line.indexOf(':');
-          const field = colon < 0 ? line : line.slice(0, colon);
-          const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-          if (field === 'event') type = value;
-          else if (field === 'data') data.push(value);
-        }
-      }
     }
   }
 

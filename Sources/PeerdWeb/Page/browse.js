@@ -609,7 +609,7 @@
     if (c.overview) text.append(h('p', 'pick-overview', c.overview));
     text.append(h('p', 'pick-wanted', c.wantedBy?.length ? `Wanted by ${c.wantedBy.join(', ')}` : 'Nobody wants it yet'));
     art.append(box, text);
-    swipe(art);
+    window.peerdLive.swipe(art, castVote);
     return art;
   }
 
@@ -737,31 +737,6 @@
       if ((was === ui.yes || was === ui.no) && !ui.vote.hidden) was.focus();
       else if (was === ui.yes || was === ui.no) (ui.closePick.hidden ? ui.startPick : ui.closePick).focus();
     }
-  }
-
-  /** A horizontal drag on the card past a third of its width (80 px at least) votes: right yes, left no. */
-  function swipe(el) {
-    let x0 = null;
-    let id = null;
-    el.addEventListener('pointerdown', (e) => {
-      if (e.pointerType === 'mouse') return;
-      x0 = e.clientX;
-      id = e.pointerId;
-      el.setPointerCapture?.(id);
-    });
-    el.addEventListener('pointermove', (e) => {
-      if (e.pointerId !== id || x0 == null) return;
-      el.style.transform = `translateX(${e.clientX - x0}px)`;
-    });
-    const end = (e) => {
-      if (e.pointerId !== id || x0 == null) return;
-      const dx = e.clientX - x0;
-      x0 = id = null;
-      el.style.transform = '';
-      if (e.type === 'pointerup' && Math.abs(dx) >= Math.max(80, el.clientWidth / 3)) castVote(dx > 0);
-    };
-    el.addEventListener('pointerup', end);
-    el.addEventListener('pointercancel', end);
   }
 
   ui.yes.addEventListener('click', () => castVote(true));

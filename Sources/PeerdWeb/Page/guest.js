@@ -302,7 +302,7 @@
     text.append(title, meta);
     if (c.overview) text.append(h('p', 'card-overview', c.overview));
     art.append(box, text);
-    swipe(art);
+    window.peerdLive.swipe(art, voteOnCard);
     return art;
   }
 
@@ -354,31 +354,6 @@
     const id = Number(ui.cardBox.firstChild?.dataset.movieId);
     if (id && !ui.voting.hidden) castVote(id, yes);
   };
-
-  /** A horizontal drag on the card past a third of its width (80 px at least) votes: right yes, left no. */
-  function swipe(el) {
-    let x0 = null;
-    let id = null;
-    el.addEventListener('pointerdown', (e) => {
-      if (e.pointerType === 'mouse') return;
-      x0 = e.clientX;
-      id = e.pointerId;
-      el.setPointerCapture?.(id);
-    });
-    el.addEventListener('pointermove', (e) => {
-      if (e.pointerId !== id || x0 == null) return;
-      el.style.transform = `translateX(${e.clientX - x0}px)`;
-    });
-    const end = (e) => {
-      if (e.pointerId !== id || x0 == null) return;
-      const dx = e.clientX - x0;
-      x0 = id = null;
-      el.style.transform = '';
-      if (e.type === 'pointerup' && Math.abs(dx) >= Math.max(80, el.clientWidth / 3)) voteOnCard(dx > 0);
-    };
-    el.addEventListener('pointerup', end);
-    el.addEventListener('pointercancel', end);
-  }
 
   /** A ranked pick: guests don't rank in this version, so they only see the finalists. */
   function showFinalists(deck) {
@@ -443,7 +418,7 @@
         if (connectedBefore || (!loading && document.body.dataset.guest !== 'ready')) loadState(); // what was missed
         connectedBefore = true;
         awake();
-        await readEvents(res.body, awake, (type) => {
+        await window.peerdLive.readEvents(res.body, awake, (type) => {
           if (type === 'pick') loadState();
         });
       } catch (err) {
@@ -456,35 +431,6 @@
       if (opened && Date.now() - opened > 10000) delay = 500;
       await sleep(delay * (1 + Math.random() * 0.3));
       delay = Math.min(delay * 2, 15000);
-    }
-  }
-
-  /** Server-Sent Events framing: `field: value` lines, an empty line ends an event, `:` a comment. */
-  async function readEvents(body, onBytes, onEvent) {
-    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    let type = '';
-    let data = [];
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      onBytes();
-      buffer += value;
-      const lines = buffer.split(/\r?\n/);
-      buffer = lines.pop();
-      for (const line of lines) {
-        if (line === '') {
-          if (data.length) onEvent(type || 'message', data.join('\n'));
-          type = '';
-          data = [];
-        } else if (!line.startsWith(':')) {
-          const colon = line.indexOf(':');
-          const field = colon < 0 ? line : line.slice(0, colon);
-          const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-          if (field === 'event') type = value;
-          else if (field === 'data') data.push(value);
-        }
-      }
     }
   }
 

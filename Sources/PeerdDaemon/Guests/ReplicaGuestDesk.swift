@@ -18,6 +18,8 @@ struct ReplicaGuestDesk: GuestDesk {
 
     func pickChanges() async -> AsyncStream<[OperationID]> { await replica.pickChanges() }
 
+    func isOpen(_ pick: OperationID) async -> Bool { await replica.pickIsOpen(pick) }
+
     func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
         guard let state = await replica.guestState(pick, for: guest) else {
             return .refused(status: 404, GuestErrorRecord(code: "not-found", message: "there is no such pick"))

@@ -14,15 +14,17 @@ extension ReplicaService {
         let mine = replica.list.picks.all.filter { $0.opener == identity.peer }
         let closed = mine.filter { !$0.isOpen }.prefix(Self.closedPicksForGuests)
         return (mine.filter(\.isOpen) + closed).map { state in
-            let result: GuestStateRecord.Card? =
-                if case .chosen = state.tally.result {
-                    pickRecord(state, for: identity.peer).result.map(GuestStateRecord.Card.init)
-                } else {
-                    nil
-                }
-            return OwnPick(id: state.id, open: state.isOpen, result: result)
+            // Only a closed pick's result is asked for (its 410); an open one's is not.
+            guard !state.isOpen else { return OwnPick(id: state.id, open: true, result: nil) }
+            let tally = state.tally
+            guard case .chosen(let movie) = tally.result else { return OwnPick(id: state.id, open: false, result: nil) }
+            let card = pickCard(movie, yeses: tally.yeses(for: movie.id))
+            return OwnPick(id: state.id, open: false, result: GuestStateRecord.Card(card))
         }
     }
+
+    /// Whether `id` names a pick that is open.
+    func pickIsOpen(_ id: OperationID) -> Bool { replica.list.picks.pick(id)?.isOpen == true }
 
     /// The pick as `guest` sees it: their own votes and next card, and nothing of any member's marks.
     func guestState(_ id: OperationID, for guest: Pick.Guest?) -> GuestStateRecord? {

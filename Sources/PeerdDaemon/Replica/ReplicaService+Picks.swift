@@ -33,6 +33,22 @@ extension ReplicaService {
         return marks.anyone(in: voters, has: .seen, on: movie) || marks.anyone(in: voters, has: .veto, on: movie)
     }
 
+    /// A movie of a pick as its card shows it: the list's title and details, else the deck's.
+    func pickCard(_ movie: Movie, yeses: Int?) -> PickMovieRecord {
+        let row = replica.list.row(for: movie.id)
+        let details = row?.details ?? replica.list.description(of: movie.id)?.details
+        return PickMovieRecord(
+            movieId: movie.id.rawValue,
+            title: row?.title ?? details?.title ?? movie.title,
+            year: row?.year ?? details?.year ?? movie.year,
+            posterPath: details?.posterPath,
+            runtime: details?.runtime,
+            overview: details?.overview,
+            wantedBy: row?.marks.wantedBy.map(\.name) ?? [],
+            yeses: yeses
+        )
+    }
+
     /// `state` as a record, for the member `me`.
     func pickRecord(_ state: PickState, for me: PeerID) -> PickRecord {
         let tally = state.tally
@@ -40,18 +56,7 @@ extension ReplicaService {
         let outcome = tally.result
         let ended = outcome != .pending || !tally.isOpen
         func card(_ movie: Movie) -> PickMovieRecord {
-            let row = replica.list.row(for: movie.id)
-            let details = row?.details ?? replica.list.description(of: movie.id)?.details
-            return PickMovieRecord(
-                movieId: movie.id.rawValue,
-                title: row?.title ?? details?.title ?? movie.title,
-                year: row?.year ?? details?.year ?? movie.year,
-                posterPath: details?.posterPath,
-                runtime: details?.runtime,
-                overview: details?.overview,
-                wantedBy: row?.marks.wantedBy.map(\.name) ?? [],
-                yeses: ended ? tally.yeses(for: movie.id) : nil
-            )
+            pickCard(movie, yeses: ended ? tally.yeses(for: movie.id) : nil)
         }
         let voters = tally.voters.map { voter in
             switch voter {

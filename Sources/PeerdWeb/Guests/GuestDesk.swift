@@ -9,6 +9,7 @@ package protocol GuestDesk: Sendable {
     /// `pick` as a guest sees it; `you` and `next` for `guest`.
     func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord?
     func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer
+    func isOpen(_ pick: OperationID) async -> Bool
     /// The ids of the picks each commit changed, from now on.
     func pickChanges() async -> AsyncStream<[OperationID]>
 }

@@ -89,7 +89,8 @@ package actor GuestDoor<Desk: GuestDesk>: Service {
         case .success(let opened): ledger = opened
         case .failure(let error): return .failure(GuestDoorProblem(description: "\(error)"))
         }
-        await refresh()
+        // A pick opened a moment ago may not have reached the ledger through the change stream yet.
+        if !ledger.isOpen(pick) { await refresh() }
         guard ledger.isOpen(pick) else {
             return .failure(GuestDoorProblem(description: "guests join only an open pick this peer opened"))
         }

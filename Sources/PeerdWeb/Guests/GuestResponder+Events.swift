@@ -19,7 +19,7 @@ extension GuestResponder {
             defer { ledger.closeStream(from: address) }
             for await ids in changes where ids.contains(pick) {
                 sink.yield(ByteBuffer(string: "event: pick\ndata: {}\n\n"))
-                if await desk.state(of: pick, for: nil)?.open != true { return }
+                if await !desk.isOpen(pick) { return }
             }
         }
     }

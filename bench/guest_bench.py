@@ -44,11 +44,6 @@ RSS_TARGET_MB = 10
 DECK = 20
 
 
-def percentile(values, p):
-    ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
-
-
 def rss(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmRSS:"))
@@ -165,7 +160,7 @@ def main():
             sock.close()
     finally:
         alice.stop()
-    p50, p99 = percentile(latencies, 50), percentile(latencies, 99)
+    p50, p99 = ws.percentile(latencies, 50), ws.percentile(latencies, 99)
     grew = (peak - before) / 1e6
     rows = [
         {"measure": f"{GUESTS}, p99", "value": p99, "unit": "ms", "target": f"≤ {VOTE_P99_TARGET_MS} ms",

@@ -24,18 +24,11 @@ import sys
 import time
 import traceback
 
-# What web_support.CHROMIUM_FLAGS turns off, less the loopback-only resolver rule (set per start).
-CHROMIUM_FLAGS = [
-    "--headless=new", "--disable-gpu", "--no-first-run", "--no-default-browser-check", "--disable-extensions",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
-    "--disable-domain-reliability", "--disable-client-side-phishing-detection", "--no-pings", "--mute-audio",
-    "--metrics-recording-only", "--password-store=basic", "--use-mock-keychain",
-    "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-    "--disable-backgrounding-occluded-windows",
-    "--disable-features=MediaRouter,DialMediaRouteProvider,CastMediaRouteProvider,Translate,OptimizationHints,"
-    "AutofillServerCommunication,InterestFeedContentSuggestions",
-    "--disable-crash-reporter", "--disable-breakpad",
-]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "web"))
+from web_support import CHROMIUM_FLAGS as PAGE_FLAGS  # noqa: E402
+
+# The page tests' flags, less their loopback-only resolver rule (a phone reaches the LAN; set per start).
+CHROMIUM_FLAGS = [flag for flag in PAGE_FLAGS if not flag.startswith("--host-resolver-rules=")]
 PHONE_UA = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
             "Chrome/120.0.0.0 Mobile Safari/537.36")
 

@@ -248,6 +248,7 @@ let package = Package(
                 "PeerdTestSupport", "PeerdTestKit", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec",
                 "PeerdSecurity",
             ],
+            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         // Fuzzing (`make fuzz`, Fuzz/README.md): libFuzzer targets, fuzzing only when built with

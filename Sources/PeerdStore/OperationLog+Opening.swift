@@ -85,6 +85,14 @@ extension OperationLog {
         }
     }
 
+    /// The format a newer release's log says it has ("PEERDLG2" and on), else nil.
+    private static func newerLogFormat(_ header: [UInt8]) -> Int? {
+        guard header.count == magic.count, header.starts(with: magic.dropLast()),
+            let found = Int(String(decoding: header.suffix(1), as: UTF8.self)), found > 1
+        else { return nil }
+        return found
+    }
+
     /// Checks the magic header and returns the file's size. A new file (or one whose creation was
     /// cut off inside the header) gets the header written and flushed.
     private static func checkHeader(
@@ -112,6 +120,7 @@ extension OperationLog {
             logger.info("created operation log", metadata: ["path": "\(path)"])
             return Int64(magic.count)
         }
+        if let found = newerLogFormat(header) { throw .newerFormat(path, found: found, reads: 1) }
         guard header == magic else { throw .notALog(path) }
         return size
     }

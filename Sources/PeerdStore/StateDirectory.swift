@@ -21,6 +21,7 @@ import Darwin
 /// ```
 /// <state-dir>/            mode 0700
 ///     lock                flock(LOCK_EX) held by the running peerd
+///     format              "peerd-state 1": see StateFormat; a newer format is refused untouched
 ///     identity.key        the identity key (PeerdSecurity.PeerIdentity), mode 0600
 ///     identity.crt        its self-signed TLS certificate
 ///     trust.json          the peers this one trusts and has revoked (PeerdSecurity.TrustList)
@@ -60,7 +61,8 @@ package final class StateDirectory: Sendable {
 
     /// Creates the directory (and missing parents) with mode 0700 and locks it.
     ///
-    /// - Throws: `StoreError.locked` if another process holds the lock; `.cannotAccess` if the
+    /// - Throws: `StoreError.locked` if another process holds the lock; `.newerFormat` if a newer
+    ///   peerd wrote it (see ``StateFormat``); `.cannotAccess` if the
     ///   directory cannot be made or used.
     package init(at path: FilePath, logger: Logger) throws(StoreError) {
         try Self.makeDirectories(path, logger: logger)
@@ -86,6 +88,12 @@ package final class StateDirectory: Sendable {
         guard locked else {
             try? lock.close()
             throw .locked(path)
+        }
+        do throws(StoreError) {
+            try StateFormat.check(path)
+        } catch {
+            try? lock.close()
+            throw error
         }
         self.path = path
         self.lockDescriptor = lock

@@ -13,6 +13,9 @@ package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The file exists but does not start with the operation log's magic header: it is not ours,
     /// and it was left untouched.
     case notALog(FilePath)
+    /// A newer peerd wrote this (the state directory, or the operation log) in a format this one
+    /// does not read (`found`, above `reads`); nothing in it was changed.
+    case newerFormat(FilePath, found: Int, reads: Int)
     /// A small JSON file of the state directory (peers, trust) does not hold what it should.
     case corruptFile(FilePath, reason: String)
     /// Writing or flushing failed; whatever this call wrote was rolled back.
@@ -36,6 +39,9 @@ package enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notALog(let path):
             return "\(path) is not a peerd operation log (wrong header), so it was left untouched. "
                 + "Move it aside or point peerd at another --state-dir."
+        case .newerFormat(let path, let found, let reads):
+            return "\(path) was written by a newer peerd (format \(found); this one reads up to \(reads)), "
+                + "so it was left untouched. Run that newer peerd again, or give this one another --state-dir."
         case .corruptFile(let path, let reason):
             return "\(path) is damaged: \(reason). Fix it or move it aside."
         case .writeFailed(let path, let errno):

@@ -74,7 +74,7 @@ struct OperationLogTests {
         }
     }
 
-    @Test(arguments: ["NOTALOG1 and then some text", "PEERDLG2", "hi", "PEERDLG\u{0}"])
+    @Test(arguments: ["NOTALOG1 and then some text", "PEERDLG0", "hi", "PEERDLG\u{0}"])
     func aFileWithAnotherHeaderIsRefusedAndLeftUntouched(content: String) async throws {
         try await withTemporaryDirectory { directory in
             let path = directory.appending("operations.log")
@@ -86,6 +86,21 @@ struct OperationLogTests {
             #expect(try contents(of: path) == original)
             #expect(try names(in: directory) == ["operations.log"])
             #expect(StoreError.notALog(path).description.contains("not a peerd operation log"))
+        }
+    }
+
+    @Test(arguments: ["PEERDLG2", "PEERDLG9 and records"])
+    func aLogANewerReleaseWroteIsRefusedAsNewerAndLeftUntouched(content: String) async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.appending("operations.log")
+            let original = Array(content.utf8)
+            try write(original, to: path)
+            let found = Int(String(content.dropFirst(7).prefix(1)))!
+            #expect(throws: StoreError.newerFormat(path, found: found, reads: 1)) {
+                _ = try OperationLog.open(at: path, logger: quietLogger)
+            }
+            #expect(try contents(of: path) == original)
+            #expect(try names(in: directory) == ["operations.log"])
         }
     }
 

@@ -29,7 +29,7 @@ struct StateDirectoryTests {
             #expect(try mode(of: root.appending("a")) == 0o700)
             #expect(try mode(of: path) == 0o700)
             #expect(state.logPath == path.appending("operations.log"))
-            #expect(try names(in: path) == ["lock"])
+            #expect(try names(in: path) == ["format", "lock"])
         }
     }
 
@@ -55,7 +55,7 @@ struct StateDirectoryTests {
             try state.savePeers(["nas.local:7400"])
             #expect(try state.loadPeers() == ["nas.local:7400"])
             #expect(try mode(of: state.peersPath) == 0o600)
-            #expect(try names(in: root) == ["lock", "peers.json"])
+            #expect(try names(in: root) == ["format", "lock", "peers.json"])
         }
     }
 

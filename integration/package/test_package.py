@@ -29,6 +29,7 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import harness  # noqa: E402
+from cgroups import cgroup_roots, make_cgroups, remove_cgroups  # noqa: E402
 from harness import CheckFailed  # noqa: E402
 from suite import Suite, exit_on_signals  # noqa: E402
 
@@ -41,6 +42,8 @@ PATHS = ["usr/bin/peerd", "usr/bin/peerctl", "usr/lib/systemd/user/peerd.service
          "usr/share/fish/vendor_completions.d/peerd.fish", "usr/share/fish/vendor_completions.d/peerctl.fish",
          "usr/share/doc/peerd/copyright", "usr/share/doc/peerd/changelog.gz"]
 STATE = "/home/ada/.local/state/peerd"  # the user's state, inside the chroot
+FIXTURE = ROOT / "Tests/EndToEndTests/Fixtures/state-0.1.0"  # a state folder 0.1.0 made (StateFixtureTests)
+USER_UID = int(os.environ.get("PEERD_PACKAGE_TEST_UID", "61240"))
 SOCKET = "/home/ada/peerd.sock"
 
 
@@ -206,6 +209,55 @@ def check_upgrade(w):
     return f"upgraded {w.version} → {installed}: the state folder kept its 2 movies and its identity {after['peer'][:8]}"
 
 
+def check_user_manager(w):
+    """bea, a user of the chroot whose state folder 0.1.0 made, starts the installed unit with systemctl --user."""
+    if not cgroup_roots():
+        raise CheckFailed("no writable cgroup hierarchy at /sys/fs/cgroup for the user manager")
+    w.chroot.sh(f"useradd --create-home --uid {USER_UID} --user-group bea")
+    home = w.chroot.dir / "home/bea"
+    shutil.copytree(FIXTURE, home / ".local/state/peerd", ignore=shutil.ignore_patterns("expected.json"))
+    (home / ".config/peerd").mkdir(parents=True)
+    # Off this machine's LAN: loopback of the namespace only, no mDNS, no guest door.
+    (home / ".config/peerd/config.json").write_text(
+        json.dumps({"port": 0, "listenAddress": "127.0.0.1", "mdns": False, "guests": False}))
+    w.chroot.sh("chown -R bea:bea /home/bea && chmod 700 /home/bea/.local/state/peerd")
+    seen = user_session(w)
+    expected = json.loads((FIXTURE / "expected.json").read_text())
+    unit, status = seen.get("unit", {}), seen.get("status", {})
+    listed = sorted(m["movieId"] for m in seen.get("list", [])) if isinstance(seen.get("list"), list) else None
+    wanted = {"error": None, "enabled": "disabled", "started": 0, "state": "active/running",
+              "fragment": "/usr/lib/systemd/user/peerd.service", "exe": "/usr/bin/peerd",
+              "peer": expected["peer"], "movies": sorted(m["movieId"] for m in expected["movies"]),
+              "journal says serving": True, "stopped": (0, "inactive")}
+    got = {"error": seen.get("error"), "enabled": seen.get("enabled"), "started": seen.get("start", {}).get("status"),
+           "state": f"{unit.get('ActiveState')}/{unit.get('SubState')}", "fragment": unit.get("FragmentPath"),
+           "exe": (seen.get("exe") or "").removeprefix(str(w.chroot.dir)), "peer": status.get("peer"),
+           "movies": listed, "journal says serving": any(" serving " in f" {line} " for line in seen.get("journal", [])),
+           "stopped": (seen.get("stop", {}).get("status"), seen.get("stop", {}).get("after", {}).get("ActiveState"))}
+    wrong = {k: (got[k], wanted[k]) for k in wanted if got[k] != wanted[k]}
+    if wrong or "path=/usr/bin/peerd " not in unit.get("ExecStart", ""):
+        raise CheckFailed(f"got, wanted: {wrong}; ExecStart {unit.get('ExecStart')!r}; start said "
+                          f"{seen.get('start')}; journal: {seen.get('journal', [])[-5:]}")
+    return (f"systemctl --user start peerd: {got['state']}, ExecStart /usr/bin/peerd from {got['fragment']}; "
+            f"peerctl on the default socket: 0.1.0's folder, peer {status['peer'][:8]}, {len(listed)} movies; "
+            "peerd's lines in the journal; stopped cleanly")
+
+
+def user_session(w):
+    """Runs user_manager.py in new PID, mount and network namespaces; returns what it saw."""
+    cgroups = make_cgroups(f"peerd-package-test-{os.getpid()}", USER_UID)
+    result = w.work / "user-manager.json"
+    try:
+        run(["unshare", "-m", "-p", "-n", "-f", "--kill-child", "--propagation", "private",
+             f"--mount-proc={w.chroot.dir}/proc", sys.executable, HERE / "user_manager.py", w.chroot.dir, USER_UID,
+             result, *cgroups], timeout=240)
+    finally:
+        remove_cgroups(cgroups)
+    if not result.exists():
+        raise CheckFailed("the user manager's namespace ended without a result")
+    return json.loads(result.read_text())
+
+
 def check_purge(w):
     w.chroot.sh("apt-get purge -y -q peerd")
     left = [p for p in PATHS if (w.chroot.dir / p).exists()]
@@ -221,6 +273,7 @@ CHECKS = [
     ("the package holds the binaries (no libswift*), the user unit, man pages, completions, copyright", check_contents),
     ("apt installs it in a clean Debian 12 with no Swift; --version, --help, the unit verifies", check_install),
     ("an upgrade keeps the state folder's list and identity", check_upgrade),
+    ("a real user manager starts the installed unit, on a state folder 0.1.0 made", check_user_manager),
     ("purge leaves nothing of the package; the user's state stays", check_purge),
 ]
 

@@ -26,6 +26,7 @@ import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from cgroups import cgroup_roots, enter_cgroups, make_cgroups, remove_cgroups  # noqa: E402
 from harness import ROOT, free_port, indent, stop_process  # noqa: E402
 from suite import Suite  # noqa: E402
 
@@ -72,44 +73,6 @@ def preflight():
         skip(f"cannot make a private PID + mount namespace here: {probe.stderr.strip()}")
     if not cgroup_roots():
         skip("no writable cgroup hierarchy at /sys/fs/cgroup for the user manager")
-
-
-def cgroup_roots():
-    """The hierarchies a user manager needs a cgroup in: cgroup2 alone, or systemd's v1 one plus cgroup2."""
-    base = pathlib.Path("/sys/fs/cgroup")
-    if (base / "cgroup.controllers").exists():
-        roots = [base]
-    else:
-        roots = [p for p in (base / "systemd", base / "unified") if (p / "cgroup.procs").exists()]
-    return [r for r in roots if os.access(r, os.W_OK)]
-
-
-def make_cgroups(name):
-    """A delegated cgroup per hierarchy, owned by the test uid, as user@.service gets one."""
-    made = []
-    for root in cgroup_roots():
-        path = root / name
-        path.mkdir()
-        made.append(path)
-        for entry in [path] + [path / f for f in ("cgroup.procs", "cgroup.subtree_control", "cgroup.threads")]:
-            if entry.exists():
-                os.chown(entry, UID, UID)
-    return made
-
-
-def remove_cgroups(paths):
-    for path in paths:
-        for _ in range(50):
-            try:
-                for sub in sorted(path.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-                    if sub.is_dir():
-                        sub.rmdir()
-                path.rmdir()
-                break
-            except FileNotFoundError:
-                break
-            except OSError:
-                time.sleep(0.1)  # the namespace's processes are still being reaped
 
 
 def install_env(home):
@@ -213,7 +176,7 @@ def main():
             (scratch / "run").chmod(0o700)
             for path in [scratch / "home", scratch / "run", *(scratch / "home").rglob("*")]:
                 os.lchown(path, UID, UID)
-            cgroups = make_cgroups(f"peerd-systemd-test-{os.getpid()}")
+            cgroups = make_cgroups(f"peerd-systemd-test-{os.getpid()}", UID)
             (scratch / "cgroups.json").write_text(json.dumps([str(c) for c in cgroups]))
             # --kill-child: if this script dies, the namespace and everything in it dies too.
             try:
@@ -304,8 +267,7 @@ def inner(scratch):
         conf.mkdir()
         (conf / "test.conf").write_text("[Journal]\nStorage=volatile\nForwardToSyslog=no\nForwardToKMsg=no\n"
                                         "ForwardToConsole=no\nForwardToWall=no\nRateLimitBurst=0\nReadKMsg=no\n")
-        for cgroup in json.loads((scratch / "cgroups.json").read_text()):
-            pathlib.Path(cgroup, "cgroup.procs").write_text(str(os.getpid()))
+        enter_cgroups(json.loads((scratch / "cgroups.json").read_text()))
         journald = subprocess.Popen([first_existing(JOURNALDS)], stdout=subprocess.DEVNULL,
                                     stderr=open(scratch / "journald.log", "w"))
         processes.append(journald)

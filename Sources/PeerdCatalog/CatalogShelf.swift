@@ -96,7 +96,7 @@ package struct CatalogShelf: Sendable {
             return (["list", list.kind.rawValue] + parts + ["p\(page)"]).joined(separator: "-")
         case .similar(let movie, let page): return "similar-\(movie.rawValue)-p\(page)"
         case .providers(let region): return "providers-\(region)"
-        case .search, .unanswerable: return nil
+        case .search, .find, .unanswerable: return nil
         }
     }
 }

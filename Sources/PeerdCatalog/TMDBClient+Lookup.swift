@@ -25,6 +25,13 @@ extension TMDBClient {
                     try TMDBResponses.regionProviders(body, region: region)
                 }
             )
+        case .find(let imdb):
+            let body = try await fetch(.find(imdb: imdb), for: asker)
+            return .movies(
+                try Self.parsing(.find(imdb: imdb)) { () throws(CatalogError) in
+                    try TMDBResponses.foundPage(body, imdb: imdb)
+                }
+            )
         case .unanswerable(let kind, let reason):  // refused above
             throw .unanswerable(kind: kind, reason: reason)
         }

@@ -17,6 +17,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     case genres
     /// `GET /3/watch/providers/movie`: the services TMDB knows in a region.
     case providers(region: String)
+    /// `/3/find/{imdb}?external_source=imdb_id`: what TMDB has under an IMDb id.
+    case find(imdb: String)
 
     package var description: String {
         switch self {
@@ -27,6 +29,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         case .recommendations(let movie, let page): return "TMDB's movies like \(movie), page \(page)"
         case .genres: return "TMDB's genres"
         case .providers(let region): return "TMDB's streaming services in \(region)"
+        case .find(let imdb): return "TMDB's movie for IMDb's \(imdb)"
         }
     }
 
@@ -39,6 +42,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         case .recommendations(let movie, _): return "/3/movie/\(movie.rawValue)/recommendations"
         case .genres: return "/3/genre/movie/list"
         case .providers: return "/3/watch/providers/movie"
+        case .find(let imdb): return "/3/find/\(imdb)"
         }
     }
 
@@ -90,6 +94,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
             return [("language", language)]
         case .providers(let region):
             return [("language", language), ("watch_region", region)]
+        case .find:
+            return [("external_source", "imdb_id"), ("language", language)]
         }
     }
 

@@ -63,7 +63,24 @@ package enum TMDBResponses {
     /// Results without an id or a title are left out, and a page holds at most 20, as TMDB's do.
     package static func searchPage(_ body: [UInt8], query: String) throws(CatalogError) -> SearchResultsRecord {
         let page = try decode(TMDBShapes.SearchPage.self, from: body)
-        let results = page.results.prefix(maxPageResults).compactMap { result -> SearchResultRecord? in
+        return SearchResultsRecord(
+            query: query,
+            page: page.page,
+            totalPages: page.totalPages,
+            totalResults: page.totalResults,
+            results: results(page.results)
+        )
+    }
+
+    /// `/3/find/{imdb}`: its movies as one page.
+    package static func foundPage(_ body: [UInt8], imdb: String) throws(CatalogError) -> SearchResultsRecord {
+        let found = try decode(TMDBShapes.FoundByExternalID.self, from: body)
+        let results = results(found.movieResults)
+        return SearchResultsRecord(query: imdb, page: 1, totalPages: 1, totalResults: results.count, results: results)
+    }
+
+    private static func results(_ found: [TMDBShapes.SearchResult]) -> [SearchResultRecord] {
+        found.prefix(maxPageResults).compactMap { result -> SearchResultRecord? in
             guard let movie = MovieID(result.id), let title = result.title, !title.isEmpty else { return nil }
             return SearchResultRecord(
                 movieId: movie.rawValue,
@@ -77,13 +94,6 @@ package enum TMDBResponses {
                 voteAverage: hundredths(result.voteAverage, votes: result.voteCount)
             )
         }
-        return SearchResultsRecord(
-            query: query,
-            page: page.page,
-            totalPages: page.totalPages,
-            totalResults: page.totalResults,
-            results: results
-        )
     }
 
     /// `/3/genre/movie/list`: the genres with an id and a name (at most 64 characters, as a describe allows), at most 100.

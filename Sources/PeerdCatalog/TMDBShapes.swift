@@ -64,6 +64,11 @@ enum TMDBShapes {
         var genres: [Genre]
     }
 
+    /// `/3/find/{id}`: the movies (and people, shows) under an external id; only movies are read.
+    struct FoundByExternalID: Decodable {
+        var movieResults: [SearchResult]
+    }
+
     struct SearchPage: Decodable {
         var page: Int
         var results: [SearchResult]

@@ -9,15 +9,15 @@ package protocol WebBackend: Sendable {
 }
 
 /// The control requests the page may send. The rest (follow, connect, invite, join, forget,
-/// trust, diagnose) stay with `peerctl`: they pair, trust, dial or tell the network's details,
-/// which a page has no business doing.
+/// trust, diagnose, import) stay with `peerctl`: they pair, trust, dial, tell the network's details
+/// or bring in a file, which a page has no business doing.
 extension ControlRequest {
     package var allowedFromPage: Bool {
         switch self {
         case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh,
             .mark, .watch, .history, .pick, .vote, .pickStatus, .pickClose:
             true
-        case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose: false
+        case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose, .importRows: false
         }
     }
 }

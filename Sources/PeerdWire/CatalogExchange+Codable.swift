@@ -2,7 +2,7 @@ import PeerdModel
 
 extension CatalogQuery: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, text, year, page, movie, region
+        case id, kind, text, year, page, movie, region, imdb
     }
 
     /// The longest search text a query carries, as `peerctl search` allows.
@@ -25,6 +25,7 @@ extension CatalogQuery: Codable {
         case "similar": ask = .similar(try c.decode(MovieID.self, forKey: .movie), page: page)
         case "genres": ask = .genres
         case "providers": ask = .providers(region: try c.decode(String.self, forKey: .region))
+        case "find": ask = .find(imdb: String(try c.decode(String.self, forKey: .imdb).prefix(16)))
         default: ask = .unanswerable(kind: kind, reason: "unknown query kind '\(kind.prefix(40))'")
         }
     }
@@ -45,6 +46,7 @@ extension CatalogQuery: Codable {
             try c.encode(movie, forKey: .movie)
             try c.encode(page, forKey: .page)
         case .providers(let region): try c.encode(region, forKey: .region)
+        case .find(let imdb): try c.encode(imdb, forKey: .imdb)
         case .genres, .unanswerable: break
         }
     }

@@ -24,6 +24,8 @@ package struct CatalogQuery: Hashable, Sendable {
         case genres
         /// The streaming services TMDB knows in a region (`DE`), to name the group's by.
         case providers(region: String)
+        /// The movie IMDb knows by `imdb` (`tt0133093`): TMDB's `/3/find`, for an import.
+        case find(imdb: String)
         /// A kind this peer doesn't know, kept so the holder answers it with `bad-request` and the
         /// session goes on: later versions add kinds.
         case unanswerable(kind: String, reason: String)
@@ -35,6 +37,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .similar: "similar"
             case .genres: "genres"
             case .providers: "providers"
+            case .find: "find"
             case .unanswerable(let kind, _): kind
             }
         }
@@ -46,9 +49,17 @@ package struct CatalogQuery: Hashable, Sendable {
             case .discover(let list, _): list.invalidReason
             case .providers(let region):
                 GroupSettings.isRegion(region) ? nil : "a region is two capital letters, like US or DE"
+            case .find(let imdb): Self.isIMDbID(imdb) ? nil : "an IMDb id is tt and 7 to 10 digits, like tt0133093"
             case .unanswerable(_, let reason): reason
             case .search, .similar, .genres: nil
             }
+        }
+
+        /// Whether `text` is an IMDb title id: `tt` and 7 to 10 digits.
+        package static func isIMDbID(_ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return (9...12).contains(bytes.count) && bytes.starts(with: Array("tt".utf8))
+                && bytes.dropFirst(2).allSatisfy { (0x30...0x39).contains($0) }
         }
 
         /// The page as a person would name it: "search for 'dune', page 2", "popular, page 1".
@@ -59,6 +70,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .similar(let movie, let page): "movies like \(movie), page \(page)"
             case .genres: "the genres"
             case .providers(let region): "the streaming services in \(region.prefix(2))"
+            case .find(let imdb): "the movie IMDb calls \(imdb.prefix(12))"
             case .unanswerable(let kind, _): "a query of kind '\(kind.prefix(40))'"
             }
         }

@@ -56,6 +56,8 @@ package enum ControlRequest: Hashable, Sendable {
     case page
     /// What `peerctl doctor` needs that only the daemon knows (proto/CONTROL.md, "diagnose").
     case diagnose
+    /// Rows of a file being imported (peerctl reads the file).
+    case importRows(ImportBatch)
 
     package var type: String {
         switch self {
@@ -86,6 +88,7 @@ package enum ControlRequest: Hashable, Sendable {
         case .refresh: "refresh"
         case .page: "page"
         case .diagnose: "diagnose"
+        case .importRows: "import"
         }
     }
 }
@@ -154,6 +157,7 @@ extension ControlRequest: Codable {
         case "refresh": self = .refresh(try c.decodeIfPresent(MovieID.self, forKey: .movie))
         case "page": self = .page
         case "diagnose": self = .diagnose
+        case "import": self = .importRows(try ImportBatch(from: decoder))
         default: throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
     }
@@ -211,6 +215,7 @@ extension ControlRequest: Codable {
             try c.encodeIfPresent(page, forKey: .page)
         case .show(let movie): try c.encode(movie, forKey: .movie)
         case .refresh(let movie): try c.encodeIfPresent(movie, forKey: .movie)
+        case .importRows(let batch): try batch.encode(to: encoder)
         }
     }
 }

@@ -35,6 +35,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     /// The page's address, its token in the fragment: `http://127.0.0.1:7602/#token=…`.
     case page(url: String)
     case diagnosis(DiagnosisRecord)
+    /// What became of an `import` request's rows.
+    case imported(ImportedRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -66,6 +68,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .refreshing: "refreshing"
         case .page: "page"
         case .diagnosis: "diagnosis"
+        case .imported: "imported"
         case .error: "error"
         }
     }
@@ -123,6 +126,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "refreshing": self = .refreshing(movies: try c.decode(Int.self, forKey: .movies))
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
         case "diagnosis": self = .diagnosis(try DiagnosisRecord(from: decoder))
+        case "imported": self = .imported(try ImportedRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -168,6 +172,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .refreshing(let count): try c.encode(count, forKey: .movies)
         case .page(let url): try c.encode(url, forKey: .url)
         case .diagnosis(let diagnosis): try diagnosis.encode(to: encoder)
+        case .imported(let imported): try imported.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

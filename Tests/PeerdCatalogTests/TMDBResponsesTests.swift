@@ -4,6 +4,20 @@ import PeerdWire
 import Testing
 
 @Suite struct TMDBResponsesTests {
+    /// `/3/find/{imdb}`: its `movie_results` as one page; people and shows are left out.
+    @Test func whatFindFoundIsAPageOfItsMovies() throws {
+        let text =
+            #"{"movie_results":[{"id":603,"title":"The Matrix","original_title":"The Matrix","#
+            + #""release_date":"1999-03-31","overview":"A hacker."}],"person_results":[{"id":6384}],"#
+            + #""tv_results":[],"tv_episode_results":[],"tv_season_results":[]}"#
+        let body = Array(text.utf8)
+        let page = try TMDBResponses.foundPage(body, imdb: "tt0133093")
+        #expect(page.results.map(\.movieId) == [603] && page.results.first?.year == 1999)
+        #expect(page.query == "tt0133093" && page.totalResults == 1)
+        let none = Array(#"{"movie_results":[],"person_results":[],"tv_results":[]}"#.utf8)
+        #expect(try TMDBResponses.foundPage(none, imdb: "tt0000000").results.isEmpty)
+    }
+
     @Test func theMatrixBecomesDetailsWithEveryFieldADescribeHolds() throws {
         let details = try TMDBResponses.details(
             Fixtures.bytes("movie-603.json"),

@@ -16,8 +16,10 @@ import Testing
 struct ControlResponderTests {
     static let refused = DialTarget.Outcome(error: "connection refused", refused: true)
 
-    /// Runs a responder (and the services it asks) until `body` returns.
+    /// Runs a responder (and the services it asks) until `body` returns; `catalog` stands in for
+    /// TMDB where a test gives one.
     func withResponder(
+        catalog: (any CatalogAccess)? = nil,
         _ body: (ControlResponder, MemoryStore, ScriptedDialing) async throws -> Void
     ) async throws {
         let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-responder-\(UUID().uuidString)")
@@ -46,7 +48,7 @@ struct ControlResponderTests {
             directory: directory,
             dialer: dialer,
             trust: trust,
-            catalog: nil,
+            catalog: catalog,
             discovery: DiscoveryStatus(localID: identity.peer, enabled: false),
             info: DaemonInfo(
                 identity: identity.peer,
@@ -58,7 +60,8 @@ struct ControlResponderTests {
                 mdns: false,
                 tmdb: false,
                 page: nil
-            )
+            ),
+            imports: ImportDesk(stateDirectory: scratch)
         )
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in

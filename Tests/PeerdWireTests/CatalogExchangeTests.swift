@@ -36,7 +36,7 @@ struct CatalogExchangeTests {
             .search(text: "dune", year: 2021, page: 2), .discover(DiscoverList(), page: 1),
             .discover(DiscoverList(.topRated, filter: filter), page: 3),
             .discover(DiscoverList(.trendingWeek), page: 1),
-            .similar(MovieID(603)!, page: 2), .genres,
+            .similar(MovieID(603)!, page: 2), .genres, .find(imdb: "tt0133093"),
         ]
         for ask in asks {
             let message = PeerMessage.query(CatalogQuery(id: 9, ask: ask))
@@ -67,6 +67,18 @@ struct CatalogExchangeTests {
         } catch {
             Issue.record("not a WireError: \(error)")
         }
+    }
+
+    @Test(arguments: ["tt0133093", "tt10838180"])
+    func anIMDbIdIsAskedAsItIs(_ imdb: String) {
+        #expect(CatalogQuery.Ask.find(imdb: imdb).invalidReason == nil)
+    }
+
+    @Test(arguments: ["tt013309", "tt01330930000", "nm0000206", "tt0133093 ", "TT0133093"])
+    func anythingElseIsNotAnIMDbId(_ imdb: String) {
+        #expect(
+            CatalogQuery.Ask.find(imdb: imdb).invalidReason == "an IMDb id is tt and 7 to 10 digits, like tt0133093"
+        )
     }
 
     @Test func aSearchWithoutAPageAsksForTheFirst() throws {

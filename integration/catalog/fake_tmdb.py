@@ -6,6 +6,8 @@ on at runtime.
     /3/movie/{id}?language=    details (401 status_code 7 without a valid token, 404 status_code 34 unknown id)
     /3/search/movie?query=&year=&page=   20 results a page; "matrix" spans 3 pages
     /3/configuration           images.secure_base_url, poster_sizes, change_keys
+    /3/find/{imdb_id}?external_source=imdb_id   movie_results (empty lists for an id it doesn't know)
+    with `synthetic`, also made-up movies: /3/movie/N, a search for "Movie N" and /3/find/ttN
     the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
     where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
 
@@ -146,6 +148,19 @@ def search(query, year, page):
             "total_pages": (len(found) + 19) // 20, "total_results": len(found)}
 
 
+def find(external, source, synthetic=False):
+    """/3/find: what TMDB has under an external id, in its shape (an unknown id is 200 with empty lists)."""
+    if source not in ("imdb_id", "tvdb_id", "wikidata_id", "facebook_id", "instagram_id", "twitter_id", "tiktok_id",
+                      "youtube_id"):
+        return {"success": False, "status_code": 22, "status_message": "Invalid external_source."}
+    found = [m for m in DETAILS.values() if source == "imdb_id" and m["imdb_id"] == external]
+    made = re.fullmatch(r"tt(\d{7,10})", external) if synthetic and not found and source == "imdb_id" else None
+    if made:
+        found = [made_up(int(made[1]))]
+    return {"movie_results": [search_result(m) for m in found], "person_results": [], "tv_results": [],
+            "tv_episode_results": [], "tv_season_results": []}
+
+
 class FakeTMDB:
     def __init__(self, tokens=(), seed=3, stall_seconds=10.0, synthetic=False):
         self.kinds = {t: token_kind(t) for t in tokens}
@@ -262,11 +277,19 @@ class _Handler(BaseHTTPRequestHandler):
             if found and "watch/providers" in query.get("append_to_response", "").split(","):
                 found = {**found, "watch/providers": {"results": lists.watch_providers(found)}}
             return (200, found) if found else (404, NOT_FOUND)
+        synthetic = self.server.fake.synthetic
         if path == "/3/search/movie":
             page = int(query.get("page", "1")) if query.get("page", "1").isdigit() else 0
             if not 1 <= page <= 500:
                 return 400, {"errors": ["page must be less than or equal to 500"]}
+            made = re.fullmatch(r"movie (\d{1,9})", query.get("query", "").lower()) if synthetic else None
+            if made and page == 1:
+                return 200, {"page": 1, "results": [search_result(made_up(int(made[1])))], "total_pages": 1,
+                             "total_results": 1}
             return 200, search(query.get("query", ""), query.get("year", ""), page)
+        match = re.fullmatch(r"/3/find/(.+)", path)
+        if match:
+            return 200, find(match[1], query.get("external_source"), synthetic)
         return lists.route(path, query, CATALOG, TODAY) or (404, NOT_FOUND)
 
     def admin(self, fake, path, query):

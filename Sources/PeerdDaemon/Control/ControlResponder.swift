@@ -22,6 +22,8 @@ struct ControlResponder: Sendable {
     let info: DaemonInfo
     /// The guest door, for a pick's guest link; nil with `--no-guests`.
     var guests: (any GuestLinks)? = nil
+    /// Imports' journals and the pace of their lookups.
+    var imports: ImportDesk? = nil
 
     static let maxPageSize = 10_000
 
@@ -75,6 +77,7 @@ struct ControlResponder: Sendable {
         case .refresh(let movie): return await refresh(movie)
         case .page: return page()
         case .diagnose: return .diagnosis(await diagnosis())
+        case .importRows(let batch): return await importRows(batch)
         case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
         }
     }

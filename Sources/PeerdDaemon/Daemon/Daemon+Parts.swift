@@ -192,7 +192,8 @@ extension Daemon {
                 shelf: CatalogShelf(directory: configuration.tmdbCacheDirectory),
                 discovery: discovery,
                 info: info,
-                guests: door
+                guests: door,
+                imports: ImportDesk(stateDirectory: FilePath(configuration.stateDirectory))
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),

@@ -104,6 +104,11 @@ package actor ReplicaService: Service {
 
     package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
 
+    /// This member's newest mark of `kind` on `movie`, listed or not; nil when it never made one.
+    package func ownMark(_ kind: Mark.Kind, on movie: MovieID) -> Mark? {
+        replica.list.marks.mark(kind, of: replica.id, on: movie)
+    }
+
     /// The newest describe of `movie`, listed or not.
     package func description(of movie: MovieID) -> Operation? { replica.list.description(of: movie) }
 

@@ -1,0 +1,100 @@
+import PeerdCatalog
+import PeerdModel
+import PeerdWire
+
+/// What an import row makes, and the lookups that resolve it (see ControlResponder+Import).
+extension ControlResponder {
+    /// Times a lookup TMDB asked to wait for (429, 503) is tried again before its row fails.
+    static let importRetries = 3
+
+    /// Makes what `row` says of `movie`, each operation only if it changes something (a dry run
+    /// only says what it would make).
+    func apply(_ row: ImportRow, _ resolution: Resolution, dryRun: Bool) async -> ImportResult {
+        let movie: Movie
+        switch resolution {
+        case .unresolved(let reason): return ImportResult(row, .unresolved, reason: reason)
+        case .failed(let reason): return ImportResult(row, .failed, reason: reason)
+        case .movie(let found): movie = found
+        }
+        let result = { (outcome: ImportResult.Outcome, reason: String?) in
+            ImportResult(row, outcome, movieId: movie.id.rawValue, title: movie.title, year: movie.year, reason: reason)
+        }
+        let rowMarks = Self.marks(of: row)
+        if let reason = rowMarks.lazy.compactMap(\.invalidReason).first ?? movie.invalidReason {
+            return result(.unresolved, "the row can't be stored: \(reason)")
+        }
+        var marks: [Mark] = []
+        for mark in rowMarks where await changes(mark, on: movie.id) { marks.append(mark) }
+        let listed = await replica.row(for: movie.id) != nil
+        let adds = (row.list || row.want) && !listed
+        if dryRun { return result(adds ? .added : marks.isEmpty ? .already : .marked, nil) }
+        do {
+            var added = false
+            if adds, !marks.contains(where: { $0.kind == .want }) {
+                let named = await replica.named(movie)
+                if case .added = try await replica.submit(.add(named), at: Wallclock.millis()) { added = true }
+            }
+            var made = 0
+            if !marks.isEmpty {
+                guard case .marked(let record) = await mark(movie, marks) else {
+                    return result(.failed, "the marks were refused")
+                }
+                (made, added) = (record.made, added || record.added)
+            }
+            return result(added ? .added : made > 0 ? .marked : .already, nil)
+        } catch {
+            return result(.failed, Self.wireError(error).message)
+        }
+    }
+
+    /// The marks a row says this member has.
+    static func marks(of row: ImportRow) -> [Mark] {
+        var marks: [Mark] = []
+        if row.want { marks.append(Mark(kind: .want)) }
+        if row.seen || row.seenOn != nil { marks.append(Mark(kind: .seen, on: row.seenOn)) }
+        if let rating = row.rating { marks.append(Mark(kind: .rating, rating: rating)) }
+        if row.veto { marks.append(Mark(kind: .veto)) }
+        return marks
+    }
+
+    /// Whether `mark` says something this member's marks don't. A seen mark only moves forward: a
+    /// dated one replaces an undated one or an older day, an undated one never replaces a seen
+    /// mark, so files that overlap (Letterboxd's watched and diary) agree in any order.
+    private func changes(_ mark: Mark, on movie: MovieID) async -> Bool {
+        let current = await replica.ownMark(mark.kind, on: movie)
+        guard mark.kind == .seen, let current, current.set else { return current != mark }
+        guard let day = mark.on else { return false }
+        return current.on.map { $0 < day } ?? true
+    }
+
+    /// What `ask` finds (search results, or what `find` found), at the imports' pace, through this
+    /// daemon's token or a peer's; a lookup TMDB asked to wait for is tried again after the wait.
+    func importLookup(_ ask: CatalogQuery.Ask, _ imports: ImportDesk) async -> Result<[SearchResultRecord], WireError> {
+        var attempt = 0
+        while true {
+            await imports.turn()
+            var wait: Duration?
+            let outcome: Result<CatalogAnswer.Found, WireError>
+            if let catalog {
+                do {
+                    outcome = .success(try await catalog.lookup(ask))
+                } catch {
+                    wait = (error as? CatalogError)?.upstreamFailure?.retryAfter
+                    outcome = .failure(WireError(.upstreamFailed, "\(error)"))
+                }
+            } else if let asker {
+                outcome = await asker.ask(ask)  // it waits out a holder's rate limit itself
+            } else {
+                return .failure(WireError(.unavailable, "can't ask TMDB: \(Self.noToken)"))
+            }
+            switch outcome {
+            case .success(.search(let page)), .success(.movies(let page)): return .success(page.results)
+            case .success: return .failure(WireError(.internal, "\(ask) was answered with something else"))
+            case .failure(let error):
+                guard let wait, attempt < Self.importRetries else { return .failure(error) }
+                attempt += 1
+                try? await Task.sleep(for: min(wait, .seconds(60)))
+            }
+        }
+    }
+}

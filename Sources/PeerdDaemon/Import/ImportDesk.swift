@@ -1,0 +1,73 @@
+import PeerdModel
+import PeerdStore
+import PeerdWire
+import SystemPackage
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The daemon's side of `peerctl import` that outlives one request: each import's journal (what its
+/// rows came to), and the pace of the TMDB lookups imports make.
+actor ImportDesk {
+    /// TMDB documents about 50 requests a second per address as its ceiling; imports stay under it,
+    /// so the daemon's own fetches (details, the page) keep room.
+    static let lookupsPerSecond = 40
+    /// Journals kept open; an older one is closed (and read again if its import comes back).
+    static let openJournals = 4
+
+    private let stateDirectory: FilePath
+    private var journals: [(id: String, journal: ImportJournal, done: [String: ImportResult])] = []
+    private var pace = TokenBucket<ContinuousClock.Instant>(interval: .seconds(1) / lookupsPerSecond, burst: 10)
+
+    init(stateDirectory: FilePath) {
+        self.stateDirectory = stateDirectory
+    }
+
+    /// A row's key in its import's journal: its file in the archive and its line.
+    static func key(file: String?, line: Int) -> String { "\(file ?? ""):\(line)" }
+
+    /// What earlier runs of import `id` did, by row key.
+    func done(_ id: String) throws(StoreError) -> [String: ImportResult] {
+        try entry(id).done
+    }
+
+    /// Records what `results` came to (those a run again should skip), after their operations.
+    func record(_ id: String, _ results: [ImportResult]) throws(StoreError) {
+        let finished = results.filter { $0.outcome != .failed }
+        let entry = try entry(id)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Encoding an ImportResult (strings, numbers) cannot fail.
+        try entry.journal.append(finished.map { Array(try! encoder.encode($0)) })
+        guard let index = journals.firstIndex(where: { $0.id == id }) else { return }
+        for result in finished { journals[index].done[Self.key(file: result.file, line: result.line)] = result }
+    }
+
+    /// Waits for the next lookup's turn.
+    func turn() async {
+        let wait = pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
+        if wait > .zero { try? await Task.sleep(for: wait) }
+    }
+
+    private func entry(_ id: String) throws(StoreError) -> (
+        id: String, journal: ImportJournal, done: [String: ImportResult]
+    ) {
+        if let index = journals.firstIndex(where: { $0.id == id }) {
+            let entry = journals.remove(at: index)
+            journals.append(entry)
+            return entry
+        }
+        let (journal, lines) = try ImportJournal.open(in: stateDirectory, id: id)
+        var done: [String: ImportResult] = [:]
+        for line in lines {
+            guard let result = try? JSONDecoder().decode(ImportResult.self, from: Data(line)) else { continue }
+            done[Self.key(file: result.file, line: result.line)] = result
+        }
+        journals.append((id, journal, done))
+        if journals.count > Self.openJournals { journals.removeFirst() }
+        return (id, journal, done)
+    }
+}

@@ -36,11 +36,16 @@ LAYOUT := -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sectio
 	-Xlinker --symbol-ordering-file=$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xlinker -T -Xlinker $(LINK_SCRIPT)
 RELEASE := -c release --static-swift-stdlib $(LAYOUT)
+# The same build with the Swift runtime linked dynamically, in a scratch path of its own: only for
+# `make bench-package`, which weighs the package's binaries against it.
+RELEASE_DYNAMIC := -c release $(LAYOUT)
+DYNAMIC_SCRATCH := .build-dynamic
+DYNAMIC_BIN := $(DYNAMIC_SCRATCH)/release
 # Seconds per fuzz target (Fuzz/README.md): for `make fuzz`, and for the smoke run `make test` makes.
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 20
 
-.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests web-test guests-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package release-dynamic web-test guests-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -51,6 +56,7 @@ help:
 	@echo "make guests-test  only the guests' test: three peerd and two phones (Chromium) on a LAN in namespaces (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
+	@echo "make bench-package  the .deb's binaries against a dynamically linked build: size, start-up to READY=1 (root)"
 	@echo "make bench-liveness  partitions healing and a catch-up at 20% loss on a five-host LAN lab (root)"
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
 	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
@@ -101,6 +107,17 @@ release: deps
 	done
 	$(SWIFT) build $(RELEASE) --product peerd
 	$(SWIFT) build $(RELEASE) --product peerctl
+
+# As `release`, without --static-swift-stdlib, into .build-dynamic/release: the binaries find the
+# runtime in the toolchain. Built afresh when the flags change, relinked when the order or the script did.
+release-dynamic: deps
+	@echo '$(RELEASE_DYNAMIC)' | cmp -s - $(DYNAMIC_SCRATCH)/release-flags || { rm -rf $(DYNAMIC_SCRATCH)/*-linux-gnu/release; \
+		mkdir -p $(DYNAMIC_SCRATCH); echo '$(RELEASE_DYNAMIC)' > $(DYNAMIC_SCRATCH)/release-flags; }
+	@for bin in peerd peerctl; do \
+		[ $(LINK_ORDER) -nt $(DYNAMIC_BIN)/$$bin ] || [ $(LINK_SCRIPT) -nt $(DYNAMIC_BIN)/$$bin ] && rm -f $(DYNAMIC_BIN)/$$bin; true; \
+	done
+	$(SWIFT) build $(RELEASE_DYNAMIC) --scratch-path $(DYNAMIC_SCRATCH) --product peerd
+	$(SWIFT) build $(RELEASE_DYNAMIC) --scratch-path $(DYNAMIC_SCRATCH) --product peerctl
 
 run: release
 	$(RELEASE_BIN)/peerd $(ARGS)
@@ -163,6 +180,7 @@ bench: test-deps release
 	$(MAKE) --no-print-directory bench-syncthing
 	$(MAKE) --no-print-directory bench-web
 	$(MAKE) --no-print-directory bench-guests
+	$(MAKE) --no-print-directory bench-package
 
 # The decoders under libFuzzer with ASan, built in .build-fuzz (not .build); the corpus grows there
 # from run to run. Prints exec/s and executions per target; a crash fails and leaves its input in
@@ -193,6 +211,13 @@ bench-syncthing: test-deps
 bench-guests: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 bench/guest_bench.py --results bench/results.json
 
+# The package's binaries (Swift runtime inside) against the same build linked dynamically: the .deb,
+# the binaries installed, and the dynamic ones alone and with the runtime they load; start to READY=1
+# and peak RSS then, on an empty state dir and on 1,000 movies, in a network namespace (root).
+bench-package: test-deps deb release-dynamic
+	python3 bench/package_bench.py --deb $$(ls .build-deb/peerd_*.deb) --dynamic-bin $(DYNAMIC_BIN) \
+		--results bench/results.json $(LAB_SKIP_OK)
+
 bench-web: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 bench/web_bench.py --results bench/results.json $(LAB_SKIP_OK)
 
@@ -208,7 +233,7 @@ link-order: release
 	$(MAKE) --no-print-directory release
 
 clean:
-	rm -rf .build .build-deb
+	rm -rf .build .build-deb $(DYNAMIC_SCRATCH)
 
 # The Debian package, .build-deb/peerd_VERSION_ARCH.deb (debian/: debhelper 13, `dh $@`), of the
 # release build `make release` makes (the one `make install` and the systemd test use; no build of

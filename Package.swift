@@ -25,6 +25,8 @@ let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let csv = Target.Dependency.product(name: "CSV", package: "CSV.swift")
+let zipFoundation = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation")
 
 let package = Package(
     name: "peerd",
@@ -47,6 +49,9 @@ let package = Package(
         // Without its default traits: they would link all of Foundation and swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // CSV and ZIP for `peerctl import` and `export` (PeerdImport).
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
@@ -90,6 +95,13 @@ let package = Package(
         // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
         // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        // import: the files `peerctl import` reads (Letterboxd, IMDb, TMDB, Trakt, peerd's own) as rows, and
+        // the files `peerctl export` writes. Pure apart from reading the one file; resolves nothing (docs/IMPORT.md).
+        .target(
+            name: "PeerdImport",
+            dependencies: ["PeerdModel", "PeerdWire", csv, zipFoundation, crypto],
+            swiftSettings: strict
+        ),
         // transport, control server, replica and services: everything the daemon wires together.
         .target(
             name: "PeerdDaemon",
@@ -155,7 +167,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "peerctl",
-            dependencies: ["PeerControl", "PeerdDoctor", "PeerdModel", "PeerdWire", "PeerdQR", argumentParser],
+            dependencies: [
+                "PeerControl", "PeerdDoctor", "PeerdImport", "PeerdModel", "PeerdWire", "PeerdQR", argumentParser,
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -176,6 +190,12 @@ let package = Package(
         .testTarget(
             name: "PeerdDoctorTests",
             dependencies: ["PeerdDoctor", "PeerdWire", "PeerdModel"],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PeerdImportTests",
+            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", zipFoundation],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -49,9 +49,13 @@ package actor CatalogService: Service {
         try? await client.shutdown()
     }
 
-    /// What `ask` finds on TMDB, asked for this peer's own user.
-    package nonisolated func lookup(_ ask: CatalogQuery.Ask) async throws(CatalogError) -> CatalogAnswer.Found {
-        try await client.lookup(ask)
+    /// What `ask` finds on TMDB, asked for this peer's own user (an import's lookups are paced by
+    /// the import, ``TMDBClient/RequestFor/importing``).
+    package nonisolated func lookup(
+        _ ask: CatalogQuery.Ask,
+        for asker: TMDBClient.RequestFor = .us
+    ) async throws(CatalogError) -> CatalogAnswer.Found {
+        try await client.lookup(ask, for: asker)
     }
 
     /// Queues fetches of `movies` now (described or not) and returns how many it queued.

@@ -21,7 +21,8 @@ extension TMDBClient {
         if asker == .peer, peerShare.withLock({ $0.reserve(now: .now, maxWait: .zero) }) == nil {
             throw .upstream(request, .throttled(peerShare.withLock { $0.waitForSlot(now: .now) }))
         }
-        let slot = rateCap.withLock { $0.reserve(now: .now, maxWait: limits.requestTimeout) }
+        let slot =
+            asker == .importing ? .zero : rateCap.withLock { $0.reserve(now: .now, maxWait: limits.requestTimeout) }
         guard let slot else {
             throw .upstream(request, .throttled(rateCap.withLock { $0.waitForSlot(now: .now) }))
         }

@@ -27,6 +27,7 @@ import Darwin
 ///     trust.json          the peers this one trusts and has revoked (PeerdSecurity.TrustList)
 ///     peers.json          ["host:port", …]: static peers added with `peerctl connect`
 ///     operations.log      see OperationLog
+///     imports/            one journal per import, by the file's SHA-256 (ImportJournal)
 /// ```
 ///
 /// Opening takes an exclusive `flock` on `lock`, so two daemons never share a log; the lock is

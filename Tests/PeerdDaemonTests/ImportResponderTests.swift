@@ -32,6 +32,7 @@ struct ImportResponderTests {
                 SearchResultsRecord(query: text, page: 1, totalPages: 1, totalResults: found.count, results: found)
             )
         }
+        func importLookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found { try await lookup(ask) }
         func refresh(_ movies: [MovieID]) async -> Int { 0 }
         func pendingReason(_ movie: MovieID) async -> String? { nil }
         func posterURL(for path: String) async -> String { path }

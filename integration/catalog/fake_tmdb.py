@@ -7,7 +7,7 @@ on at runtime.
     /3/search/movie?query=&year=&page=   20 results a page; "matrix" spans 3 pages
     /3/configuration           images.secure_base_url, poster_sizes, change_keys
     /3/find/{imdb_id}?external_source=imdb_id   movie_results (empty lists for an id it doesn't know)
-    with `synthetic`, also made-up movies: /3/movie/N, a search for "Movie N" and /3/find/ttN
+    with `synthetic`, also made-up movies: /3/movie/N and a search for "Movie N"
     the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
     where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
 
@@ -148,15 +148,12 @@ def search(query, year, page):
             "total_pages": (len(found) + 19) // 20, "total_results": len(found)}
 
 
-def find(external, source, synthetic=False):
+def find(external, source):
     """/3/find: what TMDB has under an external id, in its shape (an unknown id is 200 with empty lists)."""
     if source not in ("imdb_id", "tvdb_id", "wikidata_id", "facebook_id", "instagram_id", "twitter_id", "tiktok_id",
                       "youtube_id"):
         return {"success": False, "status_code": 22, "status_message": "Invalid external_source."}
     found = [m for m in DETAILS.values() if source == "imdb_id" and m["imdb_id"] == external]
-    made = re.fullmatch(r"tt(\d{7,10})", external) if synthetic and not found and source == "imdb_id" else None
-    if made:
-        found = [made_up(int(made[1]))]
     return {"movie_results": [search_result(m) for m in found], "person_results": [], "tv_results": [],
             "tv_episode_results": [], "tv_season_results": []}
 
@@ -289,7 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, search(query.get("query", ""), query.get("year", ""), page)
         match = re.fullmatch(r"/3/find/(.+)", path)
         if match:
-            return 200, find(match[1], query.get("external_source"), synthetic)
+            return 200, find(match[1], query.get("external_source"))
         return lists.route(path, query, CATALOG, TODAY) or (404, NOT_FOUND)
 
     def admin(self, fake, path, query):

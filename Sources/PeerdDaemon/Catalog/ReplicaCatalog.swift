@@ -32,6 +32,10 @@ struct TMDBCatalog: CatalogAccess {
         try await service.lookup(ask)
     }
 
+    func importLookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found {
+        try await service.lookup(ask, for: .importing)
+    }
+
     func refresh(_ movies: [MovieID]) async -> Int { await service.refresh(movies) }
 
     func pendingReason(_ movie: MovieID) async -> String? { await service.pendingReason(movie) }

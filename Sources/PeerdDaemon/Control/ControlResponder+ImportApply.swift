@@ -4,8 +4,9 @@ import PeerdWire
 
 /// What an import row makes, and the lookups that resolve it (see ControlResponder+Import).
 extension ControlResponder {
-    /// Times a lookup TMDB asked to wait for (429, 503) is tried again before its row fails.
-    static let importRetries = 3
+    /// Times a lookup TMDB (or the holder) asked to wait for (429, 503) is tried again before its
+    /// row fails.
+    static let importRetries = 5
 
     /// Makes what `row` says of `movie`, each operation only if it changes something (a dry run
     /// only says what it would make).
@@ -72,18 +73,20 @@ extension ControlResponder {
     func importLookup(_ ask: CatalogQuery.Ask, _ imports: ImportDesk) async -> Result<[SearchResultRecord], WireError> {
         var attempt = 0
         while true {
-            await imports.turn()
+            await imports.turn(throughPeer: catalog == nil)
             var wait: Duration?
             let outcome: Result<CatalogAnswer.Found, WireError>
             if let catalog {
                 do {
-                    outcome = .success(try await catalog.lookup(ask))
+                    outcome = .success(try await catalog.importLookup(ask))
                 } catch {
                     wait = (error as? CatalogError)?.upstreamFailure?.retryAfter
                     outcome = .failure(WireError(.upstreamFailed, "\(error)"))
                 }
             } else if let asker {
-                outcome = await asker.ask(ask)  // it waits out a holder's rate limit itself
+                outcome = await asker.ask(ask)
+                // A holder that is busy with others' queries: wait a moment and ask again.
+                if case .failure(let error) = outcome, error.code == .rateLimited { wait = .seconds(1) }
             } else {
                 return .failure(WireError(.unavailable, "can't ask TMDB: \(Self.noToken)"))
             }

@@ -21,6 +21,9 @@ actor ImportDesk {
     private let stateDirectory: FilePath
     private var journals: [(id: String, journal: ImportJournal, done: [String: ImportResult])] = []
     private var pace = TokenBucket<ContinuousClock.Instant>(interval: .seconds(1) / lookupsPerSecond, burst: 10)
+    /// Through a peer that holds a token, at the pace the holder grants each member (QueryDesk's
+    /// `perAsker`: 2 a second, in bursts of 4), so that rows wait their turn rather than fail.
+    private var peerPace = TokenBucket<ContinuousClock.Instant>(interval: .milliseconds(500), burst: 4)
 
     init(stateDirectory: FilePath) {
         self.stateDirectory = stateDirectory
@@ -46,9 +49,12 @@ actor ImportDesk {
         for result in finished { journals[index].done[Self.key(file: result.file, line: result.line)] = result }
     }
 
-    /// Waits for the next lookup's turn.
-    func turn() async {
-        let wait = pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
+    /// Waits for the next lookup's turn: TMDB's, or through a peer, the holder's.
+    func turn(throughPeer: Bool) async {
+        let wait =
+            throughPeer
+            ? peerPace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
+            : pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
         if wait > .zero { try? await Task.sleep(for: wait) }
     }
 

@@ -24,6 +24,21 @@ enum Output {
         print(String(decoding: WireCoding.encode(value), as: UTF8.self))
     }
 
+    /// `bytes` on stdout as they are (a file `export` writes); exits 74 if stdout is closed.
+    static func bytes(_ bytes: [UInt8]) throws {
+        flush()
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                error("can't write to standard output: \(String(cString: strerror(errno)))")
+                throw ExitCode(74)
+            }
+            written += count
+        }
+    }
+
     static func error(_ message: String) {
         FileHandleless.standardError("peerctl: " + message + "\n")
     }

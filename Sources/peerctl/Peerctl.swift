@@ -23,6 +23,7 @@ struct Peerctl: ParsableCommand {
               peerctl list --unseen --sort wants
               peerctl history
               peerctl pick                            (choose tonight's movie together; vote yes|no)
+              peerctl import letterboxd-export.zip    (or IMDb, TMDB, Trakt files; export writes them)
               peerctl list
               peerctl list --follow
               peerctl peers
@@ -31,7 +32,8 @@ struct Peerctl: ParsableCommand {
               peerctl doctor                          (why peers don't find each other)
 
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
-            69 when no peerd answers on the socket.
+            65 for a file import can't read, 69 when no peerd answers on the socket, 73 when a file \
+            can't be written.
             """,
         version: PeerdVersion.current,
         subcommands: [
@@ -40,7 +42,7 @@ struct Peerctl: ParsableCommand {
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
-            PickCommand.self, VoteCommand.self,
+            PickCommand.self, VoteCommand.self, ImportCommand.self, ExportCommand.self,
             OpenCommand.self, DoctorCommand.self,
         ]
     )

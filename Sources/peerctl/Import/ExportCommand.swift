@@ -1,0 +1,61 @@
+import ArgumentParser
+import PeerdImport
+import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ExportFormat: ExpressibleByArgument {}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write the shared list to a file: for Letterboxd, as CSV, or as JSON with every field.",
+        discussion: """
+            letterboxd writes the columns Letterboxd's importer reads (Title, Year, tmdbID, imdbID, \
+            WatchedDate, Rating10), with your own dates and ratings. csv writes one row per listed \
+            movie with your marks, then who added, wants and saw it. json writes every field of every \
+            row, with every member's marks. `peerctl import` reads all three back (only your own \
+            marks come in: a member signs only their own). docs/IMPORT.md says what each column holds.
+
+            Examples:
+              peerctl export > list.json
+              peerctl export --format letterboxd --mine > letterboxd.csv
+              peerctl export --format csv --output list.csv
+            """
+    )
+
+    @Option(help: "letterboxd, csv or json.") var format: ExportFormat = .json
+    @Flag(help: "Only the movies you added or marked.") var mine = false
+    @Option(help: ArgumentHelp("Write here instead of to standard output.", valueName: "file")) var output: String?
+    @OptionGroup var options: ControlOptions
+
+    func run() throws {
+        guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
+        var movies: [MovieRecord] = []
+        var cursor: String?
+        repeat {
+            guard case .list(let page, _, let next) = try options.request(.list(limit: nil, after: cursor)) else {
+                throw Output.unexpected()
+            }
+            movies += page
+            cursor = next
+        } while cursor != nil
+        let bytes = ExportWriter.write(movies, format: format, me: me.peer, myName: me.name, mine: mine)
+        guard let output else {
+            try Output.bytes(bytes)
+            return
+        }
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            Output.error("can't write \(output): \(error)")
+            throw ExitCode(73)
+        }
+        let count = mine ? "your movies" : "\(movies.count) movies"
+        Output.note("wrote \(count) to \(output) (\(format.rawValue), \(bytes.count) bytes)")
+    }
+}

@@ -531,6 +531,7 @@ VALID = {
     "peer-answer-movies": {"type": "answer", "id": 11, "movies": SIMILAR_PAGE},
     "peer-answer-genres": {"type": "answer", "id": 12, "genres": GENRES},
     "peer-query-providers": {"type": "query", "id": 13, "kind": "providers", "region": "DE"},
+    "peer-query-find": {"type": "query", "id": 14, "kind": "find", "imdb": "tt0133093"},
     "peer-answer-providers": {"type": "answer", "id": 13, "providers": DE_PROVIDERS},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
@@ -595,6 +596,17 @@ VALID = {
     "control-request-show": {"type": "show", "version": 1, "movie": 603},
     "control-request-refresh": {"type": "refresh", "version": 1, "movie": 603},
     "control-request-refresh-all": {"type": "refresh", "version": 1},
+    "control-request-import": {"type": "import", "version": 1, "dryRun": False,
+                               "id": "5f2b9c4e8a7d1036b4e2c9f0a1d8e7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a29180", "rows": [
+                                   {"line": 2, "title": "The Matrix", "year": 1999, "list": False, "want": True,
+                                    "seen": False, "veto": False},
+                                   {"file": "diary.csv", "line": 3, "title": "Fight Club", "year": 1999,
+                                    "list": False, "want": False, "seen": True, "seenOn": "2023-05-01", "rating": 9,
+                                    "veto": False},
+                                   {"line": 4, "imdb": "tt0816692", "list": False, "want": True, "seen": False,
+                                    "veto": False},
+                                   {"line": 5, "tmdb": 550, "list": True, "want": False, "seen": False,
+                                    "veto": False}]},
     "control-request-page": {"type": "page", "version": 1},
     "control-request-diagnose": {"type": "diagnose", "version": 1},
     # control responses
@@ -706,6 +718,11 @@ VALID = {
                                        "pending": "waiting for a peer with a TMDB token to describe it "
                                                   "(this peerd has none)"},
     "control-response-refreshing": {"type": "refreshing", "movies": 1},
+    "control-response-imported": {"type": "imported", "dryRun": False, "results": [
+        {"line": 2, "outcome": "added", "movieId": 603, "title": "The Matrix", "year": 1999},
+        {"file": "diary.csv", "line": 3, "outcome": "marked", "movieId": 550, "title": "Fight Club", "year": 1999},
+        {"line": 4, "outcome": "unresolved", "reason": "TMDB has no movie for IMDb's tt0816692"},
+        {"line": 5, "outcome": "already", "movieId": 550, "reason": "an earlier run of this import did it"}]},
     "control-response-page": {"type": "page", "url": "http://127.0.0.1:7602/#token=" + "9c1f" * 16},
     "control-response-diagnosis": DIAGNOSIS,
     "control-response-diagnosis-no-mdns": {"type": "diagnosis", "at": AT, "peer": ALICE, "name": "alice",
@@ -892,6 +909,7 @@ ABOUT = {
     "control-request-show": "show one movie",
     "control-request-refresh": "refresh one movie's details",
     "control-request-refresh-all": "refresh every listed movie's details",
+    "control-request-import": "import: rows by title and year, with a diary's day and rating, by IMDb id, and by TMDB id",
     "control-request-page": "page: the page's address with its token (`peerctl open`)",
     "control-request-diagnose": "diagnose: what `peerctl doctor` asks the daemon",
     "control-response-added-already-listed": "added, no `operation`: already listed by this peer (two adders)",
@@ -953,6 +971,7 @@ ABOUT = {
                                         "clients show JustWatch's attribution with them",
     "control-response-shown-pending": "a movie no one described yet, and why",
     "control-response-refreshing": "refreshing: how many fetches were queued",
+    "control-response-imported": "imported: each row's outcome, in order",
     "control-response-page": "page: the address with the token in its fragment",
     "control-response-diagnosis": "diagnosis: Avahi running, services seen, a dial timing out, a peer refusing us and "
                                   "refused by us, an inbound session with its clock skew",
@@ -1043,6 +1062,7 @@ ABOUT = {
     "peer-answer-movies": "answer to query 11: a page of recommendations under `movies`",
     "peer-answer-genres": "answer to query 12: the genres, an array of `{id, name}`",
     "peer-query-providers": "query: the streaming services TMDB lists in a region (no page)",
+    "peer-query-find": "query: the movie TMDB has under an IMDb id (an import's; no page)",
     "peer-answer-providers": "answer to query 13: a region's services in TMDB's display order, one with a `logoPath`",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",

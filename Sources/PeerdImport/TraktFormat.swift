@@ -24,12 +24,18 @@ enum TraktFormat {
         var ratedAt: String?
         var rating: Double?
         var movie: Movie?
+        var show, season, episode: Present?
 
         enum CodingKeys: String, CodingKey {
-            case type, rating, movie
+            case type, rating, movie, show, season, episode
             case listedAt = "listed_at", watchedAt = "watched_at", lastWatchedAt = "last_watched_at"
             case ratedAt = "rated_at"
         }
+    }
+
+    /// A value that is not read: only whether its key is there.
+    struct Present: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     struct Movie: Decodable {
@@ -68,11 +74,12 @@ enum TraktFormat {
     /// The row an item gives.
     static func row(_ item: Item) throws(Unusable) -> ImportRow {
         guard item.type == nil || item.type == "movie", let movie = item.movie else {
-            throw Unusable("not a movie (\(item.type ?? "no movie in it"))")
+            let other =
+                item.episode != nil ? "episode" : item.season != nil ? "season" : item.show != nil ? "show" : nil
+            throw Unusable("not a movie (\(item.type ?? other ?? "no movie in it"))")
         }
         var row = ImportRow(line: 0, title: movie.title, year: movie.year.flatMap { RowValues.year(String($0)) })
-        row.tmdb = try movie.ids?.tmdb.flatMap { id throws(Unusable) in try RowValues.tmdbID(String(id), column: "tmdb")
-        }
+        if let id = movie.ids?.tmdb { row.tmdb = try RowValues.tmdbID(String(id), column: "ids.tmdb") }
         row.imdb = try RowValues.imdbID(movie.ids?.imdb.flatMap { $0.isEmpty ? nil : $0 })
         switch Kind(item) {
         case .history:
@@ -123,9 +130,9 @@ enum TraktFormat {
             else { continue }
             files.append((kind, path))
             records += items.count
-            guard records <= tally.maxRows else {
-                throw .tooManyRows(place: zip.place, rows: records, limit: tally.maxRows)
-            }
+        }
+        guard records <= tally.maxRows else {
+            throw .tooManyRows(place: zip.place, rows: records, limit: tally.maxRows)
         }
         for (_, path) in files.sorted(by: { ($0.kind, $0.path) < ($1.kind, $1.path) }) {
             let place = "\(zip.place): \(path)"

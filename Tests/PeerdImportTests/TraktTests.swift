@@ -54,7 +54,12 @@ struct TraktTests {
                     seenOn: "2022-12-24"
                 )
         )
-        #expect(file.skipped.count == 3)
+        #expect(
+            file.skipped.map { "\($0.file ?? "-"):\($0.line) \($0.reason)" } == [
+                "watched-shows.json:1 not a movie (show)", "history.json:2 not a movie (episode)",
+                "ratings-movies.json:2 not a movie (show)", "watchlist-movies.json:3 not a movie (show)",
+            ]
+        )
     }
 
     @Test func anArrayOfSomethingElseSaysWhereItIsNotTrakts() throws {

@@ -22,6 +22,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -293,6 +294,36 @@ def import_until(daemon, path, rows, kill):
     return done
 
 
+def check_rate_limit(w):
+    """TMDB answers 429 with Retry-After: 2 for a second: no lookup goes out before it ends, none fails."""
+    dave, path = w.dave, files.made_up_watchlist(w.work / "limited-watchlist.csv", 40, first=3000)
+    first_limited = []
+
+    def limit_for_a_second():
+        harness.expect_eventually(lambda: w.fake.count("/3/search/movie", status=429), 30, "a 429")
+        first_limited.append(min(r["at"] for r in w.fake.requests("/3/search/movie") if r["status"] == 429))
+        time.sleep(1)  # how long TMDB keeps refusing; the daemon's wait is Retry-After's 2 s
+        w.fake.set_fault("ok")
+
+    asked = len(w.fake.requests("/3/search/movie"))
+    w.fake.set_fault("ratelimit")
+    switcher = threading.Thread(target=limit_for_a_second)
+    switcher.start()
+    try:
+        summary = dave.summary(path)
+    finally:
+        switcher.join()
+        w.fake.set_fault("ok")
+    requests = w.fake.requests("/3/search/movie")[asked:]
+    t0 = first_limited[0]
+    during = [r for r in requests if t0 + 0.3 < r["at"] < t0 + 1.9]
+    limited = sum(1 for r in requests if r["status"] == 429)
+    if summary["failed"] or summary["added"] != 40 or during:
+        raise CheckFailed(f"{counts(summary)}; {len(during)} requests inside Retry-After")
+    return (f"{limited} answers were 429 (Retry-After: 2); no lookup went out in the 2 s after the first; "
+            f"then all 40 rows were added, none failed ({len(requests)} searches in all)")
+
+
 # MARK: export
 
 
@@ -355,6 +386,7 @@ CHECKS = [
     ("IMDb, TMDB and Trakt files, and a dry run", check_other_formats),
     ("progress: a bar on a terminal, lines when piped, events with --json", check_progress),
     ("an import killed halfway (peerctl, then peerd) continues and makes each movie once", check_resume_after_kill),
+    ("TMDB's 429: its Retry-After holds every lookup, and no row fails", check_rate_limit),
     ("export, then import into a fresh group: the same list and marks", check_export_round_trip),
     ("hostile files: a clear error each, nothing written, the daemon's memory as it was", check_hostile_files),
 ]

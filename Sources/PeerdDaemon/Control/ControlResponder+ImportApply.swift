@@ -96,7 +96,7 @@ extension ControlResponder {
             case .failure(let error):
                 guard let wait, attempt < Self.importRetries else { return .failure(error) }
                 attempt += 1
-                try? await Task.sleep(for: min(wait, .seconds(60)))
+                await imports.hold(for: min(wait, .seconds(60)))
             }
         }
     }

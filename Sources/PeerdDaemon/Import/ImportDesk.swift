@@ -24,6 +24,8 @@ actor ImportDesk {
     /// Through a peer that holds a token, at the pace the holder grants each member (QueryDesk's
     /// `perAsker`: 2 a second, in bursts of 4), so that rows wait their turn rather than fail.
     private var peerPace = TokenBucket<ContinuousClock.Instant>(interval: .milliseconds(500), burst: 4)
+    /// Until when TMDB asked every request to wait (a 429's or 503's `Retry-After`).
+    private var heldUntil = ContinuousClock.now
 
     init(stateDirectory: FilePath) {
         self.stateDirectory = stateDirectory
@@ -49,13 +51,20 @@ actor ImportDesk {
         for result in finished { journals[index].done[Self.key(file: result.file, line: result.line)] = result }
     }
 
-    /// Waits for the next lookup's turn: TMDB's, or through a peer, the holder's.
+    /// Waits for the next lookup's turn: TMDB's, or through a peer, the holder's; none goes out
+    /// while TMDB's `Retry-After` lasts.
     func turn(throughPeer: Bool) async {
+        while heldUntil > .now { try? await Task.sleep(until: heldUntil) }
         let wait =
             throughPeer
             ? peerPace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
             : pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
         if wait > .zero { try? await Task.sleep(for: wait) }
+    }
+
+    /// TMDB asked to wait `wait` before any request: no import's lookup goes out until then.
+    func hold(for wait: Duration) {
+        heldUntil = max(heldUntil, .now + wait)
     }
 
     private func entry(_ id: String) throws(StoreError) -> (

@@ -19,7 +19,6 @@ import pathlib
 import pty
 import re
 import resource
-import signal
 import subprocess
 import sys
 import threading
@@ -411,5 +410,4 @@ def main():
 
 
 if __name__ == "__main__":
-    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     sys.exit(main())

@@ -17,6 +17,7 @@ something passed and nothing failed, else 1. A suite that can't run on this mach
 line `NAME skipped: why` and exits 77 (`skip()`).
 """
 
+import argparse
 import contextlib
 import pathlib
 import shutil
@@ -143,6 +144,28 @@ def exit_on_signals():
     """SIGTERM and SIGHUP end the run as Ctrl-C would (exit 130), through every `finally`."""
     for sig in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, lambda s, f: sys.exit(130))
+
+
+def main(name, description, checks, make_world):
+    """The command line of a suite of checks on a world of daemons: `--keep` (the work directory
+    even when all pass) and `--only WORDS` (checks whose title holds one); the world is made in the
+    work directory, stopped at the end, and asked after each check whether it can go on (`dead()`,
+    if it has one). Returns the exit status."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
+    args = parser.parse_args()
+    exit_on_signals()
+    suite = Suite(name)
+    if not suite.need_peerd():
+        return suite.finish()
+    with suite.work_dir(args.keep) as work:
+        world = make_world(work)
+        try:
+            suite.run(selected(checks, args.only), world, stop=getattr(world, "dead", None))
+        finally:
+            world.stop()
+    return suite.finish()
 
 
 def selected(checks, only):

@@ -107,6 +107,21 @@ extension FileDescriptor {
         try descriptor.synchronize()
     }
 
+    /// Opens `path` to read and write, creating it (mode 0600) if it is missing: the log, the lock
+    /// and imports' journals.
+    static func openOrCreate(_ path: FilePath) throws(StoreError) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(
+                path,
+                .readWrite,
+                options: [.create, .closeOnExec],
+                permissions: [.ownerReadWrite]
+            )
+        } catch {
+            throw .cannotAccess(path, error as? Errno ?? .ioError)
+        }
+    }
+
     /// Cuts the file to `length` bytes (`ftruncate`).
     func truncate(to length: Int64) throws(Errno) {
         do {

@@ -30,17 +30,7 @@ package final class ImportJournal: Sendable {
             throw .cannotAccess(folder, Errno(rawValue: errno))
         }
         let path = folder.appending("\(id).journal")
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(
-                path,
-                .readWrite,
-                options: [.create, .closeOnExec],
-                permissions: [.ownerReadWrite]
-            )
-        } catch {
-            throw .cannotAccess(path, error as? Errno ?? .ioError)
-        }
+        let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let (lines, intact) = try read(descriptor, path)
             return (ImportJournal(path: path, descriptor: descriptor, end: intact), lines)

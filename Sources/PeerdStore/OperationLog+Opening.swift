@@ -44,17 +44,7 @@ extension OperationLog {
         logger: Logger,
         reading read: (Operation) -> Void
     ) throws(StoreError) -> (log: OperationLog, count: Int, recovery: Recovery?) {
-        let descriptor: FileDescriptor
-        do {
-            descriptor = try FileDescriptor.open(
-                path,
-                .readWrite,
-                options: [.create, .closeOnExec],
-                permissions: [.ownerReadWrite]
-            )
-        } catch {
-            throw .cannotAccess(path, error as? Errno ?? .ioError)
-        }
+        let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let size = try checkHeader(of: descriptor, at: path, logger: logger)
             let scan = try readRecords(of: descriptor, at: path, size: size, read)

@@ -68,17 +68,7 @@ package final class StateDirectory: Sendable {
     package init(at path: FilePath, logger: Logger) throws(StoreError) {
         try Self.makeDirectories(path, logger: logger)
         let lockPath = path.appending("lock")
-        let lock: FileDescriptor
-        do {
-            lock = try FileDescriptor.open(
-                lockPath,
-                .readWrite,
-                options: [.create, .closeOnExec],
-                permissions: [.ownerReadWrite]
-            )
-        } catch {
-            throw .cannotAccess(lockPath, error as? Errno ?? .ioError)
-        }
+        let lock = try FileDescriptor.openOrCreate(lockPath)
         let locked: Bool
         do throws(Errno) {
             locked = try lock.tryLockExclusively()

@@ -11,7 +11,6 @@ have) and files.py's made-up and hostile ones.
 
 Prints one PASS/FAIL line per check (../suite.py) and ends with `imports: N passed, M failed`.
 """
-import argparse
 import csv
 import json
 import os
@@ -31,7 +30,7 @@ import files  # noqa: E402
 import harness  # noqa: E402
 from fake_tmdb import FakeTMDB  # noqa: E402
 from harness import CheckFailed  # noqa: E402
-from suite import Suite, exit_on_signals, selected  # noqa: E402
+import suite  # noqa: E402
 from test_catalog import v4_token, write_secret_file  # noqa: E402
 
 FIXTURES = files.FIXTURES
@@ -391,23 +390,6 @@ CHECKS = [
 ]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
-    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
-    args = parser.parse_args()
-    exit_on_signals()
-    suite = Suite("imports")
-    if not suite.need_peerd():
-        return suite.finish()
-    with suite.work_dir(args.keep) as work:
-        w = World(work)
-        try:
-            suite.run(selected(CHECKS, args.only), w)
-        finally:
-            w.stop()
-    return suite.finish()
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(suite.main("imports", __doc__.split("\n")[0], CHECKS, World))

@@ -13,7 +13,6 @@ alice's name, which every receiver must refuse.
 Prints one PASS/FAIL line per check and ends with `marks: N passed, M failed`. Exit status 0 when
 all passed, 1 otherwise; the work dir (daemon logs, states) is kept on failure or with --keep.
 """
-import argparse
 import base64
 import itertools
 import json
@@ -27,7 +26,8 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
-from suite import Suite, exit_on_signals, selected  # noqa: E402
+import suite  # noqa: E402
+from suite import Suite  # noqa: E402
 import daemon_trio as trio  # noqa: E402
 from daemon_trio import SYNC_WAIT, said, shorten  # noqa: E402
 
@@ -758,23 +758,6 @@ CHECKS = [
 ]
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keep", action="store_true", help="keep the work directory even when all pass")
-    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these")
-    args = parser.parse_args()
-    exit_on_signals()
-    suite = Suite("marks")
-    if not suite.need_peerd():
-        return suite.finish()
-    with suite.work_dir(args.keep) as work:
-        w = World(work)
-        try:
-            suite.run(selected(CHECKS, args.only), w, stop=w.dead)
-        finally:
-            w.stop()
-    return suite.finish()
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(suite.main("marks", __doc__.split("\n")[0], CHECKS, World))

@@ -41,8 +41,9 @@ package enum AtomicFile {
         }
     }
 
-    /// The whole content of `path`, or nil if there is no such file.
-    package static func read(_ path: FilePath) throws(StoreError) -> [UInt8]? {
+    /// The whole content of `path`, or nil if there is no such file; one over `limit` bytes is
+    /// refused as corrupt.
+    package static func read(_ path: FilePath, limit: Int = sizeLimit) throws(StoreError) -> [UInt8]? {
         let descriptor: FileDescriptor
         do {
             descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
@@ -58,7 +59,7 @@ package enum AtomicFile {
         } catch {
             throw .cannotAccess(path, error)
         }
-        guard size <= sizeLimit else {
+        guard size <= limit else {
             throw .corruptFile(path, reason: "it is \(size) bytes, far larger than any file peerd writes there")
         }
         do throws(Errno) {

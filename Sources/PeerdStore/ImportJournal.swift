@@ -40,6 +40,15 @@ package final class ImportJournal: Sendable {
         }
     }
 
+    /// The whole lines of import `id`'s journal, without creating it (or cutting a torn end): what
+    /// a dry run reads. Empty when there is none.
+    package static func lines(in directory: FilePath, id: String) throws(StoreError) -> [[UInt8]] {
+        let path = directory.appending("imports/\(id).journal")
+        guard let bytes = try AtomicFile.read(path, limit: Int(sizeLimit)) else { return [] }
+        let intact = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return bytes[..<intact].split(separator: UInt8(ascii: "\n")).map(Array.init)
+    }
+
     private init(path: FilePath, descriptor: FileDescriptor, end: Int64) {
         self.path = path
         self.state = Mutex((descriptor, end))

@@ -34,4 +34,14 @@ struct ImportJournalTests {
             #expect(try String(contentsOfFile: path.string, encoding: .utf8) == "whole\nnext\n")
         }
     }
+
+    @Test func readingWithoutOpeningMakesNothing() async throws {
+        try await withTemporaryDirectory { root in
+            #expect(try ImportJournal.lines(in: root, id: "abc").isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: root.appending("imports").string))
+            let (journal, _) = try ImportJournal.open(in: root, id: "abc")
+            try journal.append([Array("one".utf8)])
+            #expect(try ImportJournal.lines(in: root, id: "abc") == [Array("one".utf8)])
+        }
+    }
 }

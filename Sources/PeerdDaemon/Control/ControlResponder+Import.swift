@@ -20,7 +20,7 @@ extension ControlResponder {
         guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
         let done: [String: ImportResult]
         do {
-            done = try await imports.done(batch.id)
+            done = try await imports.done(batch.id, dryRun: batch.dryRun)
         } catch {
             return .error(WireError(.storageFailed, error.description))
         }

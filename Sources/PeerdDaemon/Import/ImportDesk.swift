@@ -34,9 +34,23 @@ actor ImportDesk {
     /// A row's key in its import's journal: its file in the archive and its line.
     static func key(file: String?, line: Int) -> String { "\(file ?? ""):\(line)" }
 
-    /// What earlier runs of import `id` did, by row key.
-    func done(_ id: String) throws(StoreError) -> [String: ImportResult] {
-        try entry(id).done
+    /// What earlier runs of import `id` did, by row key. A dry run reads the journal without
+    /// making one.
+    func done(_ id: String, dryRun: Bool = false) throws(StoreError) -> [String: ImportResult] {
+        if dryRun, !journals.contains(where: { $0.id == id }) {
+            return Self.results(try ImportJournal.lines(in: stateDirectory, id: id))
+        }
+        return try entry(id).done
+    }
+
+    /// Journal lines as the results they record, by row key; a line that isn't one is passed over.
+    private static func results(_ lines: [[UInt8]]) -> [String: ImportResult] {
+        var done: [String: ImportResult] = [:]
+        for line in lines {
+            guard let result = try? JSONDecoder().decode(ImportResult.self, from: Data(line)) else { continue }
+            done[key(file: result.file, line: result.line)] = result
+        }
+        return done
     }
 
     /// Records what `results` came to (those a run again should skip), after their operations.
@@ -76,11 +90,7 @@ actor ImportDesk {
             return entry
         }
         let (journal, lines) = try ImportJournal.open(in: stateDirectory, id: id)
-        var done: [String: ImportResult] = [:]
-        for line in lines {
-            guard let result = try? JSONDecoder().decode(ImportResult.self, from: Data(line)) else { continue }
-            done[Self.key(file: result.file, line: result.line)] = result
-        }
+        let done = Self.results(lines)
         journals.append((id, journal, done))
         if journals.count > Self.openJournals { journals.removeFirst() }
         return (id, journal, done)

@@ -90,8 +90,9 @@ struct StateFixtureTests {
         }
     }
 
-    /// A copy of the fixture (less expected.json) in a new scratch directory, mode 0700 as peerd
-    /// makes it, and what that release listed.
+    /// A copy of the fixture (less expected.json) in a new scratch directory, and what that release
+    /// listed. git keeps no modes but the executable bit, so the copy gets peerd's own: 0700 for the
+    /// directory, 0600 for its files (peerd refuses an identity key others can read).
     static func copyFixture(_ label: String) throws -> (ScratchDirectory, String, [String: Any]) {
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/state-\(release)")
@@ -100,6 +101,9 @@ struct StateFixtureTests {
         try FileManager.default.copyItem(atPath: fixture.path, toPath: state)
         try FileManager.default.removeItem(atPath: state + "/expected.json")
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: state)
+        for file in try FileManager.default.contentsOfDirectory(atPath: state) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: state + "/" + file)
+        }
         let expected = try JSONSerialization.jsonObject(
             with: Data(contentsOf: fixture.appendingPathComponent("expected.json"))
         )

@@ -220,7 +220,10 @@ def check_user_manager(w):
     # Off this machine's LAN: loopback of the namespace only, no mDNS, no guest door.
     (home / ".config/peerd/config.json").write_text(
         json.dumps({"port": 0, "listenAddress": "127.0.0.1", "mdns": False, "guests": False}))
-    w.chroot.sh("chown -R bea:bea /home/bea && chmod 700 /home/bea/.local/state/peerd")
+    # git keeps no file modes but the executable bit: peerd's own are 0700 and 0600 (it refuses a
+    # key others can read).
+    w.chroot.sh("chown -R bea:bea /home/bea && chmod 700 /home/bea/.local/state/peerd && "
+                "chmod 600 /home/bea/.local/state/peerd/*")
     seen = user_session(w)
     expected = json.loads((FIXTURE / "expected.json").read_text())
     unit, status = seen.get("unit", {}), seen.get("status", {})

@@ -40,7 +40,8 @@ PATHS = ["usr/bin/peerd", "usr/bin/peerctl", "usr/lib/systemd/user/peerd.service
          "usr/share/bash-completion/completions/peerd", "usr/share/bash-completion/completions/peerctl",
          "usr/share/zsh/vendor-completions/_peerd", "usr/share/zsh/vendor-completions/_peerctl",
          "usr/share/fish/vendor_completions.d/peerd.fish", "usr/share/fish/vendor_completions.d/peerctl.fish",
-         "usr/share/doc/peerd/copyright", "usr/share/doc/peerd/changelog.gz"]
+         "usr/share/doc/peerd/copyright", "usr/share/doc/peerd/changelog.gz", "usr/share/doc/peerd/IMPORT.md",
+         "usr/share/doc/peerd/USAGE.md"]
 STATE = "/home/ada/.local/state/peerd"  # the user's state, inside the chroot
 FIXTURE = ROOT / "Tests/EndToEndTests/Fixtures/state-0.1.0"  # a state folder 0.1.0 made (StateFixtureTests)
 USER_UID = int(os.environ.get("PEERD_PACKAGE_TEST_UID", "61240"))
@@ -273,7 +274,8 @@ def check_purge(w):
 
 CHECKS = [
     ("lintian is clean with --fail-on error,warning", check_lintian),
-    ("the package holds the binaries (no libswift*), the user unit, man pages, completions, copyright", check_contents),
+    ("the package holds the binaries (no libswift*), the user unit, man pages, completions, docs, copyright",
+     check_contents),
     ("apt installs it in a clean Debian 12 with no Swift; --version, --help, the unit verifies", check_install),
     ("an upgrade keeps the state folder's list and identity", check_upgrade),
     ("a real user manager starts the installed unit, on a state folder 0.1.0 made", check_user_manager),

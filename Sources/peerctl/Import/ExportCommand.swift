@@ -19,7 +19,8 @@ struct ExportCommand: ParsableCommand {
             WatchedDate, Rating10), with your own dates and ratings. csv writes one row per listed \
             movie with your marks, then who added, wants and saw it. json writes every field of every \
             row, with every member's marks. `peerctl import` reads all three back (only your own \
-            marks come in: a member signs only their own). docs/IMPORT.md says what each column holds.
+            marks come in: a member signs only their own). IMPORT.md says what each column holds \
+            (docs/ in the source, /usr/share/doc/peerd/ once the package is installed).
 
             Examples:
               peerctl export > list.json

@@ -17,7 +17,8 @@ struct ImportCommand: ParsableCommand {
             The format is known from the file's content: Letterboxd's export ZIP (watchlist → want; \
             watched and diary → seen, with their dates; ratings → your ratings, stars × 2), one of its \
             CSVs, IMDb's list and ratings exports, TMDB's CSV export, Trakt's JSON export, and what \
-            `peerctl export` writes. docs/IMPORT.md says how each column maps.
+            `peerctl export` writes. IMPORT.md says how each column maps (docs/ in the source, \
+            /usr/share/doc/peerd/ once the package is installed).
 
             Movies named only by title and year (Letterboxd) are looked up on TMDB, through a peer \
             with a token when this peerd has none; a match needs the title and the year to agree, \

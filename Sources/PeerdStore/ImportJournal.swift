@@ -45,8 +45,13 @@ package final class ImportJournal: Sendable {
     package static func lines(in directory: FilePath, id: String) throws(StoreError) -> [[UInt8]] {
         let path = directory.appending("imports/\(id).journal")
         guard let bytes = try AtomicFile.read(path, limit: Int(sizeLimit)) else { return [] }
+        return wholeLines(bytes).lines
+    }
+
+    /// The lines before the last newline, and how many bytes they take: what a torn end leaves.
+    private static func wholeLines(_ bytes: [UInt8]) -> (lines: [[UInt8]], intact: Int) {
         let intact = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        return bytes[..<intact].split(separator: UInt8(ascii: "\n")).map(Array.init)
+        return (bytes[..<intact].split(separator: UInt8(ascii: "\n")).map(Array.init), intact)
     }
 
     private init(path: FilePath, descriptor: FileDescriptor, end: Int64) {
@@ -64,12 +69,11 @@ package final class ImportJournal: Sendable {
             let size = try descriptor.stat().size
             guard size <= sizeLimit else { throw Errno.fileTooLarge }
             let bytes = try descriptor.readFully(from: 0, count: Int(size))
-            let intact = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+            let (lines, intact) = wholeLines(bytes)
             if intact < bytes.count {
                 try descriptor.truncate(to: Int64(intact))
                 try descriptor.synchronize()
             }
-            let lines = bytes[..<intact].split(separator: UInt8(ascii: "\n")).map(Array.init)
             return (lines, Int64(intact))
         } catch {
             throw .cannotAccess(path, error)

@@ -30,7 +30,7 @@ final class ControlServer: Service {
             // their responses: its stream's end is where the requests stop, not a hang-up.
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             .bind(unixDomainSocketPath: socket.path, cleanupExistingSocketFile: false) { channel in
-                channel.eventLoop.makeCompletedFuture { try FramedChannel.wrap(channel) }
+                channel.eventLoop.makeCompletedFuture { try FramedChannel.accept(channel) }
             }
         try socket.restrictPermissions()
         self.responder = responder

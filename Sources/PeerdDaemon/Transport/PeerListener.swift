@@ -13,7 +13,7 @@ final class PeerListener: Service {
     private let sessions: PeerSessionFactory
     private let logger: Logger
 
-    typealias Server = NIOAsyncChannel<PeerChannel, Never>
+    typealias Server = NIOAsyncChannel<AcceptedChannel<PeerChannel>, Never>
 
     static let backlog: Int32 = 4096
 
@@ -35,7 +35,8 @@ final class PeerListener: Service {
             .childChannelOption(StalledSend.option, value: StalledSend.milliseconds)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try PeerChannel.wrap(channel, role: .acceptor, tls: tls, gate: gate)
+                    let connection = try PeerChannel.wrap(channel, role: .acceptor, tls: tls, gate: gate)
+                    return AcceptedChannel(connection) { try? await $0.connection.executeThenClose { _, _ in } }
                 }
             }
     }

@@ -41,6 +41,7 @@ struct ShutdownTests {
         for round in 1...3 {
             if round > 1 { try alice.start() }
             let dialers = Dialers(port: alice.port, socket: alice.socket)
+            defer { dialers.stop() }
             // Both kinds arriving, steadily, before the stop.
             #expect(try await eventually { dialers.connected >= 40 }, "round \(round)")
             alice.stop()
@@ -74,7 +75,10 @@ struct ShutdownTests {
         private func dial(peer: Bool, port: Int, socket: String) {
             while !stopping.withLock({ $0 }) {
                 guard let connection = try? peer ? RawConnection(tcpPort: port) : RawConnection(unixPath: socket)
-                else { continue }
+                else {
+                    usleep(1_000)  // nothing listens (a daemon that died): no busy loop
+                    continue
+                }
                 if peer {
                     connection.send([0x16, 0x03, 0x01, 0x00, 0x05])
                 } else {

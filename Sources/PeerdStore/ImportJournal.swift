@@ -23,13 +23,20 @@ package final class ImportJournal: Sendable {
     package let path: FilePath
     private let state: Mutex<(descriptor: FileDescriptor, end: Int64)>
 
+    private static let folderName = "imports"
+
+    /// Where the journal of import `id` is under the state directory `directory`.
+    private static func path(in directory: FilePath, id: String) -> FilePath {
+        directory.appending(folderName).appending("\(id).journal")
+    }
+
     /// Opens (or creates) the journal of import `id` under `directory`, and returns its whole lines.
     package static func open(in directory: FilePath, id: String) throws(StoreError) -> (ImportJournal, [[UInt8]]) {
-        let folder = directory.appending("imports")
+        let folder = directory.appending(folderName)
         if folder.withPlatformString({ mkdir($0, 0o700) }) != 0, errno != EEXIST {
             throw .cannotAccess(folder, Errno(rawValue: errno))
         }
-        let path = folder.appending("\(id).journal")
+        let path = path(in: directory, id: id)
         let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let (lines, intact) = try read(descriptor, path)
@@ -43,7 +50,7 @@ package final class ImportJournal: Sendable {
     /// The whole lines of import `id`'s journal, without creating it (or cutting a torn end): what
     /// a dry run reads. Empty when there is none.
     package static func lines(in directory: FilePath, id: String) throws(StoreError) -> [[UInt8]] {
-        let path = directory.appending("imports/\(id).journal")
+        let path = path(in: directory, id: id)
         guard let bytes = try AtomicFile.read(path, limit: Int(sizeLimit)) else { return [] }
         return wholeLines(bytes).lines
     }

@@ -758,6 +758,5 @@ CHECKS = [
 ]
 
 
-
 if __name__ == "__main__":
     sys.exit(suite.main("marks", __doc__.split("\n")[0], CHECKS, World))

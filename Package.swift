@@ -102,13 +102,17 @@ let package = Package(
             dependencies: ["PeerdModel", "PeerdWire", csv, zipFoundation, crypto],
             swiftSettings: strict
         ),
+        // loops: the daemon's Swift tasks and timers on SwiftNIO's event loops, not on libdispatch's pool.
+        // (The runtime's global-executor hook, set from C: CPeerdLoops/hook.c says why.)
+        .target(name: "CPeerdLoops"),
+        .target(name: "PeerdLoops", dependencies: ["CPeerdLoops", nioCore, nioPosix], swiftSettings: strict),
         // transport, control server, replica and services: everything the daemon wires together.
         .target(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", nioCore, nioSSL, crypto,
-                nioPosix, logging,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", "PeerdLoops", nioCore, nioSSL,
+                crypto, nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
             ],
@@ -119,7 +123,7 @@ let package = Package(
         .target(
             name: "PeerdCatalog",
             dependencies: [
-                "PeerdModel", "PeerdStore", "PeerdWire", asyncHTTPClient, nioCore, nioHTTP1, logging,
+                "PeerdModel", "PeerdStore", "PeerdWire", "PeerdLoops", asyncHTTPClient, nioCore, nioHTTP1, logging,
                 serviceLifecycle, systemPackage,
             ],
             swiftSettings: strict
@@ -129,7 +133,8 @@ let package = Package(
         .target(
             name: "PeerdWeb",
             dependencies: [
-                "PeerdModel", "PeerdWire", "PeerdStore", hummingbird, hummingbirdCore, httpTypes, nioCore, nioPosix,
+                "PeerdModel", "PeerdWire", "PeerdStore", "PeerdLoops", hummingbird, hummingbirdCore, httpTypes, nioCore,
+                nioPosix,
                 nioHTTP1, crypto, logging, serviceLifecycle, systemPackage,
             ],
             resources: [.embedInCode("Page")],
@@ -161,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "peerd",
             dependencies: [
-                "PeerdDaemon", "PeerControl", "PeerdModel", "PeerdWire", argumentParser, logging,
+                "PeerdDaemon", "PeerControl", "PeerdLoops", "PeerdModel", "PeerdWire", argumentParser, logging,
             ],
             swiftSettings: strict
         ),
@@ -236,8 +241,8 @@ let package = Package(
             name: "PeerdDaemonTests",
             dependencies: [
                 "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
-                "PeerdSync", "PeerdTestKit", nioCore, nioPosix, .product(name: "NIOEmbedded", package: "swift-nio"),
-                logging,
+                "PeerdSync", "PeerdTestKit", "PeerdLoops", nioCore, nioPosix,
+                .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

@@ -1,4 +1,5 @@
 import Logging
+import PeerdLoops
 import PeerdModel
 
 extension CatalogService {

@@ -1,4 +1,5 @@
 package import Logging
+import PeerdLoops
 package import PeerdModel
 package import PeerdWire
 import ServiceLifecycle
@@ -13,7 +14,7 @@ package actor CatalogService: Service {
     let replica: any CatalogReplica
     let cache: DetailsCache
     let logger: Logger
-    let clock = ContinuousClock()
+    let clock = LoopClock.shared
     var schedule: FetchSchedule<ContinuousClock.Instant>
     /// Set by a change tick; the loop then reads the undescribed movies again.
     var replicaChanged = true

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Logging
 import NIOCore
 import NIOHTTP1
+import PeerdLoops
 import PeerdModel
 import Synchronization
 import SystemPackage
@@ -28,7 +29,7 @@ extension TMDBClient {
         }
         let started = ContinuousClock.now
         do {
-            if slot > .zero { try await Task.sleep(for: slot) }
+            if slot > .zero { try await LoopClock.shared.sleep(for: slot) }
             let body = try await Self.withDeadline(limits.requestTimeout) { try await self.exchange(request) }
             logger.debug(
                 "TMDB answered",
@@ -92,7 +93,7 @@ extension TMDBClient {
         try await withThrowingTaskGroup(of: Value.self) { group in
             group.addTask(operation: body)
             group.addTask {
-                try await Task.sleep(for: limit)
+                try await LoopClock.shared.sleep(for: limit)
                 throw DeadlineExceeded()
             }
             defer { group.cancelAll() }

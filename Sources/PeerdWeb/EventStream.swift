@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import PeerdLoops
 import ServiceLifecycle
 
 /// A `text/event-stream` answer, for the page's events and the guests': what `produce` yields, a
@@ -20,7 +21,7 @@ enum EventStream {
                     sink.finish()
                 }
                 group.addTask {
-                    while (try? await Task.sleep(for: keepAliveInterval)) != nil {
+                    while (try? await LoopClock.shared.sleep(for: keepAliveInterval)) != nil {
                         sink.yield(ByteBuffer(string: ": keep-alive\n\n"))
                     }
                 }

@@ -9,7 +9,6 @@ import PeerdWire
 import Glibc
 #endif
 
-@main
 struct PeerdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "peerd",

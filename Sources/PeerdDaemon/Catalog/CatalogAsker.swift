@@ -1,4 +1,5 @@
 import PeerdCatalog
+import PeerdLoops
 import PeerdModel
 import PeerdWire
 
@@ -43,13 +44,13 @@ actor CatalogAsker {
                     WireError(.rateLimited, "too many queries for the group's TMDB token; try again in \(wait)")
                 )
             }
-            if wait > .zero { try? await Task.sleep(for: wait) }
+            if wait > .zero { try? await LoopClock.shared.sleep(for: wait) }
             let result = await askHolders(ask)
             guard case .failure(let error) = result, error.code == .rateLimited, retries < Self.retries else {
                 return result
             }
             retries += 1
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 400...600)))
+            try? await LoopClock.shared.sleep(for: .milliseconds(Int.random(in: 400...600)))
         }
     }
 
@@ -74,7 +75,7 @@ actor CatalogAsker {
         let timeout = self.timeout
         return await withTaskGroup { group in
             group.addTask {
-                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                guard (try? await LoopClock.shared.sleep(for: timeout)) != nil else { return }
                 await self.resolve(
                     id,
                     .failure(WireError(.timeout, "\(holder.name) did not answer within \(timeout)"))

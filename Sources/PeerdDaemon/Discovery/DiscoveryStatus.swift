@@ -1,4 +1,5 @@
 import PeerdDiscovery
+import PeerdLoops
 import PeerdModel
 import PeerdWire
 import Synchronization
@@ -47,7 +48,7 @@ final class DiscoveryStatus: Sendable {
         resolve()
         await withTaskGroup { group in
             group.addTask { _ = await answered.first { _ in true } }
-            group.addTask { try? await Task.sleep(for: limit) }
+            group.addTask { try? await LoopClock.shared.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }

@@ -1,3 +1,4 @@
+import PeerdLoops
 import PeerdModel
 import PeerdStore
 import PeerdWire
@@ -68,12 +69,12 @@ actor ImportDesk {
     /// Waits for the next lookup's turn: TMDB's, or through a peer, the holder's; none goes out
     /// while TMDB's `Retry-After` lasts.
     func turn(throughPeer: Bool) async {
-        while heldUntil > .now { try? await Task.sleep(until: heldUntil) }
+        while heldUntil > .now { try? await LoopClock.shared.sleep(until: heldUntil) }
         let wait =
             throughPeer
             ? peerPace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
             : pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
-        if wait > .zero { try? await Task.sleep(for: wait) }
+        if wait > .zero { try? await LoopClock.shared.sleep(for: wait) }
     }
 
     /// TMDB asked to wait `wait` before any request: no import's lookup goes out until then.

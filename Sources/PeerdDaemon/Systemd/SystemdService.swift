@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import PeerdLoops
 import ServiceLifecycle
 
 /// Keeps the service manager informed while peerd runs: `READY=1` when it starts, `STATUS=` when the
@@ -53,8 +54,7 @@ final class SystemdService: Service {
         self.logger = logger
     }
 
-    /// Runs on `eventLoop` (``EventLoopTaskExecutor``): a watchdog ping then wakes that one thread,
-    /// not a worker of Swift's global pool and libdispatch's timer thread besides.
+    /// Runs on `eventLoop` (``EventLoopTaskExecutor``): a watchdog ping then wakes that one thread.
     func run() async throws {
         await withTaskExecutorPreference(EventLoopTaskExecutor(eventLoop)) { await serve() }
     }
@@ -70,7 +70,7 @@ final class SystemdService: Service {
             group.addTask {
                 await self.watch {
                     ring.yield()
-                    try? await Task.sleep(for: interval)
+                    try? await LoopClock.shared.sleep(for: interval)
                 }
             }
             // Graceful shutdown ends the doorbell, and the loop with it, without waiting for a ring.
@@ -91,7 +91,8 @@ final class SystemdService: Service {
                     if reachable { shown = current }
                     // A busy list (a catch-up) changes all the time: its counts are shown this often.
                     if message.contains(where: { $0.hasPrefix("STATUS=") }) {
-                        _ = try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.statusInterval) }
+                        let pause = self.statusInterval
+                        _ = try? await cancelWhenGracefulShutdown { try await LoopClock.shared.sleep(for: pause) }
                     }
                 }
             } onGracefulShutdown: {

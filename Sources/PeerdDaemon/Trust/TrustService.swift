@@ -1,5 +1,6 @@
 import Crypto
 import Logging
+import PeerdLoops
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
@@ -181,7 +182,7 @@ actor TrustService {
         return await withTaskGroup { group in
             group.addTask { await hello.first { _ in true } != nil }
             group.addTask {
-                try? await Task.sleep(for: joinWait)
+                try? await LoopClock.shared.sleep(for: joinWait)
                 return false
             }
             group.addTask {

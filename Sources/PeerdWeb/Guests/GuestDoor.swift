@@ -1,6 +1,7 @@
 package import Logging
 package import NIOCore
 import NIOPosix
+import PeerdLoops
 package import PeerdModel
 import ServiceLifecycle
 package import SystemPackage
@@ -69,7 +70,7 @@ package actor GuestDoor<Desk: GuestDesk>: Service {
                 case .open: open(in: &group)
                 case .linger:
                     group.addTask {
-                        try? await Task.sleep(for: Self.linger)
+                        try? await LoopClock.shared.sleep(for: Self.linger)
                         self.sink.yield(.closeIfIdle)
                     }
                 case .closeIfIdle:

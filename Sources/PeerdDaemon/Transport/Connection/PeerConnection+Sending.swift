@@ -1,5 +1,6 @@
 import Logging
 import NIOCore
+import PeerdLoops
 import PeerdModel
 import PeerdSync
 import PeerdWire
@@ -77,7 +78,7 @@ extension PeerConnection.Driver {
         let limit = writable ? PeerConnection.busyWriteLimit : PeerConnection.finalWriteLimit
         await withTaskGroup { group in
             group.addTask { try? await outbound.write(frame) }
-            group.addTask { try? await Task.sleep(for: limit) }
+            group.addTask { try? await LoopClock.shared.sleep(for: limit) }
             await group.next()
             group.cancelAll()
         }

@@ -1,4 +1,5 @@
 import Logging
+import PeerdLoops
 import PeerdModel
 import PeerdStore
 import ServiceLifecycle
@@ -107,7 +108,7 @@ final class PeerDialer: Service {
             case .wait(let deadline):
                 await withTaskGroup { group in
                     group.addTask {
-                        guard (try? await Task.sleep(until: deadline)) != nil else { return }
+                        guard (try? await LoopClock.shared.sleep(until: deadline)) != nil else { return }
                         self.directory.ring(key)
                     }
                     _ = await doorbell.next()

@@ -45,7 +45,7 @@ DYNAMIC_SCRATCH := .build-dynamic
 DYNAMIC_BIN := $(DYNAMIC_SCRATCH)/release
 # Seconds per fuzz target (Fuzz/README.md): for `make fuzz`, and for the smoke run `make test` makes.
 FUZZ_SECONDS ?= 120
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 
 .PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package bench-import release-dynamic web-test guests-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 

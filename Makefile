@@ -133,6 +133,10 @@ test:
 
 test-stages:
 	scripts/stage deps $(MAKE) --no-print-directory test-deps
+	@# The package stage's clean Debian 12 (debootstrap: mostly waiting on the mirror and the disk) is
+	@# made in the background while the code builds; that stage waits for it under a lock, or makes
+	@# it itself if this failed (its log: .build-deb/base.log).
+	@mkdir -p .build-deb && { python3 integration/package/test_package.py --base-only >.build-deb/base.log 2>&1 & }
 	scripts/stage lint $(MAKE) --no-print-directory lint
 	scripts/stage proto-docs python3 proto/validate.py --golden --docs
 	scripts/stage debug-build $(SWIFT) build --build-tests

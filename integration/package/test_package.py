@@ -3,10 +3,11 @@
 it holds, and a clean Debian 12 with no Swift in it, made by debootstrap, where apt installs it,
 upgrades it and purges it.
 
-    python3 integration/package/test_package.py [--deb .build-deb/peerd_0.1.0_amd64.deb] [--keep]
+    python3 integration/package/test_package.py [--deb .build-deb/peerd_0.1.0_amd64.deb] [--keep] [--base-only]
 
 The chroot's base (debootstrap --variant=minbase bookworm, from the mirror apt's sources name) is kept
-in .build-deb/bookworm between runs; each run works on a copy of it. apt inside the chroot fetches the
+in .build-deb/bookworm between runs; each run works on a copy of it. `--base-only` only makes it:
+`make test` runs that in the background while it builds. apt inside the chroot fetches the
 package's Depends from that mirror, as a user's apt would. peerd runs in the chroot inside a network
 namespace of its own (loopback only), so it never listens on this machine's addresses.
 
@@ -15,6 +16,7 @@ all passed, 1 otherwise, 77 with one line `package skipped: why` when the machin
 debootstrap, lintian or ip netns).
 """
 import argparse
+import fcntl
 import json
 import os
 import pathlib
@@ -66,6 +68,22 @@ def mirror():
     return "http://deb.debian.org/debian"
 
 
+def make_base():
+    """The debootstrapped base in BASE, made once and kept. Under a lock: `make test` starts making it
+    in the background while it builds (Makefile), and this stage may begin before that is done. A
+    marker beside it says the debootstrap finished; one that was cut short is made again."""
+    BASE.parent.mkdir(parents=True, exist_ok=True)
+    done = BASE.parent / "bookworm.done"
+    with open(BASE.parent / "bookworm.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists() and (BASE / "usr/bin/apt-get").exists():
+            return
+        done.unlink(missing_ok=True)
+        shutil.rmtree(BASE, ignore_errors=True)
+        run(["debootstrap", "--variant=minbase", "bookworm", BASE, mirror()], timeout=900)
+        done.touch()
+
+
 class Chroot:
     """A copy of the debootstrapped base, with /proc mounted, and a network namespace to run peerd in."""
 
@@ -76,10 +94,7 @@ class Chroot:
         self.daemon = None
 
     def up(self):
-        if not (BASE / "usr/bin/apt-get").exists():
-            shutil.rmtree(BASE, ignore_errors=True)
-            BASE.parent.mkdir(parents=True, exist_ok=True)
-            run(["debootstrap", "--variant=minbase", "bookworm", BASE, mirror()], timeout=900)
+        make_base()
         run(["cp", "-a", BASE, self.dir])
         shutil.copy("/etc/resolv.conf", self.dir / "etc/resolv.conf")
         run(["mount", "-t", "proc", "proc", self.dir / "proc"])
@@ -294,6 +309,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deb", type=pathlib.Path)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--base-only", action="store_true", help="only make the debootstrapped base, then exit")
     args = parser.parse_args()
     exit_on_signals()
     suite = Suite("package")
@@ -302,6 +318,10 @@ def main():
     for tool in ("debootstrap", "lintian", "dpkg-deb", "ip"):
         if not shutil.which(tool):
             return suite.skip(f"needs {tool} (make test-deps installs it)")
+    if args.base_only:
+        make_base()
+        print(f"package: the base is ready in {BASE}")
+        return 0
     debs = sorted((ROOT / ".build-deb").glob("peerd_*.deb"), key=lambda p: p.stat().st_mtime)
     deb = args.deb or (debs[-1] if debs else None)
     if not deb or not deb.exists():

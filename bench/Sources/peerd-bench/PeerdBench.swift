@@ -4,8 +4,9 @@ import Foundation
 /// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh").
 /// `--mesh-rates 40,0` are the paces the meshes run at (adds a second; 0: each add as soon as the
 /// one before is acknowledged, with the smallest and largest mesh only) and
-/// `--mesh-sizes 10,20,30` chooses its meshes; `--idle-seconds S` is the window wakeups at rest are
-/// counted over (60); `--quick` leaves the meshes out and counts wakeups over 10 s.
+/// `--mesh-sizes 10,20,30` chooses its meshes; `--unpaced-rounds N` how often the unpaced pair runs
+/// (3: the median ratio is the row); `--idle-seconds S` is the window wakeups at rest are counted
+/// over (60); `--quick` leaves the meshes out and counts wakeups over 10 s.
 @main
 struct PeerdBench {
     static func main() throws {
@@ -27,6 +28,9 @@ struct PeerdBench {
                 let sizes = arguments.popFirst()?.split(separator: ",").map { Int($0) } ?? []
                 guard !sizes.isEmpty, sizes.allSatisfy({ ($0 ?? 0) >= 2 }) else { usage() }
                 scenarios.meshSizes = sizes.compactMap { $0 }
+            case "--unpaced-rounds":
+                guard let rounds = arguments.popFirst().flatMap({ Int($0) }), rounds > 0 else { usage() }
+                scenarios.unpacedRounds = rounds
             case "--idle-seconds":
                 guard let seconds = arguments.popFirst().flatMap(Double.init), seconds > 0 else { usage() }
                 scenarios.idleSeconds = seconds
@@ -81,7 +85,7 @@ struct PeerdBench {
         FileHandle.standardError.write(
             Data(
                 ("usage: peerd-bench [--bin-dir DIR] [--results FILE] [--quick] [--only SCENARIO] [--mesh-rates R,R,…]"
-                    + " [--mesh-sizes N,N,…] [--idle-seconds S]\n").utf8
+                    + " [--mesh-sizes N,N,…] [--unpaced-rounds N] [--idle-seconds S]\n").utf8
             )
         )
         exit(64)

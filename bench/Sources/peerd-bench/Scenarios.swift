@@ -25,6 +25,9 @@ struct Scenarios {
     var meshSizes = [10, 20, 30]
     var meshAdds = 1_000
     var meshRates = [40.0, 0]
+    /// Unpaced, each mesh runs at its own speed and the ratio varies from run to run (4.0–5.0× over
+    /// four runs of one build): the pair runs this many times and the median ratio is the row.
+    var unpacedRounds = 3
     /// Seconds over which wakeups at rest are counted (Scenarios+Idle.swift).
     var idleSeconds = 60.0
 

@@ -2,8 +2,8 @@ package import NIOCore
 import NIOPosix
 
 /// A clock whose sleeps are SwiftNIO timers on the shared event loops. `Task.sleep` schedules on
-/// libdispatch, and its first timer starts the worker-pool monitor that ``LoopExecutor`` exists to
-/// keep away. Its instants are `ContinuousClock`'s, so its deadlines mix with the rest of peerd's.
+/// libdispatch, and its first timer starts the worker-pool monitor that ``GlobalExecutor`` exists
+/// to keep away. Its instants are `ContinuousClock`'s, so its deadlines mix with the rest of peerd's.
 package struct LoopClock: Clock {
     package typealias Instant = ContinuousClock.Instant
 
@@ -22,7 +22,8 @@ package struct LoopClock: Clock {
 
     /// Returns at `deadline` or later, or throws `CancellationError` as soon as the task is cancelled.
     /// NIO's timers run on the monotonic clock, which stops while the machine is suspended and
-    /// `ContinuousClock` does not, so a timer that fires early for that reason is set again.
+    /// `ContinuousClock` does not: a sleep across a suspend ends late. One that wakes before its
+    /// deadline (the two clocks' rounding) is set again for what is left.
     package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         while case let left = now.duration(to: deadline), left > .zero {
             try Task.checkCancellation()

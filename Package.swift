@@ -134,8 +134,7 @@ let package = Package(
             name: "PeerdWeb",
             dependencies: [
                 "PeerdModel", "PeerdWire", "PeerdStore", "PeerdLoops", hummingbird, hummingbirdCore, httpTypes, nioCore,
-                nioPosix,
-                nioHTTP1, crypto, logging, serviceLifecycle, systemPackage,
+                nioPosix, nioHTTP1, crypto, logging, serviceLifecycle, systemPackage,
             ],
             resources: [.embedInCode("Page")],
             swiftSettings: strict

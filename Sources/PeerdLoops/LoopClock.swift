@@ -12,7 +12,7 @@ package struct LoopClock: Clock {
 
     private let group: any EventLoopGroup
 
-    package init(group: any EventLoopGroup) {
+    private init(group: any EventLoopGroup) {
         self.group = group
     }
 

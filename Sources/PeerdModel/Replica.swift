@@ -48,6 +48,8 @@ package struct Replica: Sendable {
     package enum LocalRefusal: Error, Hashable, Sendable {
         case notListed(MovieID)
         case invalid(String)
+        /// A pick can't be opened while another is voting: this one, opened by that member.
+        case pickVoting(OperationID, openedBy: String)
     }
 
     /// What a local request makes: an operation, or nothing because it is done already.

@@ -19,10 +19,11 @@ package enum ControlRequest: Hashable, Sendable {
     case pick(PickOpening)
     /// Vote on a pick: yes or no on `movie` (this member's next one when absent), or a ranking.
     case vote(pick: OperationID?, movie: MovieID?, yes: Bool?, ranking: [MovieID]?)
-    /// A pick as it stands: the one named, else the newest open one, else the newest.
+    /// A pick as it stands: the one named, else the group's current one (the oldest still voting,
+    /// else the newest).
     case pickStatus(pick: OperationID?)
-    /// Close a pick: what is counted stands.
-    case pickClose(pick: OperationID?)
+    /// Close a pick: what is counted stands. Another member's pick only with `force`.
+    case pickClose(pick: OperationID?, force: Bool = false)
     /// Keep the connection open and stream one `change` per list change.
     case follow
     case peers
@@ -96,7 +97,7 @@ package enum ControlRequest: Hashable, Sendable {
 extension ControlRequest: Codable {
     enum CodingKeys: String, CodingKey {
         case type, version, movie, limit, after, streaming, address, expiresIn, code, peer, query, year, page
-        case region, services, marks, with, on, since, before, unseen, by, wantedBy, sort, pick, yes, ranking
+        case region, services, marks, with, on, since, before, unseen, by, wantedBy, sort, pick, yes, ranking, force
     }
 
     package init(from decoder: any Decoder) throws {
@@ -187,7 +188,10 @@ extension ControlRequest: Codable {
             try c.encodeIfPresent(movie, forKey: .movie)
             try c.encodeIfPresent(yes, forKey: .yes)
             try c.encodeIfPresent(ranking, forKey: .ranking)
-        case .pickStatus(let pick), .pickClose(let pick): try c.encodeIfPresent(pick, forKey: .pick)
+        case .pickStatus(let pick): try c.encodeIfPresent(pick, forKey: .pick)
+        case .pickClose(let pick, let force):
+            try c.encodeIfPresent(pick, forKey: .pick)
+            if force { try c.encode(true, forKey: .force) }
         case .history(let movie, let since, let limit, let before):
             try c.encodeIfPresent(movie, forKey: .movie)
             try c.encodeIfPresent(since, forKey: .since)
@@ -269,7 +273,11 @@ extension ControlRequest {
                 ranking: try c.decodeIfPresent([MovieID].self, forKey: .ranking)
             )
         case "pickStatus": return .pickStatus(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
-        case "pickClose": return .pickClose(pick: try c.decodeIfPresent(OperationID.self, forKey: .pick))
+        case "pickClose":
+            return .pickClose(
+                pick: try c.decodeIfPresent(OperationID.self, forKey: .pick),
+                force: try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
+            )
         case "history":
             return .history(
                 movie: try c.decodeIfPresent(MovieID.self, forKey: .movie),

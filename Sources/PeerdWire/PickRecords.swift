@@ -16,6 +16,9 @@ package struct PickOpening: Hashable, Sendable, Codable {
     package var with: [String]?
     /// A ranked pick's finalists: the most wanted this many (5 when absent, at most 10).
     package var finalists: Int?
+    /// How many cards each voter sees in the other modes: the most wanted this many (12 when
+    /// absent, 1 to 200).
+    package var deckSize: Int?
 
     package init(
         mode: Pick.Mode = .majority,
@@ -24,7 +27,8 @@ package struct PickOpening: Hashable, Sendable, Codable {
         genre: String? = nil,
         streaming: Bool = false,
         with: [String]? = nil,
-        finalists: Int? = nil
+        finalists: Int? = nil,
+        deckSize: Int? = nil
     ) {
         self.mode = mode
         self.deck = deck
@@ -33,10 +37,11 @@ package struct PickOpening: Hashable, Sendable, Codable {
         self.streaming = streaming
         self.with = with
         self.finalists = finalists
+        self.deckSize = deckSize
     }
 
     enum CodingKeys: String, CodingKey {
-        case mode, deck, maxRuntime, genre, streaming, with, finalists
+        case mode, deck, maxRuntime, genre, streaming, with, finalists, deckSize
     }
 
     /// Every field may be left out: a majority pick of the list by those connected.
@@ -49,6 +54,7 @@ package struct PickOpening: Hashable, Sendable, Codable {
         streaming = try c.decodeIfPresent(Bool.self, forKey: .streaming) ?? false
         with = try c.decodeIfPresent([String].self, forKey: .with)
         finalists = try c.decodeIfPresent(Int.self, forKey: .finalists)
+        deckSize = try c.decodeIfPresent(Int.self, forKey: .deckSize)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -60,6 +66,7 @@ package struct PickOpening: Hashable, Sendable, Codable {
         if streaming { try c.encode(true, forKey: .streaming) }
         try c.encodeIfPresent(with, forKey: .with)
         try c.encodeIfPresent(finalists, forKey: .finalists)
+        try c.encodeIfPresent(deckSize, forKey: .deckSize)
     }
 }
 
@@ -134,6 +141,14 @@ package struct PickRecord: Hashable, Sendable, Codable {
     package var next: PickMovieRecord?
     /// The guest link, on the opener's peer while the pick is open (proto/WEB.md, "Guests").
     package var guests: PickGuestsRecord?
+    /// In the answer to a `pick` that found this one voting: this member joined it, and nothing
+    /// was opened.
+    package var joined: Bool?
+    /// In the answer to a `pick` that opened this one: how many movies could have been dealt, of
+    /// which the deck holds the most wanted.
+    package var candidates: Int?
+    /// Other picks still voting (two opened at once, or across a partition), oldest first.
+    package var others: [PickBriefRecord]?
 
     package init(
         pick: OperationID,
@@ -147,7 +162,8 @@ package struct PickRecord: Hashable, Sendable, Codable {
         outcome: String,
         result: PickMovieRecord?,
         next: PickMovieRecord?,
-        guests: PickGuestsRecord? = nil
+        guests: PickGuestsRecord? = nil,
+        others: [PickBriefRecord]? = nil
     ) {
         self.pick = pick
         self.mode = mode
@@ -161,5 +177,19 @@ package struct PickRecord: Hashable, Sendable, Codable {
         self.result = result
         self.next = next
         self.guests = guests
+        self.others = others
+    }
+}
+
+/// A pick named in another's record: its id, who opened it and when.
+package struct PickBriefRecord: Hashable, Sendable, Codable {
+    package var pick: OperationID
+    package var openedBy: String
+    package var openedAt: Int64
+
+    package init(pick: OperationID, openedBy: String, openedAt: Int64) {
+        self.pick = pick
+        self.openedBy = openedBy
+        self.openedAt = openedAt
     }
 }

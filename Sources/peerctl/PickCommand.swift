@@ -1,12 +1,7 @@
 import ArgumentParser
 import PeerControl
 import PeerdModel
-import PeerdQR
 import PeerdWire
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct PickCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,19 +9,27 @@ struct PickCommand: ParsableCommand {
         abstract: "Choose tonight's movie together: open a pick, see how it stands, close it.",
         discussion: """
             A pick offers a deck of movies in the same shuffled order to every voter, who says yes \
-            or no to each (`peerctl vote yes`, or on the page). By default the deck is the shared \
-            list less what any voter has seen or vetoed, and the voters are the members connected \
-            now. Modes: unanimous (the first movie everyone said yes to), majority (once everyone \
+            or no to each (`peerctl vote yes`, or on the page). By default the deck is the 12 most \
+            wanted movies of the shared list that no voter has seen or vetoed (--deck-size to \
+            change), and the voters are the members connected now. Modes: unanimous (the first movie everyone said yes to), majority (once everyone \
             went through the deck, or at --close: the most yeses) and ranked (each voter ranks the \
             finalists, `peerctl vote --rank`; an instant runoff decides). Votes are operations like \
             marks: every peer computes the same result, and a restart loses nothing.
+
+            A group has one pick voting at a time: `peerctl pick` while one is voting joins it \
+            instead of opening another, and every command acts on it and names it (whose it is, \
+            when it opened). A pick is its opener's to close; closing someone else's takes --force. \
+            If two were opened at once (or on both sides of a network split), the older one is the \
+            group's and the other is listed beside it; --pick NAME acts on the one NAME opened.
 
             Examples:
               peerctl pick
               peerctl pick --mode unanimous --max-runtime 120 --streaming
               peerctl pick --deck genre:comedy --with alice,bob
               peerctl pick --status
+              peerctl pick --deck-size 6
               peerctl pick --close
+              peerctl pick --close --force     (close a pick someone else opened)
               peerctl pick --watched          (log the result as watched by the members who voted)
             """
     )
@@ -48,9 +51,17 @@ struct PickCommand: ParsableCommand {
     )
     var voters: String?
     @Option(help: "A ranked pick's finalists: the most wanted this many (default 5, at most 10).") var finalists: Int?
-    @Flag(help: "Show how the open pick stands, or the last one's result.") var status = false
-    @Flag(help: "Close the open pick: the votes so far decide.") var close = false
+    @Option(help: "Cards each voter sees in a majority or unanimous pick: the most wanted this many (default 12).")
+    var deckSize: Int?
+    @Flag(help: "Show how the voting pick stands, or the last one's result.") var status = false
+    @Flag(help: "Close the voting pick: the votes so far decide. Only its opener, unless --force.") var close = false
+    @Flag(help: "With --close: close a pick another member opened.") var force = false
     @Flag(help: "Log the last pick's result as watched today by the members who voted.") var watched = false
+    @Option(
+        name: .customLong("pick"),
+        help: ArgumentHelp("With --status, --close or --watched: the pick NAME opened.", valueName: "name")
+    )
+    var openedBy: String?
     @OptionGroup var options: ControlOptions
 
     func validate() throws {
@@ -60,15 +71,30 @@ struct PickCommand: ParsableCommand {
         if let finalists, !(1...Pick.maxFinalists).contains(finalists) {
             throw ValidationError("--finalists is 1 to \(Pick.maxFinalists)")
         }
+        if let deckSize, !(1...Pick.maxDeck).contains(deckSize) {
+            throw ValidationError("--deck-size is 1 to \(Pick.maxDeck)")
+        }
+        if deckSize != nil, mode == .ranked { throw ValidationError("a ranked pick's deck is its --finalists") }
+        if force, !close { throw ValidationError("--force goes with --close") }
+        if openedBy != nil, !(status || close || watched) {
+            throw ValidationError("--pick goes with --status, --close or --watched")
+        }
+    }
+
+    /// Whether an opening option was given: one that a pick already voting can't take.
+    private var opensOwn: Bool {
+        mode != .majority || deck != "list" || maxRuntime != nil || genre != nil || streaming || voters != nil
+            || finalists != nil || deckSize != nil
     }
 
     func run() throws {
         if watched { return try logWatch() }
+        let named = try openedBy.map { try PickOutput.pick(openedBy: $0, options: options) }
         let request: ControlRequest =
             status
-            ? .pickStatus(pick: nil)
+            ? .pickStatus(pick: named)
             : close
-                ? .pickClose(pick: nil)
+                ? .pickClose(pick: named, force: force)
                 : .pick(
                     PickOpening(
                         mode: mode,
@@ -77,27 +103,36 @@ struct PickCommand: ParsableCommand {
                         genre: genre,
                         streaming: streaming,
                         with: voters.map { $0.split(separator: ",").map(String.init) },
-                        finalists: finalists
+                        finalists: finalists,
+                        deckSize: deckSize
                     )
                 )
         let response = try options.request(request)
         guard case .pickState(let pick) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        PickOutput.print(pick, opened: !status && !close)
+        let heading: PickOutput.Heading =
+            status ? .status : close ? .closed : pick.joined == true ? .joined(ignoring: opensOwn) : .opened
+        PickOutput.print(pick, heading)
         PickOutput.printGuests(pick.guests)
     }
 
     /// Logs the result as watched by the members who voted; only one of them may (a watch names
     /// whoever logs it).
     private func logWatch() throws {
-        guard case .pickState(let pick) = try options.request(.pickStatus(pick: nil)) else { throw Output.unexpected() }
+        let named = try openedBy.map { try PickOutput.pick(openedBy: $0, options: options) }
+        guard case .pickState(let pick) = try options.request(.pickStatus(pick: named)) else {
+            throw Output.unexpected()
+        }
         guard let result = pick.result, let movie = MovieID(result.movieId) else {
-            Output.error("the last pick has no result yet (`peerctl pick --status`)")
+            let why = pick.outcome == "none" ? "ended with no movie chosen" : "has no result yet"
+            Output.error("\(PickOutput.name(pick)) \(why); nothing to log (`peerctl pick --status`)")
             throw ExitCode(1)
         }
         guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
         guard pick.voters.contains(where: { $0.peer == me.peer }) else {
-            Output.error("you didn't vote in the last pick; one of its voters logs it with `peerctl pick --watched`")
+            Output.error(
+                "you didn't vote in \(PickOutput.name(pick)); one of its voters logs it with `peerctl pick --watched`"
+            )
             throw ExitCode(1)
         }
         let members = pick.voters.compactMap { $0.peer?.rawValue }
@@ -106,8 +141,10 @@ struct PickCommand: ParsableCommand {
         )
         guard case .marked = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
+        let others = pick.voters.filter { !$0.guest && $0.peer != me.peer }.map(\.name).sorted()
         print(
-            "logged a watch of \(PickOutput.title(result)) with \(pick.voters.filter { !$0.guest }.map(\.name).joined(separator: ", "))"
+            "logged a watch of \(PickOutput.title(result))"
+                + (others.isEmpty ? "" : " with " + others.joined(separator: ", "))
         )
     }
 }
@@ -160,66 +197,8 @@ struct VoteCommand: ParsableCommand {
         let response = try options.request(.vote(pick: nil, movie: movie?.id, yes: yes, ranking: ranking))
         guard case .pickState(let pick) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        PickOutput.print(pick, opened: false)
+        PickOutput.print(pick, .status)
     }
 }
 
-/// How a pick reads in a terminal.
-enum PickOutput {
-    static func print(_ pick: PickRecord, opened: Bool) {
-        let movies = pick.deck.count == 1 ? "1 movie" : "\(pick.deck.count) movies"
-        if opened {
-            Swift.print(
-                "opened a \(pick.mode.rawValue) pick of \(movies) from \(pick.source) for \(pick.voters.map(\.name).joined(separator: ", "))"
-            )
-        } else {
-            Swift.print(
-                "\(pick.mode.rawValue) pick of \(movies) from \(pick.source), opened by \(pick.openedBy) at \(Output.clockTime(pick.openedAt))"
-                    + (pick.open ? "" : ", closed")
-            )
-        }
-        for voter in pick.voters {
-            Swift.print("  \(voter.name)\(voter.guest ? " (guest)" : "")  \(voter.voted) of \(pick.deck.count)")
-        }
-        switch pick.outcome {
-        case "chosen": Swift.print("result: \(pick.result.map(title) ?? "?")")
-        case "none": Swift.print("result: no movie; nobody agreed on one")
-        default:
-            if let next = pick.next {
-                Swift.print("your next: \(title(next))" + (next.runtime.map { ", \($0) min" } ?? ""))
-                if !next.wantedBy.isEmpty { Swift.print("  wanted by \(next.wantedBy.joined(separator: ", "))") }
-                if let overview = next.overview { Swift.print("  " + Output.firstLine(overview, width: 76)) }
-                Swift.print("  vote with `peerctl vote yes` or `peerctl vote no`")
-            } else if pick.mode == .ranked {
-                Swift.print(
-                    "rank the finalists: peerctl vote --rank "
-                        + pick.deck.map { String($0.movieId) }.joined(separator: ",")
-                )
-            } else {
-                Swift.print("you are through the deck; waiting for the others")
-            }
-        }
-        if pick.outcome != "voting" {
-            for movie in pick.deck where (movie.yeses ?? 0) > 0 {
-                Swift.print("  \(movie.yeses ?? 0) yes  \(title(movie))")
-            }
-        }
-    }
-
-    static func title(_ movie: PickMovieRecord) -> String {
-        Output.describe(id: movie.movieId, title: movie.title, year: movie.year)
-    }
-
-    /// The guest link, as a URL and a QR code to scan from the screen (black on white in a
-    /// terminal whatever its colours), or why there is none.
-    static func printGuests(_ guests: PickGuestsRecord?) {
-        guard let guests else { return }
-        guard let url = guests.url else {
-            if let problem = guests.problem { Swift.print("no guest link: \(problem)") }
-            return
-        }
-        Swift.print("guests vote on their phones: scan this, or open \(url)")
-        if let code = QRCode(url) { Swift.print(code.terminalText(colors: isatty(STDOUT_FILENO) == 1)) }
-    }
-}
 extension Pick.Mode: ExpressibleByArgument {}

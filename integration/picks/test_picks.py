@@ -53,6 +53,8 @@ WANTS = {
     "carol": [550, 680, 238],
 }
 
+DEFAULT_DECK = 12  # cards each voter sees in a majority or unanimous pick unless --deck-size says
+
 # The marks of the "seen and vetoed" check: (member, verb, movie).
 SEEN_BY_BOB, VETOED_BY_CAROL, SEEN_BY_CAROL, VETOED_BY_ALICE = 603, 13, 155, 278
 
@@ -193,19 +195,24 @@ class World(trio.Trio):
 
     # Picks.
 
-    def expected_deck(self, voters, pick, finalists=None):
+    def expected_deck(self, voters, pick, finalists=None, deck_size=None):
         """The deck a pick of `voters` (names) opened as `pick` must have: the list less what any
         voter has seen or vetoed, most wanted first (the list's order among equals), cut to the
-        finalists for a ranked pick, in the shuffle the opening's id seeds."""
+        finalists for a ranked pick and to `deck_size` (12 unless said) for the others, in the
+        shuffle the opening's id seeds."""
         def excluded(movie):
             return (self.seen.get(movie, set()) | self.vetoed.get(movie, set())) & set(voters)
         candidates = [m for m in self.listed if not excluded(m)]
         candidates.sort(key=lambda m: -len(self.wants.get(m, ())))  # stable: the list's order among equals
-        if finalists:
-            candidates = candidates[:finalists]
+        candidates = candidates[:finalists or deck_size or DEFAULT_DECK]
         return seeded_shuffle(candidates, pick)
 
-    def open(self, daemon, *args, voters, finalists=None):
+    def candidates(self, voters):
+        """How many of the list's movies no voter has seen or vetoed."""
+        return sum(1 for m in self.listed
+                   if not (self.seen.get(m, set()) | self.vetoed.get(m, set())) & set(voters))
+
+    def open(self, daemon, *args, voters, finalists=None, deck_size=None):
         """`peerctl pick ARGS --json` on `daemon`: a pick of `voters` (names) whose deck is exactly
         the expected one, in the seeded order; returns it once every daemon shows it, voting."""
         record = self.act(daemon, "pick", *args)
@@ -214,7 +221,7 @@ class World(trio.Trio):
         if names != sorted(voters) or any(v["voted"] for v in record["voters"]):
             raise CheckFailed(f"pick {' '.join(args)} on {daemon.name}: voters {record.get('voters')}, "
                               f"expected {sorted(voters)} with no vote yet")
-        expected = self.expected_deck(voters, opened.id, finalists)
+        expected = self.expected_deck(voters, opened.id, finalists, deck_size)
         if opened.deck != expected:
             raise CheckFailed(f"pick {' '.join(args)} on {daemon.name}: deck {opened.deck}, expected {expected} "
                               f"(the candidates in the shuffle seeded by {opened.id})")
@@ -299,8 +306,9 @@ class World(trio.Trio):
         return problems
 
     def close(self, daemon, opened, result):
-        """`peerctl pick --close` on `daemon`: closed, with `result`; returns the answer."""
-        record = self.act(daemon, "pick", "--close")
+        """`peerctl pick --close` on `daemon` (with --force when another member opened it): closed,
+        with `result`; returns the answer."""
+        record = self.act(daemon, "pick", "--close", *(["--force"] if daemon.name != opened.opener else []))
         got = record["result"]["movieId"] if record.get("result") else None
         if record["pick"] != opened.id or record["open"] or got != result:
             raise CheckFailed(f"pick --close on {daemon.name}: pick {record['pick']}, open {record['open']}, "
@@ -322,7 +330,7 @@ class World(trio.Trio):
                 status = a.peerctl("pick", "--status", "--json")
                 if status.returncode != 0 or not json.loads(status.stdout).get("open"):
                     break
-                a.peerctl("pick", "--close", "--json")
+                a.peerctl("pick", "--close", "--force", "--json")
             # Whatever the failed check made, counted or not: every daemon holding the same.
             held = expect_eventually(lambda: len({d.operations() for d in self.all()}) == 1 and a.operations(),
                                      SYNC_WAIT, "alice, bob and carol holding the same operations")
@@ -735,7 +743,9 @@ def check_watched_without_result(w):
     w.settle()
     held = a.operations()
     result = a.peerctl("pick", "--watched", "--json")
-    if result.returncode != 1 or result.stdout.strip() or "the last pick has no result yet" not in result.stderr \
+    named = "alice's majority pick of "
+    if result.returncode != 1 or result.stdout.strip() or named not in result.stderr \
+            or "ended with no movie chosen; nothing to log" not in result.stderr \
             or a.operations() != held:
         raise CheckFailed(f"`pick --watched --json` after a pick closed with no movie: exit {result.returncode}, "
                           f"stdout {result.stdout.strip()!r}, stderr {result.stderr.strip()!r}; operations "
@@ -790,6 +800,108 @@ def check_pick_events(w):
     return f"{p}: event: pick for the opening and for carol's vote on bob's page"
 
 
+def text_of(daemon, *args, code=0):
+    """`peerctl ARGS` on `daemon` in words, which must exit `code`: its stdout and stderr."""
+    result = daemon.peerctl(*args)
+    if result.returncode != code:
+        raise CheckFailed(f"`peerctl {' '.join(map(str, args))}` on {daemon.name}: exit {result.returncode}, "
+                          f"expected {code}; {result.stderr.strip() or result.stdout.strip()!r}")
+    return result.stdout + result.stderr
+
+
+def check_one_pick_at_a_time(w):
+    """A group votes on one pick at a time (issue 35, 1): with alice's pick of 4 cards voting,
+    bob's `peerctl pick` joins it and opens nothing, his options or not; his vote and status name
+    alice's pick; his `--close` is refused (it is alice's) and makes nothing; `--close --force`
+    closes it, and his `--watched` logs its result with the others, not himself, named."""
+    w.base()
+    a, b = w.alice, w.bob
+    everyone = ["alice", "bob", "carol"]
+    p = w.open(a, "--deck-size", 4, voters=everyone, deck_size=4)
+    if p.record.get("candidates") != w.candidates(everyone):
+        raise CheckFailed(f"alice's opening says {p.record.get('candidates')} candidates, expected "
+                          f"{w.candidates(everyone)}")
+    named = "alice's majority pick of 4 movies from list, opened at "
+    held = {d.name: d.operations() for d in w.all()}
+    joined = text_of(b, "pick")
+    own = text_of(b, "pick", "--mode", "unanimous")
+    joined_json = b.peerctl_json("pick")
+    problems = []
+    if not joined.startswith("joined " + named):
+        problems.append(f"bob's `pick` said {joined.splitlines()[0]!r}")
+    if "your options open a pick of your own once this one is closed" not in own:
+        problems.append(f"bob's `pick --mode unanimous` said {own!r}")
+    if joined_json.get("pick") != p.id or joined_json.get("joined") is not True:
+        problems.append(f"bob's `pick --json` answered {shorten(joined_json)}")
+    if {d.name: d.operations() for d in w.all()} != held:
+        problems.append(f"operations {held} → {({d.name: d.operations() for d in w.all()})}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    voted = text_of(b, "vote", "yes")
+    with w.lock:
+        w.total += 1
+    if not voted.startswith(named):
+        raise CheckFailed(f"bob's `vote yes` said {voted.splitlines()[0]!r}, expected it to name alice's pick")
+    w.settle()
+    held = a.operations()
+    refused = text_of(b, "pick", "--close", code=1)
+    if "this is alice's pick: alice closes it, or close it anyway with `peerctl pick --close --force`" \
+            not in refused or w.bob.operations() != held:
+        raise CheckFailed(f"bob's `pick --close` of alice's pick: {refused!r}; operations {held} → "
+                          f"{w.bob.operations()}")
+    w.close(b, p, p.deck[0])
+    w.settle()
+    logged = text_of(b, "pick", "--watched")
+    with w.lock:
+        w.total += 1
+        for name in everyone:
+            w.seen.setdefault(p.deck[0], set()).add(name)
+    expected = f"logged a watch of {p.deck[0]} {title_of(p.deck[0])} ({MOVIES[p.deck[0]][1]}) with alice, carol"
+    if logged.strip() != expected:
+        raise CheckFailed(f"bob's `pick --watched` said {logged.strip()!r}, expected {expected!r}")
+    w.settle()
+    return (f"{p}: bob's `pick` {joined.splitlines()[0]!r}, nothing made; his close refused: "
+            f"{refused.strip()!r}; closed with --force; {logged.strip()!r}")
+
+
+EXTRA_MOVIES = {1891: ("The Empire Strikes Back", 1980), 105: ("Back to the Future", 1985),
+                11: ("Star Wars", 1977), 85: ("Raiders of the Lost Ark", 1981), 578: ("Jaws", 1975),
+                329: ("Jurassic Park", 1993), 562: ("Die Hard", 1988), 218: ("The Terminator", 1984),
+                620: ("Ghostbusters", 1984), 601: ("E.T. the Extra-Terrestrial", 1982), 694: ("The Shining", 1980),
+                348: ("Alien", 1979)}
+
+
+def check_default_deck(w):
+    """A short deck by default (issue 35, 2): with more than 12 movies nobody has seen, a majority
+    pick deals each voter the 12 most wanted, and its opener is told so, with how many there were."""
+    w.base()
+    a = w.alice
+    for movie, (title, year) in EXTRA_MOVIES.items():
+        if movie not in w.listed:
+            w.act(a, "add", movie, "--title", title, "--year", year)
+            w.listed.append(movie)
+            MOVIES[movie] = (title, year)
+    w.settle()
+    everyone = ["alice", "bob", "carol"]
+    count = w.candidates(everyone)
+    if count <= DEFAULT_DECK:
+        raise CheckFailed(f"only {count} movies are left for a pick; this check needs more than {DEFAULT_DECK}")
+    said_text = text_of(a, "pick")
+    with w.lock:
+        w.total += 1
+    record = a.pick_status()
+    opened = Opened(record, "alice")
+    expected = w.expected_deck(everyone, opened.id)
+    first = said_text.splitlines()[0]
+    line = (f"opened a majority pick from list for alice, bob, carol: each voter sees {DEFAULT_DECK} movies, "
+            f"the most wanted of {count} that none of you has seen (--deck-size to change)")
+    if opened.deck != expected or first != line:
+        raise CheckFailed(f"alice's `pick`: deck {opened.deck}, expected {expected}; said {first!r}, expected {line!r}")
+    w.close(a, opened, None)
+    w.settle()
+    return f"{opened}: {first!r}"
+
+
 CHECKS = [
     ("unanimous: the first movie of the deck all three said yes to, the same deck and result on every daemon",
      tidied(check_unanimous)),
@@ -808,6 +920,10 @@ CHECKS = [
      tidied(check_watched_by_voters)),
     ("pick --watched with no result to log: exit 1, nothing on stdout, nothing made",
      tidied(check_watched_without_result)),
+    ("one pick at a time: another's `pick` joins the voting one, its close is the opener's or --force",
+     tidied(check_one_pick_at_a_time)),
+    ("a short deck: the 12 most wanted by default, and the opener told how many of how many",
+     tidied(check_default_deck)),
 ]
 
 

@@ -7,10 +7,18 @@ import PeerdWire
 /// (proto/CONTROL.md, "pick").
 extension ControlResponder {
     static let defaultFinalists = 5
+    /// Cards each voter sees in a majority or unanimous pick unless the opener says: a deck a
+    /// household goes through in a few minutes.
+    static let defaultDeckSize = 12
 
     /// Opens a pick: its voters (named, or those connected now and this member), its deck (the
-    /// list's candidates, or a TMDB list), shuffled by the replica with the opening's id.
+    /// most wanted of the list's candidates, or of a TMDB list), shuffled by the replica with the
+    /// opening's id. While a pick is voting, this member joins it instead: a group has one at a time.
     func openPick(_ opening: PickOpening) async -> ControlResponse {
+        if let voting = await replica.votingPick { return await joined(voting.id) }
+        if let size = opening.deckSize, !(1...Pick.maxDeck).contains(size) {
+            return .error(WireError(.badRequest, "a deck holds 1 to \(Pick.maxDeck) cards"))
+        }
         let voters: [PeerID]
         switch await pickVoters(opening.with) {
         case .success(let chosen): voters = chosen
@@ -25,9 +33,25 @@ extension ControlResponder {
             return .error(WireError(.badRequest, "no movie is left for this pick: " + Self.emptyDeck(opening)))
         }
         let finalists = min(opening.finalists ?? Self.defaultFinalists, Pick.maxFinalists)
-        let deck = opening.mode == .ranked ? Array(candidates.prefix(max(finalists, 1))) : candidates
-        let step = Pick.open(mode: opening.mode, deck: deck, voters: voters, source: opening.deck)
-        return await submit(step, on: Operation.groupMovie)
+        let size = opening.mode == .ranked ? max(finalists, 1) : opening.deckSize ?? Self.defaultDeckSize
+        let step = Pick.open(
+            mode: opening.mode,
+            deck: Array(candidates.prefix(size)),
+            voters: voters,
+            source: opening.deck
+        )
+        let response = await submit(step, on: Operation.groupMovie)
+        guard case .pickState(var record) = response else { return response }
+        record.candidates = candidates.count
+        return .pickState(record)
+    }
+
+    /// The answer to a `pick` that found `id` voting: its state, joined.
+    private func joined(_ id: OperationID) async -> ControlResponse {
+        let response = await pickStatus(id)
+        guard case .pickState(var record) = response else { return response }
+        record.joined = true
+        return .pickState(record)
     }
 
     /// A yes or no on `movie` (this member's next one when absent), or a ranking.
@@ -68,9 +92,20 @@ extension ControlResponder {
         }
     }
 
-    func closePick(_ id: OperationID?) async -> ControlResponse {
+    /// Closes a pick; one another member opened only with `force`: it is theirs to close.
+    func closePick(_ id: OperationID?, force: Bool) async -> ControlResponse {
         guard let state = await replica.pickState(id) else { return .error(WireError(.badRequest, "there is no pick")) }
         guard state.isOpen else { return .error(WireError(.badRequest, await Self.closed(state, replica: replica))) }
+        guard force || state.opener == info.identity else {
+            let opener = await replica.memberName(state.opener)
+            return .error(
+                WireError(
+                    .badRequest,
+                    "this is \(opener)'s pick: \(opener) closes it, or close it anyway with "
+                        + "`peerctl pick --close --force`"
+                )
+            )
+        }
         return await submit(Pick(action: .close, pick: state.id), on: Operation.groupMovie)
     }
 
@@ -81,6 +116,8 @@ extension ControlResponder {
                 return .error(WireError(.internal, "a pick step made another kind of operation"))
             }
             made = op
+        } catch ReplicaService.Failure.refused(.pickVoting(let voting, _)) {
+            return await joined(voting)
         } catch {
             return .error(Self.wireError(error))
         }

@@ -41,7 +41,7 @@ struct ControlResponder: Sendable {
         case .vote(let pick, let movie, let yes, let ranking):
             return await vote(pick: pick, movie: movie, yes: yes, ranking: ranking)
         case .pickStatus(let pick): return await pickStatus(pick)
-        case .pickClose(let pick): return await closePick(pick)
+        case .pickClose(let pick, let force): return await closePick(pick, force: force)
         case .peers:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())

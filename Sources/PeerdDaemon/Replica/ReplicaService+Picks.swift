@@ -4,12 +4,18 @@ import PeerdWire
 /// Picks as the control protocol shows them, made inside the replica from the pick's operations,
 /// the list's details and the members' names.
 extension ReplicaService {
-    /// The pick `id`; else the newest open one; else the newest.
+    /// The pick `id`; else the group's current one (``Picks/current``).
     func pickState(_ id: OperationID?) -> PickState? {
         let picks = replica.list.picks
         if let id { return picks.pick(id) }
-        return picks.open.first ?? picks.all.first
+        return picks.current
     }
+
+    /// The pick still voting that a new opening would join, if any.
+    var votingPick: PickState? { replica.list.picks.voting.first }
+
+    /// `peer`'s name as the group knows it.
+    func memberName(_ peer: PeerID) -> String { replica.list.names.name(of: peer) }
 
     /// The movies of the list a pick of `voters` may offer (``PickDeck/candidates``), most wanted
     /// first (a ranked pick's finalists are the first few).
@@ -72,6 +78,9 @@ extension ReplicaService {
             case .chosen(let movie): ("chosen", movie)
             case .none: ("none", nil)
             }
+        let others = replica.list.picks.voting.filter { $0.id != state.id }.map { other in
+            PickBriefRecord(pick: other.id, openedBy: names.name(of: other.opener), openedAt: other.opening.at)
+        }
         return PickRecord(
             pick: state.id,
             mode: state.mode,
@@ -84,7 +93,8 @@ extension ReplicaService {
             outcome: word,
             result: result.map(card),
             next: tally.isOpen && outcome == .pending && state.mode != .ranked
-                ? tally.next(for: .member(me)).map(card) : nil
+                ? tally.next(for: .member(me)).map(card) : nil,
+            others: others.isEmpty ? nil : others
         )
     }
 }

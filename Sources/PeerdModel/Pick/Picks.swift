@@ -37,6 +37,17 @@ package struct Picks: Sendable, Equatable {
     /// The picks still open, newest first.
     package var open: [PickState] { all.filter(\.isOpen) }
 
+    /// The picks still voting (open, with no result yet), oldest first. A group has one at a time:
+    /// a member who asks for a pick while one is voting joins it (``Replica/pickStep``). Two opened
+    /// at once, or on both sides of a partition, are both kept; the oldest is the group's.
+    package var voting: [PickState] {
+        picks.values.filter { $0.isOpen && $0.tally.result == .pending }.sorted { $0.openedKey < $1.openedKey }
+    }
+
+    /// The pick a step that names none is about: the oldest still voting, the same on every peer
+    /// with the same operations; else the newest pick.
+    package var current: PickState? { voting.first ?? all.first }
+
     /// Every pick, newest first.
     package var all: [PickState] { picks.values.sorted { $0.openedKey > $1.openedKey } }
 

@@ -1,9 +1,13 @@
 extension Replica {
-    /// The step a local pick request makes, checked against the pick it names: an opening gets its
-    /// deck shuffled by its own id and cut to ``Pick/maxDeck``; a vote, ranking or close must name
+    /// The step a local pick request makes, checked against the pick it names: an opening, only
+    /// while no pick is voting (a group has one at a time), gets its deck shuffled by its own id and
+    /// cut to ``Pick/maxDeck``; a vote, ranking or close must name
     /// an open pick, and a vote a movie of its deck.
     func pickStep(_ step: Pick, on movie: Movie, id: OperationID) throws(LocalRefusal) -> Pick {
         if step.action == .open {
+            if let voting = list.picks.voting.first {
+                throw .pickVoting(voting.id, openedBy: list.names.name(of: voting.opener))
+            }
             let deck = Array(PickDeck.shuffled(step.deck ?? [], seed: id).prefix(Pick.maxDeck))
             let opening = Pick.open(
                 mode: step.mode ?? .majority,

@@ -24,8 +24,15 @@ package struct AdmissionHandshake: Sendable {
         case send([UInt8])
         /// The peer proved membership (or already had it); `via` is set when it is new and must be pinned.
         case admit(via: TrustList.Via?, invite: Int?)
+        /// The peer is the inviter of a code this side is joining with: admitted for this session, and
+        /// pinned (`invite`) only once its hello shows that it admitted this side too. A refused
+        /// join trusts nobody.
+        case admitInviter
         /// Send this refusal record and close.
         case refuse(AdmissionRefusal)
+        /// The peer proved a code of ours that was used or has expired: send it this refusal, which
+        /// says which and when, and close.
+        case refuseSpentInvite(SpentInvite)
     }
 
     enum State: Sendable {
@@ -50,6 +57,9 @@ package struct AdmissionHandshake: Sendable {
 
     /// Our offer: sent at once.
     package func offer() -> [UInt8] { AdmissionRecord.offer(nonce: nonce) }
+
+    /// The method of the proof this side gives (`invite` when it joins with a code of the peer's).
+    package var proofMethod: AdmissionMethod { policy.proofKey(for: endpoints.remote).0 }
 
     /// One of the first two frames from the other side.
     package mutating func received(_ frame: [UInt8]) -> [Action] {
@@ -105,11 +115,14 @@ package struct AdmissionHandshake: Sendable {
             if let invite = policy.invites.first(where: { verifies($0.key) }) {
                 return .admit(via: .invite, invite: invite.id)
             }
+            if let spent = policy.spentInvites.first(where: { verifies($0.key) }) {
+                return .refuseSpentInvite(spent.invite)
+            }
         case .none:
             break
         }
         // We hold a code from this very peer: its key is the one the code named.
-        if policy.joins[remote] != nil { return .admit(via: .invite, invite: nil) }
+        if policy.joins[remote] != nil { return .admitInviter }
         return .refuse(.notAMember)
     }
 }
@@ -126,11 +139,26 @@ package struct AdmissionPolicy: Sendable {
         }
     }
 
+    /// An invite this daemon made that admits nobody any more: its key, to recognise a proof made
+    /// with it, and what became of it.
+    package struct Spent: Sendable {
+        package var key: SymmetricKey
+        package var invite: SpentInvite
+
+        package init(key: SymmetricKey, invite: SpentInvite) {
+            self.key = key
+            self.invite = invite
+        }
+    }
+
     package var members: Set<PeerID>
     package var revoked: Set<PeerID>
     package var groupKey: SymmetricKey?
     /// Unexpired, unused invites this daemon made.
     package var invites: [Invite]
+    /// Invites this daemon made that were used or expired lately (a bounded few), so that a joiner
+    /// who brings one is told which, not just refused.
+    package var spentInvites: [Spent]
     /// Codes this daemon is joining with, by inviter.
     package var joins: [PeerID: SymmetricKey]
 
@@ -139,12 +167,14 @@ package struct AdmissionPolicy: Sendable {
         revoked: Set<PeerID> = [],
         groupKey: SymmetricKey? = nil,
         invites: [Invite] = [],
+        spentInvites: [Spent] = [],
         joins: [PeerID: SymmetricKey] = [:]
     ) {
         self.members = members
         self.revoked = revoked
         self.groupKey = groupKey
         self.invites = invites
+        self.spentInvites = spentInvites
         self.joins = joins
     }
 

@@ -1,9 +1,13 @@
 /// The binary records of the admission handshake (proto/SECURITY.md, "The handshake"). They are
-/// fixed-size and not JSON, so nothing from a party that is not yet trusted reaches a JSON parser.
+/// small, bounded and not JSON, so nothing from a party that is not yet trusted reaches a JSON parser.
 package enum AdmissionRecord {
     package static let offerLength = 36
     package static let proofLength = 37
+    /// A refusal is 5 bytes, or, for a spent invite code, 14 bytes and its inviter's name.
     package static let refusalLength = 5
+    package static let spentInviteRefusalLength = 14
+    /// The longest refusal record: a spent invite's, with a name of ``SpentInvite/maxNameLength`` bytes.
+    package static let maxRefusalLength = spentInviteRefusalLength + SpentInvite.maxNameLength
     /// The frame limit for each of the first two frames a side receives.
     package static let maxLength = 64
 
@@ -39,11 +43,84 @@ package enum AdmissionRecord {
         refusalMagic + [reason.rawValue]
     }
 
+    /// The refusal of a proof made with a spent invite code:
+    ///
+    ///     "WLR1" | reason (7 used, 8 expired) | when, ms since 1970 (u64 BE) | name length n | n bytes of UTF-8
+    ///
+    /// The name is cut to ``SpentInvite/maxNameLength`` bytes, at a character's end.
+    package static func refusal(_ spent: SpentInvite) -> [UInt8] {
+        let name = SpentInvite.cut(spent.inviter ?? "")
+        let at = UInt64(clamping: max(spent.at, 0))
+        let time = (0..<8).reversed().map { UInt8(truncatingIfNeeded: at >> ($0 * 8)) }
+        return refusalMagic + [spent.refusal.rawValue] + time + [UInt8(name.count)] + name
+    }
+
     /// The reason of a refusal record, or nil if `bytes` is not one (an unknown reason reads as
     /// `notAMember`: still a refusal).
     package static func parseRefusal(_ bytes: some Collection<UInt8>) -> AdmissionRefusal? {
-        guard bytes.count == refusalLength, bytes.starts(with: refusalMagic) else { return nil }
-        return AdmissionRefusal(rawValue: bytes[bytes.index(bytes.startIndex, offsetBy: 4)]) ?? .notAMember
+        let bytes = Array(bytes)
+        guard bytes.starts(with: refusalMagic) else { return nil }
+        if bytes.count == refusalLength { return AdmissionRefusal(rawValue: bytes[4]) ?? .notAMember }
+        return parseSpentInvite(bytes)?.refusal
+    }
+
+    /// What a spent invite's refusal record says, or nil if `bytes` is not one. A name that is not
+    /// UTF-8 or holds control characters is left out; the refusal still holds.
+    package static func parseSpentInvite(_ bytes: some Collection<UInt8>) -> SpentInvite? {
+        let bytes = Array(bytes)
+        guard bytes.count >= spentInviteRefusalLength, bytes.count <= maxRefusalLength,
+            bytes.starts(with: refusalMagic),
+            Int(bytes[13]) == bytes.count - spentInviteRefusalLength
+        else { return nil }
+        let fate: SpentInvite.Fate
+        switch AdmissionRefusal(rawValue: bytes[4]) {
+        case .inviteUsed: fate = .used
+        case .inviteExpired: fate = .expired
+        default: return nil
+        }
+        let at = bytes[5..<13].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let name = String(validating: bytes[14...], as: UTF8.self)
+        let printable = name.flatMap {
+            $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? nil : $0
+        }
+        return SpentInvite(fate, at: Int64(clamping: at), inviter: printable?.isEmpty == false ? printable : nil)
+    }
+}
+
+/// An invite code its inviter no longer takes, as the inviter tells a joiner who brings it: used or
+/// expired, when, and whom to ask for a new one.
+package struct SpentInvite: Hashable, Sendable {
+    package enum Fate: Hashable, Sendable {
+        case used
+        case expired
+    }
+
+    package var fate: Fate
+    /// When the code was used, or expired: milliseconds since 1970.
+    package var at: Int64
+    /// The inviter's name (its `--name`), if it has one to give.
+    package var inviter: String?
+
+    /// The longest name a refusal record carries, in UTF-8 bytes.
+    package static let maxNameLength = 64
+
+    package init(_ fate: Fate, at: Int64, inviter: String?) {
+        self.fate = fate
+        self.at = at
+        self.inviter = inviter
+    }
+
+    package var refusal: AdmissionRefusal { fate == .used ? .inviteUsed : .inviteExpired }
+
+    /// `name`'s UTF-8, cut to ``maxNameLength`` bytes without splitting a character.
+    static func cut(_ name: String) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for character in name {
+            let next = Array(character.utf8)
+            guard bytes.count + next.count <= maxNameLength else { break }
+            bytes += next
+        }
+        return bytes
     }
 }
 
@@ -62,6 +139,10 @@ package enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
     case selfConnection = 4
     case busy = 5
     case unsupportedKey = 6
+    /// The proof was made with an invite code of the verifier's that was used already.
+    case inviteUsed = 7
+    /// The proof was made with an invite code of the verifier's that has expired.
+    case inviteExpired = 8
 
     package var description: String {
         switch self {
@@ -71,6 +152,8 @@ package enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
         case .selfConnection: "this address is this peerd itself"
         case .busy: "too many connections are being set up"
         case .unsupportedKey: "its certificate's key is not P-256, the only key a peer identity is"
+        case .inviteUsed: "the invite code was already used"
+        case .inviteExpired: "the invite code has expired"
         }
     }
 }

@@ -17,6 +17,10 @@ package struct ConnectionOutcome: Hashable, Sendable {
     package var refusal: AdmissionRefusal?
     /// The refusal was the other side's: it refused us.
     package var refusedByPeer = false
+    /// The other side refused us for a spent invite code of its own: which, when, and its name.
+    package var spentInvite: SpentInvite?
+    /// The proof this side gave in admission, once TLS showed who the other side is.
+    package var proof: AdmissionMethod?
     /// The last stage the connection reached: `tls` until the peer's certificate is seen, then
     /// `admission`, then `session` once the peer's hello (not a refusal) arrives.
     package var reached = DialRecord.Stage.tls

@@ -107,7 +107,9 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         guard case .identifying = phase else { return }
         outcome.peer = endpoints.remote
         outcome.reached = .admission
-        phase = .admitting(AdmissionHandshake(endpoints: endpoints, policy: policy, expected: expected, nonce: nonce))
+        let handshake = AdmissionHandshake(endpoints: endpoints, policy: policy, expected: expected, nonce: nonce)
+        outcome.proof = handshake.proofMethod
+        phase = .admitting(handshake)
     }
 
     /// TLS failed before it could show a certificate.
@@ -127,6 +129,7 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         case .admitted:
             if let refusal = AdmissionRecord.parseRefusal(frame.readableBytesView) {
                 outcome.refusal = refusal
+                outcome.spentInvite = AdmissionRecord.parseSpentInvite(frame.readableBytesView)
                 outcome.refusedByPeer = true
                 outcome.error = "refused by the peer: \(refusal)"
                 phase = .closed
@@ -144,17 +147,21 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         switch action {
         case .send(let bytes)?: return .sendRecord(bytes)
         case .admit(let via, let invite)?: return .confirmAdmission(remote: remote, via: via, invite: invite)
+        // Nothing is pinned now: the trust list pins the inviter at its hello (`TrustService.named`).
+        case .admitInviter?: return .confirmAdmission(remote: remote, via: nil, invite: nil)
         case .refuse(let reason)?: return refuse(reason, remote: remote)
+        case .refuseSpentInvite(let spent)?:
+            return refuse(spent.refusal, remote: remote, record: AdmissionRecord.refusal(spent))
         case nil: return .session([])
         }
     }
 
-    private mutating func refuse(_ reason: AdmissionRefusal, remote: PeerID) -> FrameAction {
+    private mutating func refuse(_ reason: AdmissionRefusal, remote: PeerID, record: [UInt8]? = nil) -> FrameAction {
         outcome.refusal = reason
         outcome.code = reason == .selfConnection ? .selfConnection : nil
         outcome.error = "refused \(remote.short): \(reason)"
         phase = .closed
-        return .refuse(reason, record: AdmissionRecord.refusal(reason))
+        return .refuse(reason, record: record ?? AdmissionRecord.refusal(reason))
     }
 
     /// The trust list agreed to the handshake's admission (or, when an invite was used up meanwhile, not).

@@ -24,7 +24,7 @@ import Testing
         var dialer = joiner.handshake(with: inviter, policy: joining, expected: inviter.peer)
         var listener = inviter.handshake(with: joiner, policy: inviting())
         let outcome = admission(&dialer, &listener)
-        #expect(outcome.first == .admit(via: .invite, invite: nil))
+        #expect(outcome.first == .admitInviter)
         #expect(outcome.second == .admit(via: .invite, invite: 7))
     }
 
@@ -75,10 +75,12 @@ import Testing
         #expect(replayed.received(proof) == [.refuse(.notAMember)])
     }
 
-    @Test func aJoinerTrustsTheInvitersKeyWithoutItsProof() {
+    /// Admitted for the session, not pinned: the inviter is trusted once its hello shows it
+    /// admitted the joiner too (`TrustService.named`), never on the joiner's word alone.
+    @Test func aJoinerLetsTheInvitersKeyInWithoutItsProofButDoesNotPinIt() {
         var dialer = joiner.handshake(with: inviter, policy: joining)
         var listener = inviter.handshake(with: joiner, policy: AdmissionPolicy(members: [joiner.peer]))
-        #expect(admission(&dialer, &listener).first == .admit(via: .invite, invite: nil))
+        #expect(admission(&dialer, &listener).first == .admitInviter)
     }
 
     @Test func aJoinerRefusesAPeerOtherThanTheInviterItsCodeNames() throws {

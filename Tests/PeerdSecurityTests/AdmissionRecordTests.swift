@@ -5,7 +5,7 @@ import Testing
 /// The fixed-size binary records an untrusted party can send (proto/SECURITY.md, "The handshake").
 @Suite struct AdmissionRecordTests {
     static let reasons: [AdmissionRefusal] = [
-        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey,
+        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey, .inviteUsed, .inviteExpired,
     ]
 
     @Test func anOfferGivesBackItsNonce() async {
@@ -34,7 +34,7 @@ import Testing
         #expect(AdmissionRecord.parseRefusal(refusal) == reason)
     }
 
-    @Test(arguments: [0, 7, 255] as [UInt8])
+    @Test(arguments: [0, 9, 255] as [UInt8])
     func aRefusalForAnUnknownReasonIsStillARefusal(reason: UInt8) {
         #expect(AdmissionRecord.parseRefusal(Array("WLR1".utf8) + [reason]) == .notAMember)
     }
@@ -45,8 +45,15 @@ import Testing
             #expect((AdmissionRecord.nonce(ofOffer: offer) != nil) == (offer.count == AdmissionRecord.offerLength))
             let proof = Array("WLP1".utf8) + [AdmissionMethod.group.rawValue] + body
             #expect((AdmissionRecord.parseProof(proof) != nil) == (proof.count == AdmissionRecord.proofLength))
+            // A spent invite's refusal (reasons 7 and 8) is longer: 14 bytes and the name its byte 13 counts.
             let refusal = Array("WLR1".utf8) + body
-            #expect((AdmissionRecord.parseRefusal(refusal) != nil) == (refusal.count == AdmissionRecord.refusalLength))
+            let spent =
+                refusal.count >= AdmissionRecord.spentInviteRefusalLength && [7, 8].contains(refusal[4])
+                && Int(refusal[13]) == refusal.count - AdmissionRecord.spentInviteRefusalLength
+            #expect(
+                (AdmissionRecord.parseRefusal(refusal) != nil)
+                    == (refusal.count == AdmissionRecord.refusalLength || spent)
+            )
         }
     }
 

@@ -201,6 +201,51 @@ struct PeerConnectionStateMachineTests {
         #expect(ended.isClosed && ended.outcome.error == nil)
     }
 
+    /// `peerctl join` with a code the inviter saw used: the joiner lets the inviter in for the session
+    /// without pinning it, and learns from the refusal what became of the code, and that it gave the
+    /// code's proof.
+    @Test func aJoinerRefusedForASpentCodeLearnsWhichAndWhen() throws {
+        let code = InviteCode.make(inviter: ends.remote.peer)
+        let spent = SpentInvite(.used, at: 1_764_902_820_000, inviter: "alice")
+        var remote = ends.remoteHandshake(
+            policy: AdmissionPolicy(spentInvites: [.init(key: code.key, invite: spent)])
+        )
+        var generator = SplitMix64(seed: 9)
+        var joiner = Machine(role: .dialer, expected: ends.remote.peer, using: &generator)
+        joiner.identified(ends.endpoints, policy: AdmissionPolicy(joins: [ends.remote.peer: code.key]))
+        #expect(joiner.outcome.proof == .invite)
+        guard case .send(let remoteProof)? = remote.received(joiner.offer).first,
+            case .sendRecord(let proof) = joiner.received(frame(remote.offer()), now: start)
+        else { throw ProofMissing() }
+        #expect(remote.received(proof) == [.refuseSpentInvite(spent)])
+        #expect(
+            joiner.received(frame(remoteProof), now: start)
+                == .confirmAdmission(remote: ends.remote.peer, via: nil, invite: nil)
+        )
+        _ = joiner.admission(confirmed: true, localHello: ends.hello(ends.local.peer), now: start)
+        #expect(joiner.received(frame(AdmissionRecord.refusal(spent)), now: start) == .refusedByPeer(.inviteUsed))
+        #expect(joiner.isClosed && joiner.outcome.refusedByPeer && joiner.outcome.spentInvite == spent)
+    }
+
+    /// An inviter's machine sends the spent code's refusal record, with its time and name.
+    @Test func anInviterRefusesASpentCodeWithItsRecord() throws {
+        let code = InviteCode.make(inviter: ends.local.peer)
+        let spent = SpentInvite(.expired, at: 1_764_903_000_000, inviter: "alice")
+        var joiner = ends.remoteHandshake(policy: AdmissionPolicy(joins: [ends.local.peer: code.key]))
+        var generator = SplitMix64(seed: 9)
+        var inviter = Machine(role: .acceptor, expected: nil, using: &generator)
+        inviter.identified(ends.endpoints, policy: AdmissionPolicy(spentInvites: [.init(key: code.key, invite: spent)]))
+        guard case .send(let proof)? = joiner.received(inviter.offer).first else { throw ProofMissing() }
+        _ = inviter.received(frame(joiner.offer()), now: start)
+        #expect(
+            inviter.received(frame(proof), now: start)
+                == .refuse(.inviteExpired, record: AdmissionRecord.refusal(spent))
+        )
+        #expect(inviter.isClosed && inviter.outcome.refusal == .inviteExpired && !inviter.outcome.refusedByPeer)
+    }
+
+    struct ProofMissing: Error {}
+
     @Test func establishedEveryEvent() {
         var machine = Phase.established.machine(ends)
         #expect(machine.received(frame(.ping), now: start) == .session([.send(.pong)]))

@@ -133,42 +133,6 @@ struct ControlResponder: Sendable {
         return .connecting(address: address.description)
     }
 
-    /// Registers the code, dials the inviter if an address was given (mDNS finds it otherwise), and
-    /// answers once admission has paired the two.
-    private func join(_ text: String, address addressText: String?) async -> ControlResponse {
-        guard let code = InviteCode(text) else {
-            return .error(
-                WireError(.badRequest, "'\(text)' is not an invite code; copy the wl1-… line 'peerctl invite' printed")
-            )
-        }
-        guard code.inviter != info.identity else {
-            return .error(WireError(.badRequest, "that code is this peer's own; use it on another machine"))
-        }
-        var address: PeerAddress?
-        if let addressText {
-            guard let parsed = PeerAddress(addressText, defaultPort: nil) else {
-                return .error(WireError(.badRequest, Self.notAnAddress(addressText)))
-            }
-            address = parsed
-        }
-        async let paired = trust.join(code)
-        if let address { try? await dialer.add(address, remember: true) }
-        guard await paired else {
-            if Task.isShuttingDownGracefully { return .error(.shuttingDown) }
-            let how =
-                address == nil
-                ? "over mDNS; is it on this LAN? Give its address with --address host:port" : "at \(address!)"
-            return .error(
-                WireError(
-                    .timeout,
-                    "could not pair with \(code.inviter.short) \(how). Codes expire; ask for a new one if needed."
-                )
-            )
-        }
-        let name = await trust.name(of: code.inviter)
-        return .joined(peer: code.inviter, name: name, members: await trust.memberCount)
-    }
-
     func status() async -> StatusRecord {
         StatusRecord(
             peer: info.identity,

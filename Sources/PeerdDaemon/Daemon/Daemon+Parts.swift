@@ -86,6 +86,7 @@ extension Daemon {
                 local: state.identity.peer,
                 path: state.directory.trustPath,
                 groupKey: configuration.groupKey,
+                name: configuration.name,
                 logger: logger
             )
             let server = try await Self.bindListener(configuration, group: group, tls: tls)

@@ -148,7 +148,7 @@ extension DialRecord.Outcome {
     /// The outcome an admission refusal stands for.
     init(_ refusal: AdmissionRefusal) {
         switch refusal {
-        case .notAMember: self = .notMember
+        case .notAMember, .inviteUsed, .inviteExpired: self = .notMember
         case .revoked: self = .revoked
         case .keyMismatch: self = .keyMismatch
         case .selfConnection, .busy, .unsupportedKey: self = .other

@@ -23,16 +23,35 @@ actor TrustService {
         var expires: ContinuousClock.Instant
     }
 
+    /// An invite this daemon made, while it admits.
+    struct Invite {
+        var key: SymmetricKey
+        var expires: ContinuousClock.Instant
+        /// The same moment on the wall clock (ms since 1970), to tell a joiner when it expired.
+        var expiresAt: Int64
+    }
+
+    /// An invite that no longer admits, kept a while to say why to a joiner who brings it.
+    struct Spent {
+        var key: SymmetricKey
+        var invite: SpentInvite
+        var forgotten: ContinuousClock.Instant
+    }
+
     let local: PeerID
+    /// This daemon's name (`--name`): a joiner with a spent code is told whom to ask for a new one.
+    private let name: String?
     private let path: FilePath
     private let groupKey: SymmetricKey?
     private let logger: Logger
     private var list: TrustList
-    private var invites: [Int: (key: SymmetricKey, expires: ContinuousClock.Instant)] = [:]
+    private var invites: [Int: Invite] = [:]
     private var nextInvite = 0
+    /// Newest last; at most `spentInvitesKept`, each for `spentInviteMemory`.
+    private var spentInvites: [Spent] = []
     private var joins: [PeerID: Join] = [:]
-    /// `join` requests waiting for their inviter's hello, by inviter: told when it says hello.
-    private var pairings: [PeerID: Broadcast<Void>] = [:]
+    /// `join` requests waiting for their inviter, by inviter: told when it says hello, or refuses.
+    private var pairings: [PeerID: Broadcast<JoinOutcome>] = [:]
     /// Rung whenever the trust list changes.
     private let listChanges = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
     /// Rung whenever who may be dialed may have changed: the trust list, or a join's inviter.
@@ -41,6 +60,9 @@ actor TrustService {
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
     static let defaultInviteLifetime = 600
     static let maxInviteLifetime = 86_400
+    /// How many used or expired invites are remembered, and for how long (their keys only).
+    static let spentInvitesKept = 64
+    static let spentInviteMemory = Duration.seconds(86_400)
     /// How long `peerctl join` waits for the inviter.
     let joinWait: Duration
 
@@ -48,10 +70,12 @@ actor TrustService {
         local: PeerID,
         path: FilePath,
         groupKey: SymmetricKey?,
+        name: String? = nil,
         joinWait: Duration = .seconds(20),
         logger: Logger
     ) throws(StoreError) {
         self.local = local
+        self.name = name
         self.joinWait = joinWait
         self.path = path
         self.groupKey = groupKey
@@ -77,33 +101,59 @@ actor TrustService {
             revoked: Set(list.revoked),
             groupKey: groupKey,
             invites: invites.map { AdmissionPolicy.Invite(id: $0.key, key: $0.value.key) },
+            spentInvites: spentInvites.map { AdmissionPolicy.Spent(key: $0.key, invite: $0.invite) },
             joins: joins.mapValues(\.key)
         )
     }
 
     /// Admission let `peer` in. Pins it when `via` says it is new, using up `invite`; false if that
-    /// invite was used meanwhile by another connection (then the peer is refused after all).
+    /// invite was used meanwhile by another peer (then the peer is refused after all). Another
+    /// connection of the same peer that used it meanwhile made it a member: it is let in.
     func admitted(_ peer: PeerID, via: TrustList.Via?, invite: Int?) -> Bool {
         if let invite {
-            guard invites.removeValue(forKey: invite) != nil else { return false }
+            if let used = invites.removeValue(forKey: invite) {
+                spend(used.key, SpentInvite(.used, at: Wallclock.millis(), inviter: name))
+            } else if !list.isMember(peer) {
+                return false
+            }
         }
         if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
             changed()
         }
-        joins[peer] = nil
         return true
     }
 
-    /// The peer's hello named it: remember the name for `peers` and introductions.
+    /// The peer's hello named it: remember the name for `peers` and introductions. An inviter we
+    /// hold a code of admitted us, or it would not say hello: now it is pinned, and the join is over.
     func named(_ peer: PeerID, _ name: String) {
-        if let pairing = pairings.removeValue(forKey: peer) {
-            pairing.yield(())
-            pairing.finish()
+        if joins.removeValue(forKey: peer) != nil, list.admit(peer, name: name, via: .invite, now: Wallclock.millis()) {
+            logger.notice("trusting the inviter", metadata: ["peer": "\(peer)", "via": "invite"])
+            changed()
         }
+        endPairing(with: peer, .paired)
         guard let member = list.member(peer), member.name != name else { return }
         list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
         changed()
+    }
+
+    /// `peer` refused this daemon. If it is the inviter of a code we join with and the refusal is
+    /// final, the join ends now, with its reason, and nobody was pinned for it. `proof` is the proof
+    /// we gave: a plain `not-a-member` says something of the code only when we gave the code's.
+    func refused(by peer: PeerID, _ reason: AdmissionRefusal, spent: SpentInvite?, proof: AdmissionMethod?) {
+        guard joins[peer] != nil, JoinOutcome.finalRefusals.contains(reason),
+            reason != .notAMember || proof == .invite
+        else { return }
+        logger.notice("the inviter refused the code", metadata: ["peer": "\(peer)", "reason": "\(reason)"])
+        joins[peer] = nil
+        dialChanges.yield(())
+        endPairing(with: peer, .refused(reason, spent))
+    }
+
+    private func endPairing(with inviter: PeerID, _ outcome: JoinOutcome) {
+        guard let pairing = pairings.removeValue(forKey: inviter) else { return }
+        pairing.yield(outcome)
+        pairing.finish()
     }
 
     /// A trusted peer listed the members it trusts.
@@ -163,41 +213,42 @@ actor TrustService {
         prune()
         let code = InviteCode.make(inviter: local)
         nextInvite += 1
-        invites[nextInvite] = (code.key, .now + .seconds(lifetime))
+        let expiresAt = Wallclock.millis() + Int64(lifetime) * 1000
+        invites[nextInvite] = Invite(key: code.key, expires: .now + .seconds(lifetime), expiresAt: expiresAt)
         logger.notice("made an invite code", metadata: ["expires-in": "\(lifetime)s"])
-        return (code, Wallclock.millis() + Int64(lifetime) * 1000)
+        return (code, expiresAt)
     }
 
-    /// Registers the code; returns once the inviter has been admitted and said hello, or false after
-    /// `joinWait` or when peerd stops. The wait is registered before anything can answer it, and
-    /// ends with the request.
-    func join(_ code: InviteCode) async -> Bool {
+    /// Registers the code; returns once the inviter has been admitted and said hello (`paired`),
+    /// at once when it refuses the code, or after `joinWait`, or when peerd stops. The wait is
+    /// registered before anything can answer it, and ends with the request.
+    func join(_ code: InviteCode) async -> JoinOutcome {
         let inviter = code.inviter
-        if list.isMember(inviter) && joins[inviter] == nil { return true }
+        if list.isMember(inviter) && joins[inviter] == nil { return .paired }
         joins[inviter, default: Join(key: code.key, expires: .now + .seconds(Self.defaultInviteLifetime))].key =
             code.key
         dialChanges.yield(())
-        let hello = pairing(with: inviter).subscribe()
+        let answer = pairing(with: inviter).subscribe()
         let joinWait = self.joinWait
         return await withTaskGroup { group in
-            group.addTask { await hello.first { _ in true } != nil }
+            group.addTask { await answer.first { _ in true } ?? .stopped }
             group.addTask {
                 try? await LoopClock.shared.sleep(for: joinWait)
-                return false
+                return .timedOut
             }
             group.addTask {
                 try? await gracefulShutdown()
-                return false
+                return .stopped
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? .stopped
             group.cancelAll()
             return first
         }
     }
 
-    private func pairing(with inviter: PeerID) -> Broadcast<Void> {
+    private func pairing(with inviter: PeerID) -> Broadcast<JoinOutcome> {
         if let pairing = pairings[inviter] { return pairing }
-        let pairing = Broadcast<Void>()
+        let pairing = Broadcast<JoinOutcome>()
         pairings[inviter] = pairing
         return pairing
     }
@@ -235,10 +286,20 @@ actor TrustService {
 
     private func prune() {
         let now = ContinuousClock.now
-        invites = invites.filter { $0.value.expires > now }
+        for (id, invite) in invites.sorted(by: { $0.key < $1.key }) where invite.expires <= now {
+            invites[id] = nil
+            spend(invite.key, SpentInvite(.expired, at: invite.expiresAt, inviter: name))
+        }
+        spentInvites.removeAll { $0.forgotten <= now }
         pairings = pairings.filter { $0.value.hasSubscribers }
         // A join somebody still waits on keeps its key past its expiry, until the wait ends.
         joins = joins.filter { $0.value.expires > now || pairings[$0.key] != nil }
+    }
+
+    /// Keeps a used or expired invite's key a while, to tell a joiner who brings it what became of it.
+    private func spend(_ key: SymmetricKey, _ invite: SpentInvite) {
+        spentInvites.append(Spent(key: key, invite: invite, forgotten: .now + Self.spentInviteMemory))
+        spentInvites.removeFirst(max(0, spentInvites.count - Self.spentInvitesKept))
     }
 
     private func changed() {

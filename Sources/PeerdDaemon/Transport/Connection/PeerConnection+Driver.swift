@@ -192,7 +192,11 @@ extension PeerConnection {
                 case .refuse(let reason, let record): await refuse(reason, record: record)
                 }
             case .refuse(let reason, let record): await refuse(reason, record: record)
-            case .refusedByPeer(let reason): logger.notice("peer refused us", metadata: ["reason": "\(reason)"])
+            case .refusedByPeer(let reason):
+                logger.notice("peer refused us", metadata: ["reason": "\(reason)"])
+                guard let remote = machine.outcome.peer else { return }
+                let (spent, proof) = (machine.outcome.spentInvite, machine.outcome.proof)
+                await connection.trust.refused(by: remote, reason, spent: spent, proof: proof)
             case .session(let actions): await perform(actions)
             }
         }

@@ -1,0 +1,86 @@
+import PeerdModel
+import PeerdSecurity
+import PeerdWire
+import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `join`: pairing with the daemon that printed an invite code, and the words for how it ended.
+extension ControlResponder {
+    /// Registers the code, dials the inviter if an address was given (mDNS finds it otherwise), and
+    /// answers once admission has paired the two, or at once when the inviter refuses the code.
+    func join(_ text: String, address addressText: String?) async -> ControlResponse {
+        guard let code = InviteCode(text) else {
+            return .error(
+                WireError(.badRequest, "'\(text)' is not an invite code; copy the wl1-… line 'peerctl invite' printed")
+            )
+        }
+        guard code.inviter != info.identity else {
+            return .error(WireError(.badRequest, "that code is this peer's own; use it on another machine"))
+        }
+        var address: PeerAddress?
+        if let addressText {
+            guard let parsed = PeerAddress(addressText, defaultPort: nil) else {
+                return .error(WireError(.badRequest, Self.notAnAddress(addressText)))
+            }
+            address = parsed
+        }
+        async let joined = trust.join(code)
+        if let address { try? await dialer.add(address, remember: true) }
+        switch await joined {
+        case .paired:
+            let name = await trust.name(of: code.inviter)
+            return .joined(peer: code.inviter, name: name, members: await trust.memberCount)
+        case .refused(let reason, let spent):
+            return .error(WireError(.badRequest, refusal(reason, spent, inviter: code.inviter)))
+        case .stopped:
+            return .error(.shuttingDown)
+        case .timedOut:
+            let how =
+                address.map { "at \($0)" } ?? "over mDNS; is it on this LAN? Give its address with --address host:port"
+            return .error(
+                WireError(
+                    .timeout,
+                    "could not pair with \(code.inviter.short) \(how). Codes expire; ask for a new one if needed."
+                )
+            )
+        }
+    }
+
+    /// What the inviter's refusal of a code means to the one who typed it, and what to do.
+    private func refusal(_ reason: AdmissionRefusal, _ spent: SpentInvite?, inviter: PeerID) -> String {
+        let who = spent?.inviter ?? inviter.short
+        switch (reason, spent) {
+        case (.inviteUsed, let spent?):
+            return "this code was already used (at \(Self.clockTime(spent.at))); ask \(who) for a new one"
+        case (.inviteExpired, let spent?):
+            return "this code expired at \(Self.clockTime(spent.at)); ask \(who) for a new one"
+        case (.revoked, _):
+            return "\(who) refused this peerd: it revoked it with peerctl forget; to undo that, run there: "
+                + "peerctl trust \(info.identity)"
+        case (.notAMember, _):
+            return "\(who) does not know this code: a code works once, until it expires, and is forgotten when "
+                + "its peerd restarts; ask for a new one"
+        default:
+            return "\(who) refused this code: \(reason)"
+        }
+    }
+
+    /// `HH:MM:SS` in local time, as `peerctl invite` printed the code's end; `YYYY-MM-DD HH:MM` on another day.
+    static func clockTime(_ millis: Int64) -> String {
+        var seconds = time_t(millis / 1000)
+        var now = time(nil)
+        var local = tm()
+        var today = tm()
+        localtime_r(&seconds, &local)
+        localtime_r(&now, &today)
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let clock = "\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec))"
+        guard local.tm_yday != today.tm_yday || local.tm_year != today.tm_year else { return clock }
+        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) \(clock.prefix(5))"
+    }
+}

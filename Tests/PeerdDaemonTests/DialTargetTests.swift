@@ -32,6 +32,26 @@ struct DialTargetTests {
         )
     }
 
+    /// `join --address` again with a new code, or `connect` again: the user waits for no backoff.
+    @Test func aTargetAskedForAgainDialsAtOnceThoughItWasWaitingOutItsBackoff() throws {
+        var target = target()
+        var now = start
+        for _ in 0..<4 {
+            _ = target.next(now: now, connected: false, dialable: true)
+            target.ended(.init(error: "refused by the peer: not a member"), now: now)
+            now = try #require(target.next(now: now, connected: false, dialable: true).waitDeadline)
+        }
+        let later = start + .milliseconds(1)
+        #expect(target.next(now: later, connected: false, dialable: true).waitDeadline != nil)
+        target.dialNow()
+        #expect(
+            target.next(now: later, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
+        target.ended(.init(error: "refused by the peer: not a member"), now: later)
+        let until = try #require(target.next(now: later, connected: false, dialable: true).waitDeadline)
+        #expect(later.duration(to: until) >= .seconds(6), "the backoff goes on where it was")
+    }
+
     @Test func theBackoffDoublesAndALostSessionIsRedialedQuickly() throws {
         var target = target()
         var waits: [Duration] = []

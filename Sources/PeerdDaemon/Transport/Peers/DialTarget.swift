@@ -135,6 +135,12 @@ struct DialTarget: Sendable {
         phase = .retrying(at: now + Self.quickPause * Double.random(in: 0.75...1.0, using: &generator))
     }
 
+    /// Someone asked for it now (`peerctl connect` or `join` again): a retry waiting out its backoff
+    /// is due at once. The backoff goes on from where it was for the dials after.
+    mutating func dialNow() {
+        if case .retrying = phase { phase = .due }
+    }
+
     /// mDNS found it again, at these addresses.
     mutating func found(at addresses: [PeerAddress], name: String?) {
         self.addresses = addresses

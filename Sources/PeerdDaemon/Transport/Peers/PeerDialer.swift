@@ -40,10 +40,14 @@ final class PeerDialer: Service {
         for address in initial { newTargets.continuation.yield(.address(address)) }
     }
 
-    /// Adds a static target at runtime (`peerctl connect`); with `remember`, saves it for the next start.
+    /// Adds a static target at runtime (`peerctl connect`, `peerctl join --address`); with `remember`,
+    /// saves it for the next start. A target asked for again is dialed now, not after its backoff:
+    /// a `join` with a new code must not wait out the refusals of the last one.
     func add(_ address: PeerAddress, remember: Bool) async throws(StoreError) {
         if await directory.upsertTarget(.address(address), addresses: [address], source: .named) {
             newTargets.continuation.yield(.address(address))
+        } else {
+            await directory.dialNow(.address(address))
         }
         guard remember else { return }
         try remembering.withLock { _ throws(StoreError) in

@@ -181,6 +181,12 @@ package actor PeerDirectory {
         return true
     }
 
+    /// Someone asked for this target now: a retry waiting out its backoff is due at once.
+    func dialNow(_ key: DialTarget.Key) {
+        targets[key]?.dialNow()
+        ring(key)
+    }
+
     /// mDNS no longer sees the target's peer: a hint, acted on once no session is up.
     func lost(_ key: DialTarget.Key) {
         targets[key]?.lost = true

@@ -60,17 +60,41 @@ extension Doctor {
         return (check, drops.contains { $0.probe.port == 5353 })
     }
 
+    /// Whether the unit is installed, and when peerd isn't running, what is missing for systemd to
+    /// start it: a user manager, the unit enabled, started.
     func systemdCheck() -> DoctorCheck {
+        let running = (try? daemon.get()) != nil
         switch local.systemd {
         case .notInstalled:
             return .skip(.systemd, "no peerd user unit is installed (peerd.service): peerd runs some other way")
-        case .noManager(let why):
-            return .skip(.systemd, "peerd.service is installed, but no systemd user manager answers (\(why))")
-        case .state(let active, let sub, let result):
-            let failed =
-                active == "failed" || sub == "auto-restart"
-                || (active == "inactive" && !["success", ""].contains(result))
-            guard failed else { return .pass(.systemd, "peerd.service is \(active) (\(sub))") }
+        case .noManager(let why, let path):
+            let installed = Self.installed(path) + ", but no systemd user manager answers (\(why))"
+            guard !running else { return .skip(.systemd, installed + ": peerd runs some other way") }
+            return .fail(
+                .systemd,
+                installed + ", so nothing starts it",
+                cause: "systemd starts a user unit from the user's own manager (systemd --user), and none runs "
+                    + "for this user: it starts with a login session",
+                fix: "log in on a console or desktop session, or keep a manager running without one: "
+                    + "sudo loginctl enable-linger $USER; then: systemctl --user enable --now peerd"
+            )
+        case .state(let active, let sub, let result, let enabled, let path):
+            return unitCheck(active: active, sub: sub, result: result, enabled: enabled, path: path, running: running)
+        }
+    }
+
+    private func unitCheck(
+        active: String,
+        sub: String,
+        result: String,
+        enabled: String,
+        path: String?,
+        running: Bool
+    ) -> DoctorCheck {
+        let installed = Self.installed(path)
+        let failed =
+            active == "failed" || sub == "auto-restart" || (active == "inactive" && !["success", ""].contains(result))
+        if failed {
             return .fail(
                 .systemd,
                 "peerd.service has failed: \(active) (\(sub)), result \(result)",
@@ -78,5 +102,28 @@ extension Doctor {
                 fix: "see why: journalctl --user -u peerd -e; then: systemctl --user restart peerd"
             )
         }
+        let isEnabled = ["enabled", "enabled-runtime", "linked", "linked-runtime"].contains(enabled)
+        let enabling = isEnabled ? "enabled" : "not enabled (\(enabled.isEmpty ? "unknown" : enabled))"
+        if ["active", "activating", "reloading"].contains(active) {
+            let login = isEnabled ? "" : ": it won't start at the next login; systemctl --user enable peerd"
+            return .pass(.systemd, "\(installed): \(active) (\(sub)), \(enabling)\(login)")
+        }
+        guard !running else {
+            return .pass(.systemd, "\(installed): \(active), \(enabling); peerd runs some other way")
+        }
+        return .fail(
+            .systemd,
+            "\(installed), but \(isEnabled ? "not started" : "not enabled"): \(active) (\(sub))",
+            cause: isEnabled
+                ? "the unit starts at login, and was stopped since"
+                : "a unit that isn't enabled starts only when asked",
+            fix: isEnabled
+                ? "systemctl --user start peerd" : "systemctl --user enable --now peerd (it then starts at every login)"
+        )
+    }
+
+    /// "peerd.service is installed (/usr/lib/systemd/user/peerd.service)".
+    private static func installed(_ path: String?) -> String {
+        "peerd.service is installed" + (path.map { " (\($0))" } ?? "")
     }
 }

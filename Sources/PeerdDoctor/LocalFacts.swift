@@ -64,25 +64,6 @@ package struct FileFacts: Sendable {
     }
 }
 
-/// The peerd systemd user unit, as `systemctl --user` tells it.
-package enum SystemdUnitState: Hashable, Sendable {
-    case notInstalled
-    /// Installed, but no user manager answered (why).
-    case noManager(String)
-    case state(active: String, sub: String, result: String)
-
-    /// `systemctl --user show peerd -p ActiveState,SubState,Result`'s output.
-    package static func parse(show text: String) -> SystemdUnitState? {
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        guard let active = values["ActiveState"], let sub = values["SubState"] else { return nil }
-        return .state(active: active, sub: sub, result: values["Result"] ?? "")
-    }
-}
-
 /// The `hosts:` line of /etc/nsswitch.conf.
 package enum NSSwitch {
     /// The modules of the hosts line (`files`, `mdns4_minimal`, `dns`), without `[…]` actions; nil

@@ -32,7 +32,11 @@ struct DoctorCommand: ParsableCommand {
                             peerd's TCP port (reading the rules needs root).
               clock         connected peers' clocks agree within a minute.
               permissions   the state directory is 0700, the control socket 0600.
-              systemd       the peerd user unit, when installed, hasn't failed.
+              systemd       the peerd user unit, when installed (wherever systemd
+                            looks: ~/.config/systemd/user, /usr/lib/systemd/user,
+                            …), hasn't failed; when peerd isn't running, what
+                            systemd lacks to start it: a user manager (one runs
+                            with a login session), the unit enabled.
 
             Examples:
               peerctl doctor

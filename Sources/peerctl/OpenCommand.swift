@@ -26,9 +26,15 @@ struct OpenCommand: ParsableCommand {
         guard case .page(let url) = try options.request(.page) else { throw Output.unexpected() }
         if options.json { return Output.json(ControlResponse.page(url: url)) }
         print(url)
-        guard !noBrowser, Self.hasDisplay else { return }
+        guard !noBrowser else { return }
+        guard Self.hasDisplay else {
+            return Output.note(
+                "couldn't open a browser: no display ($DISPLAY and $WAYLAND_DISPLAY are unset); "
+                    + "open the address above in a browser on this machine"
+            )
+        }
         if let failure = Self.xdgOpen(url) {
-            Output.note("could not open a browser (\(failure)); open the address above yourself")
+            Output.note("couldn't open a browser (\(failure)); open the address above yourself")
         }
     }
 

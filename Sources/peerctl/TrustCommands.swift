@@ -92,7 +92,8 @@ struct JoinCommand: ParsableCommand {
         let response = try options.request(.join(code: code, address: address.map { PeerAddress($0)!.description }))
         guard case .joined(let peer, let name, let members) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        print("paired with \(name ?? peer.short) (\(peer.rawValue)); this daemon now trusts \(members) peers")
+        let peers = members == 1 ? "1 peer" : "\(members) peers"
+        print("paired with \(name ?? peer.short) (\(peer.rawValue)); this daemon now trusts \(peers)")
     }
 }
 

@@ -308,6 +308,48 @@ struct DoctorTests {
         #expect(scene.only(.systemd)?.status == .skip)
     }
 
+    /// A packaged install: the unit is in /usr/lib/systemd/user. Doctor says it is installed, and
+    /// when peerd isn't running, what is missing: a user manager, or the unit enabled.
+    @Test func anInstalledUnitIsNamedWithWhatKeepsItFromRunning() throws {
+        let unit = "/usr/lib/systemd/user/peerd.service"
+        var scene = Scene()
+        scene.local.systemd = .noManager("Failed to connect to bus: No medium found", path: unit)
+        let running = try #require(scene.only(.systemd))
+        #expect(running.status == .skip && running.summary.contains("peerd.service is installed (\(unit))"))
+        #expect(running.summary.contains("no systemd user manager") && running.summary.contains("some other way"))
+        scene.daemonAnswers = false
+        let noManager = try #require(scene.only(.systemd))
+        #expect(noManager.status == .fail && noManager.summary.contains("installed (\(unit))"))
+        #expect(noManager.fix?.contains("loginctl enable-linger") == true)
+        #expect(noManager.fix?.contains("systemctl --user enable --now peerd") == true)
+
+        scene.local.systemd = .state(
+            active: "inactive",
+            sub: "dead",
+            result: "success",
+            enabled: "disabled",
+            path: unit
+        )
+        let disabled = try #require(scene.only(.systemd))
+        #expect(disabled.status == .fail && disabled.summary.contains("installed (\(unit)), but not enabled"))
+        #expect(disabled.fix?.contains("systemctl --user enable --now peerd") == true)
+        scene.local.systemd = .state(active: "inactive", sub: "dead", result: "success", enabled: "enabled", path: unit)
+        #expect(scene.only(.systemd)?.fix == "systemctl --user start peerd")
+
+        scene.daemonAnswers = true
+        scene.local.systemd = .state(
+            active: "active",
+            sub: "running",
+            result: "success",
+            enabled: "disabled",
+            path: unit
+        )
+        let notAtLogin = try #require(scene.only(.systemd))
+        #expect(notAtLogin.status == .pass && notAtLogin.summary.contains("won't start at the next login"))
+        scene.local.systemd = .notInstalled
+        #expect(scene.only(.systemd)?.summary.contains("no peerd user unit is installed") == true)
+    }
+
     @Test func theNamesCheckTellsWhetherTheSystemResolverHasNSSMDNS() throws {
         var scene = Scene()
         #expect(scene.only(.mdnsNames)?.summary.contains("nss-mdns too (mdns4_minimal") == true)

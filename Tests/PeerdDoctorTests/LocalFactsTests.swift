@@ -1,3 +1,4 @@
+import Foundation
 import PeerdDoctor
 import Testing
 
@@ -37,10 +38,57 @@ struct LocalFactsTests {
     }
 
     @Test func systemctlShowIsRead() {
+        let show =
+            "LoadState=loaded\nActiveState=failed\nSubState=failed\nResult=exit-code\nUnitFileState=enabled\n"
+            + "FragmentPath=/usr/lib/systemd/user/peerd.service\n"
         #expect(
-            SystemdUnitState.parse(show: "ActiveState=failed\nSubState=failed\nResult=exit-code\n")
-                == .state(active: "failed", sub: "failed", result: "exit-code")
+            SystemdUnitState.read(installed: nil, show: .answered(show))
+                == .state(
+                    active: "failed",
+                    sub: "failed",
+                    result: "exit-code",
+                    enabled: "enabled",
+                    path: "/usr/lib/systemd/user/peerd.service"
+                )
         )
-        #expect(SystemdUnitState.parse(show: "Failed to connect to bus") == nil)
+        #expect(SystemdUnitState.read(installed: nil, show: .answered("Failed to connect to bus")) == .notInstalled)
+        let unknown = "LoadState=not-found\nActiveState=inactive\nSubState=dead\nResult=success\nFragmentPath=\n"
+        #expect(SystemdUnitState.read(installed: nil, show: .answered(unknown)) == .notInstalled)
+    }
+
+    /// A package puts the unit in /usr/lib/systemd/user, `make install` in ~/.config/systemd/user:
+    /// doctor finds it in either without asking a user manager, and says which is missing.
+    @Test func theUnitIsFoundWhereverSystemdLooksForUserUnits() throws {
+        let home = ["HOME": "/home/alice", "XDG_RUNTIME_DIR": "/run/user/1000"]
+        let directories = SystemdUnitState.userUnitDirectories(home)
+        #expect(directories.first == "/home/alice/.config/systemd/user")
+        for folder in ["/etc/systemd/user", "/home/alice/.local/share/systemd/user", "/usr/lib/systemd/user"] {
+            #expect(directories.contains(folder), "\(folder)")
+        }
+        let local = try #require(directories.firstIndex(of: "/usr/local/lib/systemd/user"))
+        #expect(directories.firstIndex(of: "/usr/lib/systemd/user").map { local < $0 } == true)
+        let custom = SystemdUnitState.userUnitDirectories(
+            ["HOME": "/h", "XDG_CONFIG_HOME": "/c", "XDG_DATA_DIRS": "/d1:/d2", "XDG_DATA_HOME": ""]
+        )
+        #expect(custom.first == "/c/systemd/user" && custom.contains("/d2/systemd/user"))
+        #expect(custom.contains("/h/.local/share/systemd/user") && !custom.contains("/usr/share/systemd/user"))
+
+        // A temporary folder stands for /usr/lib/systemd/user; no user manager answers here.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let unit = folder + "/" + SystemdUnitState.unitName
+        #expect(FileManager.default.createFile(atPath: unit, contents: Data("[Service]\n".utf8)))
+        let found = ([folder + "/none"] + [folder]).map { $0 + "/peerd.service" }.first {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(found == unit)
+        let noBus = "Failed to connect to bus: No medium found"
+        #expect(SystemdUnitState.read(installed: found, show: .failed(noBus)) == .noManager(noBus, path: unit))
+        #expect(SystemdUnitState.read(installed: nil, show: .failed(noBus)) == .notInstalled)
+        #expect(
+            SystemdUnitState.read(installed: found, show: .noSystemctl)
+                == .noManager("systemctl is not installed", path: unit)
+        )
     }
 }

@@ -85,21 +85,24 @@ enum HostFacts {
         return .found(mode: UInt32(info.st_mode) & 0o7777, owner: info.st_uid)
     }
 
-    /// The peerd user unit's state: installed in the user's config, or anywhere `systemctl --user` finds it.
+    /// The peerd user unit's state: its file wherever systemd looks for user units (a package's in
+    /// /usr/lib/systemd/user, `make install`'s in ~/.config/systemd/user), and what the user
+    /// manager says of it, when one answers.
     static func systemd() -> SystemdUnitState {
-        guard let systemctl = Subprocess.find("systemctl") else { return .notInstalled }
-        let environment = PeerdEnvironment.current.variables
-        let config = environment["XDG_CONFIG_HOME"] ?? ((environment["HOME"] ?? "~") + "/.config")
-        let inConfig = access(config + "/systemd/user/peerd.service", F_OK) == 0
-        let cat = Subprocess.run(systemctl, ["--user", "cat", "peerd"], limit: 5)
-        guard inConfig || cat?.succeeded == true else { return .notInstalled }
-        guard let show = Subprocess.run(systemctl, ["--user", "show", "peerd", "-p", "ActiveState,SubState,Result"]),
-            show.succeeded
-        else {
-            return .noManager(cat?.complaint ?? "systemctl --user failed")
+        let directories = SystemdUnitState.userUnitDirectories(PeerdEnvironment.current.variables)
+        let installed = directories.map { $0 + "/" + SystemdUnitState.unitName }.first { access($0, F_OK) == 0 }
+        guard let systemctl = Subprocess.find("systemctl") else {
+            return SystemdUnitState.read(installed: installed, show: .noSystemctl)
         }
-        let text = String(decoding: show.output, as: UTF8.self)
-        return SystemdUnitState.parse(show: text) ?? .noManager("systemctl --user show said: \(text)")
+        let arguments = ["--user", "show", SystemdUnitState.unitName, "-p", SystemdUnitState.showProperties]
+        guard let show = Subprocess.run(systemctl, arguments, limit: 5) else {
+            return SystemdUnitState.read(installed: installed, show: .failed("systemctl could not be started"))
+        }
+        guard show.succeeded else { return SystemdUnitState.read(installed: installed, show: .failed(show.complaint)) }
+        return SystemdUnitState.read(
+            installed: installed,
+            show: .answered(String(decoding: show.output, as: UTF8.self))
+        )
     }
 
     /// A whole (small) file, or nil.

@@ -18,7 +18,10 @@ package final class ControlClient {
         case permissionDenied(path: String)
         /// The daemon serves another user and refused this one (error `forbidden`); its message says who.
         case forbidden(path: String, message: String)
-        /// The daemon closed the connection or sent something that isn't the control protocol.
+        /// The daemon closed the connection before it answered: it stopped, or was killed.
+        /// `reason` is the error of the read or write, nil for an ordinary end of the stream.
+        case connectionLost(reason: String?)
+        /// The daemon sent something that isn't the control protocol.
         case protocolError(String)
 
         package var description: String {
@@ -32,6 +35,9 @@ package final class ControlClient {
                     + Self.ownDaemonHint
             case .forbidden(let path, let message):
                 "\(message) (\(path)).\n" + Self.ownDaemonHint
+            case .connectionLost(let reason):
+                "peerd closed the connection before answering\(reason.map { " (\($0))" } ?? ""): "
+                    + "it stopped or restarted (`peerctl status` says whether it runs)"
             case .protocolError(let message): "peerd sent something unexpected: \(message)"
             }
         }
@@ -131,7 +137,7 @@ package final class ControlClient {
             let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             #endif
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw .protocolError("connection lost while sending (\(Self.errorText()))") }
+            guard n > 0 else { throw .connectionLost(reason: Self.errorText()) }
             offset += n
         }
     }
@@ -143,7 +149,7 @@ package final class ControlClient {
             let n = bytes[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0, errno == EINTR { continue }
             guard n > 0 else {
-                throw .protocolError(n == 0 ? "peerd closed the connection" : "read failed (\(Self.errorText()))")
+                throw .connectionLost(reason: n == 0 ? nil : Self.errorText())
             }
             offset += n
         }

@@ -26,26 +26,56 @@ extension ControlResponder {
         }
         let key = { (row: ImportRow) in ImportDesk.key(file: row.file, line: row.line) }
         let fresh = batch.rows.filter { done[key($0)] == nil }
-        let resolved = await resolve(fresh, pacedBy: imports)
-        var results: [ImportResult] = []
-        var made: [ImportResult] = []
-        for row in batch.rows {
-            if let earlier = done[key(row)] {
-                results.append(Self.again(earlier, row))
-                continue
-            }
-            let result = await apply(row, resolved[key(row)] ?? .failed("not resolved"), dryRun: batch.dryRun)
-            results.append(result)
-            made.append(result)
+        let made: [String: ImportResult]
+        do {
+            made = try await resolveAndApply(fresh, of: batch, pacedBy: imports)
+        } catch {
+            return .error(WireError(.storageFailed, error.description))
         }
-        if !batch.dryRun {
-            do {
-                try await imports.record(batch.id, made)
-            } catch {
-                return .error(WireError(.storageFailed, error.description))
-            }
-        }
+        let results = batch.rows.map { row in done[key(row)].map { Self.again($0, row) } ?? made[key(row)]! }
         return .imported(ImportedRecord(results: results, dryRun: batch.dryRun))
+    }
+
+    /// Resolves `rows` a few at a time and applies each in the file's order as soon as it and the rows
+    /// before it are resolved, recording it in the journal at once (not on a dry run): a row is
+    /// looked up again only if peerd stopped while it was one of the ``importLookupsAtOnce`` in flight.
+    private func resolveAndApply(
+        _ rows: [ImportRow],
+        of batch: ImportBatch,
+        pacedBy imports: ImportDesk
+    ) async throws(StoreError) -> [String: ImportResult] {
+        let key = { (row: ImportRow) in ImportDesk.key(file: row.file, line: row.line) }
+        var made: [String: ImportResult] = [:]
+        var journalError: StoreError?
+        await withTaskGroup(of: (Int, Resolution).self) { group in
+            var resolved: [Int: Resolution] = [:]
+            var (started, applied) = (0, 0)
+            func start() {
+                guard started < rows.count, started < applied + Self.importLookupsAtOnce else { return }
+                let (index, row) = (started, rows[started])
+                group.addTask { (index, await resolve(row, imports)) }
+                started += 1
+            }
+            for _ in 0..<Self.importLookupsAtOnce { start() }
+            while journalError == nil, let (index, resolution) = await group.next() {
+                resolved[index] = resolution
+                while journalError == nil, let next = resolved.removeValue(forKey: applied) {
+                    let row = rows[applied]
+                    let result = await apply(row, next, dryRun: batch.dryRun)
+                    do throws(StoreError) {
+                        if !batch.dryRun { try await imports.record(batch.id, [result]) }
+                    } catch {
+                        journalError = error
+                    }
+                    made[key(row)] = result
+                    applied += 1
+                    start()
+                }
+            }
+            group.cancelAll()
+        }
+        if let journalError { throw journalError }
+        return made
     }
 
     /// A row an earlier run finished: nothing more to do, or still unresolved.
@@ -59,25 +89,6 @@ extension ControlResponder {
             year: earlier.year,
             reason: "an earlier run of this import did it"
         )
-    }
-
-    /// Each row's movie, a few rows at a time.
-    private func resolve(_ rows: [ImportRow], pacedBy imports: ImportDesk) async -> [String: Resolution] {
-        await withTaskGroup(of: (String, Resolution).self) { group in
-            var resolved: [String: Resolution] = [:]
-            var next = rows.makeIterator()
-            func start() -> Bool {
-                guard let row = next.next() else { return false }
-                group.addTask { (ImportDesk.key(file: row.file, line: row.line), await resolve(row, imports)) }
-                return true
-            }
-            for _ in 0..<Self.importLookupsAtOnce where !start() { break }
-            while let (key, resolution) = await group.next() {
-                resolved[key] = resolution
-                _ = start()
-            }
-            return resolved
-        }
     }
 
     /// The movie a row means: its TMDB id, its IMDb id through TMDB's `find`, or its title and year

@@ -50,15 +50,18 @@ struct ImportCommand: ParsableCommand {
         let client = try options.connect()
         var run = ImportRun(source: source, file: file, dryRun: dryRun, json: options.json)
         run.start()
-        for batch in stride(from: 0, to: source.rows.count, by: ImportRun.batchSize) {
-            let rows = Array(source.rows[batch..<min(batch + ImportRun.batchSize, source.rows.count)])
+        var next = 0
+        var size = ImportRun.firstBatch
+        while next < source.rows.count {
+            let rows = Array(source.rows[next..<min(next + size, source.rows.count)])
             let request = ControlRequest.importRows(ImportBatch(id: source.fingerprint, rows: rows, dryRun: dryRun))
+            let asked = ContinuousClock.now
             let response: ControlResponse
             do {
                 response = try client.request(request)
             } catch {
                 run.progress.finish()
-                Output.error(error.description + "; run the same command again to continue")
+                Output.error(Self.lost(error, at: next, of: source.rows.count))
                 throw ExitCode(69)
             }
             switch response {
@@ -69,7 +72,18 @@ struct ImportCommand: ParsableCommand {
                 throw ExitCode(1)
             default: throw Output.unexpected()
             }
+            next += rows.count
+            size = ImportRun.nextBatch(after: rows.count, took: ContinuousClock.now - asked)
         }
         try run.finish()
+    }
+
+    /// What to say when peerd stops answering after `done` of `total` rows.
+    static func lost(_ error: ControlClient.Failure, at done: Int, of total: Int) -> String {
+        guard case .connectionLost = error else {
+            return error.description + "; run the same command again to continue"
+        }
+        return "peerd closed the connection after \(done) of \(total) rows: it stopped or restarted. "
+            + "Once it runs again (`peerctl status` says), the same command continues where this one stopped"
     }
 }

@@ -10,8 +10,19 @@ import Foundation
 
 /// One `peerctl import`: what came back for each row, the progress shown, and the summary.
 struct ImportRun {
-    /// Rows a request carries: an answer every second or so, for the progress to move.
-    static let batchSize = 20
+    /// Rows a request carries at most; ``nextBatch(after:took:)`` says how many the next one does.
+    static let largestBatch = 20
+    /// Rows the first request carries: as many as peerd looks up at once, so the progress starts
+    /// moving as soon as the first lookups are back.
+    static let firstBatch = 4
+
+    /// Rows the next request carries after one of `rows` that took `took`: about a second's worth
+    /// at that pace, for the progress to move every second or so, growing at most twofold.
+    static func nextBatch(after rows: Int, took: Duration) -> Int {
+        let seconds = took / .seconds(1)
+        let second = seconds > 0 ? Int(Double(rows) / seconds) : largestBatch
+        return min(max(second, firstBatch), 2 * rows, largestBatch)
+    }
 
     let source: ImportFile
     let file: String

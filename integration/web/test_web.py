@@ -808,6 +808,16 @@ def check_search_without_token(w):
     b.driver.find_element("css selector", "ul#results > li.result[data-movie-id='550'] button.add").click()
     b.wait_card(550, timeout=APPEAR, what="card 550, added from bob's search results,")
     harness.expect_eventually(lambda: 550 in w.alice.movie_ids(), APPEAR, "550 on alice's list")
+    # Searched again, a listed movie's result says so on its button, which no longer adds: no "Add"
+    # beside "On the list".
+    b.driver.find_element("css selector", "button#go").click()
+    listed = harness.expect_eventually(lambda: b.js(
+        "const r = document.querySelector(`ul#results > li.result[data-movie-id='550']`);"
+        "const b = r && r.querySelector('button'); return b && !document.querySelector('#go').disabled"
+        " && {text: r.textContent, button: b.textContent, disabled: b.disabled}"),
+        APPEAR, "550's result searched again")
+    if listed["button"] != "On the list" or not listed["disabled"] or "Add" in listed["text"]:
+        raise CheckFailed(f"550, on the list, searched again: {listed}")
     # carol gone: bob's page says in words who holds a token and when it was last seen.
     w.carol.stop()
     harness.expect_eventually(lambda: b.js("return document.querySelector('form#search').dataset.mode") == "id",
@@ -820,7 +830,8 @@ def check_search_without_token(w):
         APPEAR, "an error on bob's page for a title with no token holder connected")
     if "no connected peer holds a TMDB token" not in said or "carol holds one and was last seen" not in said:
         raise CheckFailed(f"bob's page said {said!r}")
-    return (f"bob's page, without a token, found {len(found)} result(s) for fight club in {took:.2f} s; 550 added; "
+    return (f"bob's page, without a token, found {len(found)} result(s) for fight club in {took:.2f} s; 550 added, "
+            f"and searched again its button says {listed['button']!r}, disabled; "
             f"with carol stopped: {said!r}")
 
 

@@ -162,7 +162,8 @@ def check_pick_on_pages(w):
             if live != "polite":
                 raise CheckFailed(f"#pick-result on {name}'s page is not an aria-live region: {live!r}")
             if result:
-                want = f"Tonight: {result['title']} ({result['year']})"
+                # Under the view's heading "Tonight", the result says "Chosen", not "Tonight" again.
+                want = f"Chosen: {result['title']} ({result['year']})"
                 if movie != str(result["movieId"]) or want not in text:
                     raise CheckFailed(f"{name}'s page says {text!r} ({movie}); {d.name}'s daemon: {want}")
             elif movie or "no movie" not in text.lower():
@@ -257,7 +258,7 @@ def check_ranked(w):
           "the ranked pick's result on alice's page")
     st = status(w.alice)
     text = a.js("return document.getElementById('pick-result').textContent")
-    if st.get("result") and f"Tonight: {st['result']['title']}" not in text:
+    if st.get("result") and f"Chosen: {st['result']['title']}" not in text:
         raise CheckFailed(f"alice's page says {text!r}; the daemon's result {st['result']}")
     close_all(w)
     return f"finalists {finalists}; alice by Enter on ↑ (ring {ring}): {mine}; after bob's ranking: {text!r}"

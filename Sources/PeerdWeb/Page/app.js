@@ -766,18 +766,9 @@
       known.set(r.movieId, r);
       if (r.year) head.append(' ', h('span', 'result-year', `(${r.year})`));
       text.append(head);
-      if (shown.has(r.movieId)) text.append(h('p', 'on-list', 'On the list'));
       if (r.overview) text.append(h('p', 'overview', r.overview));
-      const addButton = button('add', 'Add', `Add ${r.title}${r.year ? ` (${r.year})` : ''}`);
-      addButton.addEventListener('click', async () => {
-        const movie = { id: r.movieId, title: r.title };
-        if (r.year) movie.year = r.year;
-        if (await add(movie, addButton)) {
-          addButton.textContent = 'Added';
-          addButton.classList.add('done');
-        }
-      });
-      li.append(thumb, text, addButton);
+      // browse.js's add button, kept true to the list: "Add", or "On the list" and disabled.
+      li.append(thumb, text, listButton(r));
       return li;
     });
     if (more) ui.results.append(...items);
@@ -798,7 +789,12 @@
 
   // ---------------------------------------------------------------- for browse.js
 
+  /** A result's add button: browse.js lends its own (the Discover tiles'), which says "On the list"
+   * once the movie is listed, live. */
+  let listButton = null;
+
   window.peerd = Object.freeze({
+    lendListButton: (fn) => { listButton = fn; },
     api, h, button, picture, add, remove, fail, clearError, notice, ago, titleOf, known, POSTER, today, cmpCursor,
     busy, row: (id) => shown.get(id)?.row, me: () => state.me,
     watch: (fn) => watchers.push(fn),

@@ -76,6 +76,9 @@
       : `Add ${name} to the list`);
   }
 
+  // app.js's search results use the same button, so a result says "On the list" as a tile does.
+  P.lendListButton(listButton);
+
   P.watch((id, on, row) => {
     listed.set(id, on);
     for (const b of document.querySelectorAll(`button.add[data-movie-id="${id}"]`)) mark(b);
@@ -625,8 +628,9 @@
     if (open) pick.seenOpen = pickId(s);
     const now = open || pick.seenOpen === pickId(s);
     let said = '';
-    if (s?.outcome === 'chosen' && s.result) said = `${now ? 'Tonight' : 'Last pick'}: ${cardName(s.result)}`;
-    else if (s?.outcome === 'none') said = now ? 'No movie tonight: the votes chose none.' : 'Last pick: no movie chosen.';
+    // Under the view's heading "Tonight", tonight's result needs no "Tonight" of its own.
+    if (s?.outcome === 'chosen' && s.result) said = `${now ? 'Chosen' : 'Last pick'}: ${cardName(s.result)}`;
+    else if (s?.outcome === 'none') said = now ? 'None chosen: the votes agreed on no movie.' : 'Last pick: no movie chosen.';
     if (ui.result.textContent !== said) ui.result.textContent = said;
     if (s?.result) ui.result.dataset.movieId = s.result.movieId;
     else delete ui.result.dataset.movieId;

@@ -140,6 +140,7 @@ test-stages:
 	scripts/stage lint $(MAKE) --no-print-directory lint
 	scripts/stage proto-docs python3 proto/validate.py --golden --docs
 	scripts/stage debug-build $(SWIFT) build --build-tests
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage man bash -c '$(MAKE) --no-print-directory man && python3 integration/man/test_man.py'
 	@# It takes 1–3 minutes; a hung test fails it in 15 with each thread's stack (scripts/within).
 	scripts/stage swift-test scripts/within 900 bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}'
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage schema python3 integration/schema/test_schema_capture.py
@@ -289,6 +290,8 @@ man: build
 	@# A blank line between the help's paragraphs is a new paragraph in mdoc (.Pp), and man(1) warns
 	@# of it as it is.
 	sed -i 's/^$$/.Pp/' $(MANUAL_DIR)/peerd/peerd.1 $(MANUAL_DIR)/peerctl/peerctl.1
+	@# Every peerctl subcommand takes --socket, --json, --version and --help: said once, at the top.
+	python3 scripts/man-common-options.py $(MANUAL_DIR)/peerctl/peerctl.1
 
 install: man release
 	install -d $(BINDIR) $(MANDIR) $(UNITDIR) $(BASH_COMPLETIONS) $(ZSH_COMPLETIONS) $(FISH_COMPLETIONS)

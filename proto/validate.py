@@ -11,7 +11,8 @@ As a command:
         Also requires every body to be byte for byte what WireCoding.encode writes (see README.md).
     validate.py --golden
         Checks proto/golden/: every valid golden frame is valid and canonical, and every
-        invalid-*.bin frame listed in invalid.json is refused.
+        invalid-*.bin frame listed in invalid.json is refused; and proto/golden/admission/: each
+        binary admission record reads as records.json says (check_admission.py).
     validate.py --docs
         Checks the documents of proto/ against the schemas and the code (check_docs.py): every
         example message is valid, and the versions, the table of messages and the rest agree.
@@ -300,6 +301,12 @@ def main(argv: list[str]) -> int:
     args = [a for a in argv if a != "--canonical"]
     if args and set(args) <= {"--golden", "--docs"}:
         problems = check_golden() if "--golden" in args else []
+        if "--golden" in args:
+            import check_admission
+
+            found, checked = check_admission.check()
+            print(f"checked {checked} admission records", file=sys.stderr)
+            problems += found
         if "--docs" in args:
             import check_docs
 

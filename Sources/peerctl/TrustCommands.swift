@@ -64,7 +64,8 @@ struct JoinCommand: ParsableCommand {
         discussion: """
             The inviter is found on the LAN over mDNS; if it is elsewhere, give its address. peerctl \
             waits until the two have paired (up to 20 s). From then on each trusts the other's key, \
-            and the group's other members are introduced.
+            and the group's other members are introduced. A code the inviter refuses (used already, \
+            expired, made before its peerd restarted) ends the wait at once with why, trusting nobody.
             """
     )
 

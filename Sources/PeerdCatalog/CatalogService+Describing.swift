@@ -18,6 +18,7 @@ extension CatalogService {
         } else {
             do {
                 details = try await client.details(of: movie, region: groupRegion)
+                schedule.answered(now: clock.now)
             } catch {
                 return failed(movie, error, attempt: attempt)
             }
@@ -50,7 +51,7 @@ extension CatalogService {
         )
     }
 
-    private func save(_ details: MovieDetails, of movie: MovieID) {
+    func save(_ details: MovieDetails, of movie: MovieID) {
         do {
             try cache.store(details, of: movie)
         } catch {

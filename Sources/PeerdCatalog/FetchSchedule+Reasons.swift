@@ -5,8 +5,12 @@ extension FetchSchedule {
     /// "fetch failed 3 times (TMDB answered 500 (Internal Server Error)); next try in 12 s".
     package func pendingReason(_ movie: MovieID, now: Instant) -> String? {
         guard let entry = entries[movie] else { return nil }
-        let start = max(entry.due, pausedUntil ?? entry.due)
+        let start = startOf(entry)
         let wait = start > now ? FetchWait.text(now.duration(to: start)) : nil
+        if entry.missing {
+            return "TMDB has no movie \(movie) (it answered 404), so no details will come: "
+                + "take it off the list with peerctl remove \(movie)"
+        }
         if entry.stopped {
             return "fetch failed (\(entry.lastCause ?? "unknown")); not retrying: peerctl refresh \(movie) tries again"
         }

@@ -75,6 +75,12 @@ package enum UpstreamFailure: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether TMDB has no such thing (404): a movie id it doesn't know.
+    package var isMissing: Bool {
+        if case .status(404, _, _, _) = self { return true }
+        return false
+    }
+
     /// Whether asking again, unchanged, cannot help: a refused token (401) or no such movie (404).
     package var isPermanent: Bool {
         if case .status(let code, _, _, _) = self { return code == 401 || code == 404 }

@@ -82,7 +82,7 @@ import Testing
         let server = try await FakeTMDB.start { _, _ in .body(.internalServerError, Array("oops".utf8)) }
         let replica = MemoryReplica([(Self.matrix, true)])
         let recorder = LogRecorder()
-        let slow = FetchPolicy(quickRetries: 0, firstRetry: .seconds(3_600))
+        let slow = FetchPolicy(quickRetries: 0, steadyRetries: 0, firstRetry: .seconds(3_600))
         try await Self.run(server, replica, recorder, policy: slow) { service in
             _ = await recorder.stream(of: "could not describe a movie").first()
             let reason = try #require(await service.pendingReason(Self.matrix))

@@ -110,14 +110,14 @@ struct TrustServiceTests {
         try await withTrust(name: "alice") { trust in
             let joiner = try PeerIdentity.generate(name: "joiner").peer
             let before = Wallclock.millis()
-            for _ in 0..<(TrustService.spentInvitesKept + 6) {
+            for _ in 0..<(InviteBook.spentKept + 6) {
                 _ = try await trust.invite(expiresIn: nil)
                 let id = try #require(await trust.policy().invites.first?.id)
                 #expect(await trust.admitted(joiner, via: .invite, invite: id))
             }
             let policy = await trust.policy()
             #expect(policy.invites.isEmpty)
-            #expect(policy.spentInvites.count == TrustService.spentInvitesKept)
+            #expect(policy.spentInvites.count == InviteBook.spentKept)
             let spent = try #require(policy.spentInvites.last?.invite)
             #expect(spent.fate == .used && spent.inviter == "alice" && spent.at >= before)
         }

@@ -23,32 +23,13 @@ actor TrustService {
         var expires: ContinuousClock.Instant
     }
 
-    /// An invite this daemon made, while it admits.
-    struct Invite {
-        var key: SymmetricKey
-        var expires: ContinuousClock.Instant
-        /// The same moment on the wall clock (ms since 1970), to tell a joiner when it expired.
-        var expiresAt: Int64
-    }
-
-    /// An invite that no longer admits, kept a while to say why to a joiner who brings it.
-    struct Spent {
-        var key: SymmetricKey
-        var invite: SpentInvite
-        var forgotten: ContinuousClock.Instant
-    }
-
     let local: PeerID
-    /// This daemon's name (`--name`): a joiner with a spent code is told whom to ask for a new one.
-    private let name: String?
     private let path: FilePath
     private let groupKey: SymmetricKey?
     private let logger: Logger
     private var list: TrustList
-    private var invites: [Int: Invite] = [:]
-    private var nextInvite = 0
-    /// Newest last; at most `spentInvitesKept`, each for `spentInviteMemory`.
-    private var spentInvites: [Spent] = []
+    /// Made with this daemon's name (`--name`): a joiner with a spent code is told whom to ask.
+    private var invites: InviteBook
     private var joins: [PeerID: Join] = [:]
     /// `join` requests waiting for their inviter, by inviter: told when it says hello, or refuses.
     private var pairings: [PeerID: Broadcast<JoinOutcome>] = [:]
@@ -60,9 +41,6 @@ actor TrustService {
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
     static let defaultInviteLifetime = 600
     static let maxInviteLifetime = 86_400
-    /// How many used or expired invites are remembered, and for how long (their keys only).
-    static let spentInvitesKept = 64
-    static let spentInviteMemory = Duration.seconds(86_400)
     /// How long `peerctl join` waits for the inviter.
     let joinWait: Duration
 
@@ -75,7 +53,7 @@ actor TrustService {
         logger: Logger
     ) throws(StoreError) {
         self.local = local
-        self.name = name
+        invites = InviteBook(inviter: name)
         self.joinWait = joinWait
         self.path = path
         self.groupKey = groupKey
@@ -100,8 +78,8 @@ actor TrustService {
             members: Set(list.members.map(\.peer)),
             revoked: Set(list.revoked),
             groupKey: groupKey,
-            invites: invites.map { AdmissionPolicy.Invite(id: $0.key, key: $0.value.key) },
-            spentInvites: spentInvites.map { AdmissionPolicy.Spent(key: $0.key, invite: $0.invite) },
+            invites: invites.policyInvites,
+            spentInvites: invites.policySpentInvites,
             joins: joins.mapValues(\.key)
         )
     }
@@ -110,12 +88,8 @@ actor TrustService {
     /// invite was used meanwhile by another peer (then the peer is refused after all). Another
     /// connection of the same peer that used it meanwhile made it a member: it is let in.
     func admitted(_ peer: PeerID, via: TrustList.Via?, invite: Int?) -> Bool {
-        if let invite {
-            if let used = invites.removeValue(forKey: invite) {
-                spend(used.key, SpentInvite(.used, at: Wallclock.millis(), inviter: name))
-            } else if !list.isMember(peer) {
-                return false
-            }
+        if let invite, !invites.use(invite, at: Wallclock.millis(), now: .now), !list.isMember(peer) {
+            return false
         }
         if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
@@ -212,9 +186,8 @@ actor TrustService {
         guard (1...Self.maxInviteLifetime).contains(lifetime) else { throw .inviteLifetime(lifetime) }
         prune()
         let code = InviteCode.make(inviter: local)
-        nextInvite += 1
         let expiresAt = Wallclock.millis() + Int64(lifetime) * 1000
-        invites[nextInvite] = Invite(key: code.key, expires: .now + .seconds(lifetime), expiresAt: expiresAt)
+        _ = invites.open(code.key, expires: .now + .seconds(lifetime), expiresAt: expiresAt)
         logger.notice("made an invite code", metadata: ["expires-in": "\(lifetime)s"])
         return (code, expiresAt)
     }
@@ -286,20 +259,10 @@ actor TrustService {
 
     private func prune() {
         let now = ContinuousClock.now
-        for (id, invite) in invites.sorted(by: { $0.key < $1.key }) where invite.expires <= now {
-            invites[id] = nil
-            spend(invite.key, SpentInvite(.expired, at: invite.expiresAt, inviter: name))
-        }
-        spentInvites.removeAll { $0.forgotten <= now }
+        invites.prune(now: now)
         pairings = pairings.filter { $0.value.hasSubscribers }
         // A join somebody still waits on keeps its key past its expiry, until the wait ends.
         joins = joins.filter { $0.value.expires > now || pairings[$0.key] != nil }
-    }
-
-    /// Keeps a used or expired invite's key a while, to tell a joiner who brings it what became of it.
-    private func spend(_ key: SymmetricKey, _ invite: SpentInvite) {
-        spentInvites.append(Spent(key: key, invite: invite, forgotten: .now + Self.spentInviteMemory))
-        spentInvites.removeFirst(max(0, spentInvites.count - Self.spentInvitesKept))
     }
 
     private func changed() {

@@ -66,9 +66,17 @@ package actor CatalogService: Service {
         return queued
     }
 
-    /// Why `movie` has no details yet, or nil when nothing is pending for it.
+    /// Why `movie` (undescribed) has no details yet, or nil when nothing is pending for it. Details
+    /// an add's check cached (``checkBeforeAdd(_:)``) are described without asking TMDB again: in
+    /// the moment before that, TMDB has answered.
     package func pendingReason(_ movie: MovieID) -> String? {
-        schedule.pendingReason(movie, now: clock.now)
+        let reason = schedule.pendingReason(movie, now: clock.now)
+        if schedule.failures(of: movie) == 0, !schedule.isRefresh(movie),
+            cache.details(of: movie, language: client.settings.language) != nil
+        {
+            return "TMDB answered; describing it for the group now"
+        }
+        return reason
     }
 
     /// The poster's URL on TMDB's image server.

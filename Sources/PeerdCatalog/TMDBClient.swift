@@ -51,9 +51,13 @@ package final class TMDBClient: Sendable {
 
     /// `/3/movie/{id}` in the configured language, with where to watch it in `region` (by default
     /// the language's).
-    package func details(of movie: MovieID, region: String? = nil) async throws(CatalogError) -> MovieDetails {
+    package func details(
+        of movie: MovieID,
+        region: String? = nil,
+        for asker: RequestFor = .us
+    ) async throws(CatalogError) -> MovieDetails {
         let request = TMDBRequest.details(movie)
-        let body = try await fetch(request)
+        let body = try await fetch(request, for: asker)
         let fetchedAt = Int64(Date().timeIntervalSince1970 * 1_000)
         return try Self.parsing(request) { () throws(CatalogError) in
             try TMDBResponses.details(body, language: settings.language, region: region, fetchedAt: fetchedAt)
@@ -68,10 +72,13 @@ package final class TMDBClient: Sendable {
     /// An import's lookups take no slot of the cap: `peerctl import` paces them itself (ImportDesk,
     /// 40 a second), so that with the cap's 4 a second peerd stays under TMDB's documented ceiling
     /// of about 50 a second, and a list of a thousand rows comes in within a minute.
+    /// An add's check (``AddCheck``) is this peer's own, but takes a slot of the cap only if one
+    /// is free now: the add waits for TMDB's answer briefly, never for a slot.
     package enum RequestFor: Sendable {
         case us
         case peer
         case importing
+        case addCheck
     }
 
     /// One page (1-based) of `/3/search/movie`, optionally limited to a release year.

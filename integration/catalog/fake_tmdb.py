@@ -7,7 +7,8 @@ on at runtime.
     /3/search/movie?query=&year=&page=   20 results a page; "matrix" spans 3 pages
     /3/configuration           images.secure_base_url, poster_sizes, change_keys
     /3/find/{imdb_id}?external_source=imdb_id   movie_results (empty lists for an id it doesn't know)
-    with `synthetic`, also made-up movies: /3/movie/N and a search for "Movie N"
+    with `synthetic`, also made-up movies: /3/movie/N and a search for "Movie N"; always, the markers'
+    ids (MARKERS: 8 000 001 to 8 099 999) as made-up movies, and every other id it doesn't know as a 404
     the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
     where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
 
@@ -93,6 +94,8 @@ TODAY = datetime.date.today()
 EXTRA = {row[0]: {**_details(row), "popularity": round(90 - (row[0] % 100) * 1.1, 3), "vote_count": 500}
          for row in lists.made_up_rows(TODAY)}
 CATALOG = {**DETAILS, **EXTRA}
+# Ids a test adds on a token holder to see its fetches settle (test_catalog.wait_settled): made-up movies.
+MARKERS = range(8_000_001, 8_100_000)
 # Search-only entries (no details), so that "matrix" has three pages: made up, ids above 9 000 000.
 FILLER = [{"id": 9_000_000 + k, "title": f"Matrix Fan Film {k}", "release_date": f"{1990 + k % 20}-01-01",
            "overview": "Made up for the fake.", "genre_ids": [878], "popularity": 1.0 - k / 100,
@@ -268,9 +271,10 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, CONFIGURATION
         match = re.fullmatch(r"/3/movie/(\d+)", path)
         if match:
-            found = CATALOG.get(int(match[1]))
-            if not found and self.server.fake.synthetic and 0 < int(match[1]) < 1 << 31:
-                found = made_up(int(match[1]))
+            movie = int(match[1])
+            found = CATALOG.get(movie)
+            if not found and (movie in MARKERS or self.server.fake.synthetic and 0 < movie < 1 << 31):
+                found = made_up(movie)
             if found and "watch/providers" in query.get("append_to_response", "").split(","):
                 found = {**found, "watch/providers": {"results": lists.watch_providers(found)}}
             return (200, found) if found else (404, NOT_FOUND)

@@ -49,7 +49,10 @@ SETTLE_WAIT = 20.0  # s: a marker's round trip (wait_settled); a Retry-After may
 # How long a fault stays on after alice first met it. Not a wait for anything: the fault's length,
 # so that alice meets it again on a retry (backoff 1-2 s, Retry-After 2 s) and not only once.
 HOLD = 4.0
-MAX_ATTEMPTS = 10  # /3/movie/{id} requests per movie over a fault check
+# /3/movie/{id} requests per movie over a fault check: the add's check, the first try, three quick
+# tries, then one every 0.75-1.5 s while a transient fault lasts (up to about 9 s: alice's turn for
+# bob's movie, 1 to 5 s, then HOLD), so about 17 at most; a retry loop without waits makes hundreds.
+MAX_ATTEMPTS = 20
 RSS_LIMIT = 10 << 20
 TURN_CLASH = 0.5  # s: two holders' turns this close both ask TMDB (a describe takes longer to reach the other)
 FIELDS = ("adult backdrop_path belongs_to_collection budget genres homepage id imdb_id origin_country "
@@ -240,7 +243,7 @@ class World:
     def settle(self):
         """Returns once every request and describe alice would still make is seen (wait_settled);
         returns the seconds that took."""
-        return wait_settled(self.fake, {self.alice: None}, self.all())
+        return wait_settled([self.alice], self.all())
 
     def dead(self):
         """Why the run can't go on: one of alice, bob and carol died (the tail of its log)."""
@@ -250,39 +253,38 @@ class World:
         return None
 
 
-# Movie ids TMDB doesn't know (the fake answers 404, which a peer never retries), one per marker.
+# Movie ids the fake knows as made-up movies (fake_tmdb.MARKERS), one per marker.
 MARKERS = itertools.count(8_000_001)
 
 
-def wait_settled(fake, holders, peers):
+def wait_settled(holders, peers):
     """Returns once whatever each token holder would still ask TMDB for, or describe, has been seen:
-    in the fake's log, and in every peer's list and frame trace. `holders`: daemon -> the index of
-    its token in the fake's list (None: any token).
+    in the fake's log, and in every peer's list and frame trace. `holders`: the daemons holding a token.
 
-    Each holder adds a marker, a movie TMDB doesn't know, and the check waits until the holder asks
-    the fake for it; then the holder removes it, and the check waits until every peer has the
+    Each holder adds a marker, a movie the fake makes up, and the check waits until the holder itself
+    has described it; then the holder removes it, and the check waits until every peer has the
     removal. Why that is enough, from how a peer fetches (FetchSchedule, CatalogService): it
-    fetches one movie at a time, the earliest due first, and before each it drops every movie that
-    has been described since (the marker's add makes it look again). A movie it added is due at
-    once, the marker too. So once it has asked for the marker, every fetch that was due before has
-    been asked, and none is left for a described movie: nothing needless can come later. A describe
-    it made comes before the removal in its operations, which every peer receives in order: when
-    the removal is everywhere, so is the describe, and in the frame traces. A peer without a token
-    has no fetch loop at all (the catalog is wired only with a token); a regression that gave it
-    one would ask at once for the movies it added itself, long before this returns. Returns the
-    seconds it took."""
+    fetches and describes one movie at a time, the earliest due first, and before each it drops
+    every movie that has been described since (the marker's add makes it look again). A movie it
+    added is due at once, the marker too (the add asked TMDB first and cached the details, so the
+    describe asks nothing more, but it still waits its turn in the schedule). So once it has
+    described the marker, every fetch that was due before has been asked, and none is left for a
+    described movie: nothing needless can come later. A describe it made comes before the removal
+    in its operations, which every peer receives in order: when the removal is everywhere, so is
+    the describe, and in the frame traces. A peer without a token has no fetch loop at all (the
+    catalog is wired only with a token); a regression that gave it one would ask at once for the
+    movies it added itself, long before this returns. Returns the seconds it took."""
     started = time.monotonic()
     markers = {holder: next(MARKERS) for holder in holders}
     for holder, marker in markers.items():
-        result = holder.peerctl("add", marker, "--title", "Marker")
+        result = holder.peerctl("add", marker)
         if result.returncode != 0:
             raise HarnessError(f"peerctl add {marker} on {holder.name}: {result.stderr.strip()}")
 
-    def asked(holder):
-        token = holders[holder]
-        return any(token is None or r["token"] == token for r in fake.requests(f"/3/movie/{markers[holder]}"))
-    harness.expect_eventually(lambda: all(asked(h) for h in holders), SETTLE_WAIT,
-                              f"{', '.join(h.name for h in holders)} asking the fake TMDB for their markers")
+    def described(holder):
+        return holder.peerctl_json("show", markers[holder]).get("describedBy", {}).get("peer") == holder.id
+    harness.expect_eventually(lambda: all(described(h) for h in holders), SETTLE_WAIT,
+                              f"{', '.join(h.name for h in holders)} describing their markers")
     ids = set(markers.values())
     harness.expect_eventually(lambda: all(ids <= p.movie_ids() for p in peers), SETTLE_WAIT, "the markers everywhere")
     for holder, marker in markers.items():
@@ -855,6 +857,77 @@ def check_add_ambiguous(w):
     return f"exit 1, nothing added; {printed.strip().splitlines()[0]!r}"
 
 
+# Movies TMDB doesn't have (the fake answers 404): one added on alice, one on bob.
+MISSING, SHARED_MISSING = 88_888_888, 88_888_889
+# A movie no other check adds: its add on alice prints TMDB's title.
+TITLED = 55931
+
+
+def check_missing_refused(w):
+    """Issue 35, point 4: alice holds a token, so her add of a movie TMDB doesn't have is refused
+    before anything is written, on any peer. A settle (a marker's add, describe and removal: three
+    operations of alice's) shows what reached bob and carol after the refusal."""
+    w.up()
+    w.settle()
+    before = {d.name: d.status()["operations"] for d in w.all()}
+    result = w.alice.peerctl("add", MISSING)
+    said = (result.stdout + result.stderr).strip()
+    at_once = w.alice.status()["operations"] - before["alice"]
+    w.settle()
+    grown = {d.name: d.status()["operations"] - before[d.name] for d in w.all()}
+    listed = [d.name for d in w.all() if MISSING in d.movie_ids()]
+    problems = []
+    if result.returncode != 1 or f"TMDB has no movie {MISSING}" not in said or "refresh" in said:
+        problems.append(f"exit {result.returncode}: {said!r}; expected exit 1 and 'TMDB has no movie {MISSING}'")
+    if at_once != 0 or any(n != 3 for n in grown.values()) or listed:
+        problems.append(f"operations written by the add on alice: {at_once}; after a settle (3 operations) each "
+                        f"peer's grew by {grown}; listed on {listed}")
+    if w.fake.count(f"/3/movie/{MISSING}") != 1:
+        problems.append(f"{w.fake.count(f'/3/movie/{MISSING}')} requests for {MISSING}, not 1")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    return f"exit 1: {said!r}; no operation on alice, and only the settle's 3 on every peer ({grown}); 1 request"
+
+
+def check_missing_shared(w):
+    """Issue 35, point 4: bob holds no token and adds a movie TMDB doesn't have, as before; alice's
+    fetch gets a 404, and her show says so and suggests removing it, not refreshing."""
+    w.up()
+    added = w.bob.peerctl("add", SHARED_MISSING)
+    if added.returncode != 0:
+        raise CheckFailed(f"peerctl add {SHARED_MISSING} on bob: exit {added.returncode}: {added.stderr.strip()}")
+
+    def told():
+        pending = w.alice.show(SHARED_MISSING).get("pending", "")
+        return pending if "404" in pending else None
+    pending = w.wait_for(told, DETAILS_WAIT, f"alice's show of {SHARED_MISSING} saying TMDB has no such movie")
+    text = w.alice.peerctl("show", SHARED_MISSING).stdout.strip()
+    on_bob = w.bob.show(SHARED_MISSING).get("pending", "")
+    if f"peerctl remove {SHARED_MISSING}" not in pending or "refresh" in pending or "TMDB has no movie" not in pending:
+        raise CheckFailed(f"alice's pending reason: {pending!r}")
+    removed = w.bob.peerctl("remove", SHARED_MISSING)
+    harness.expect_eventually(lambda: all(SHARED_MISSING not in d.movie_ids() for d in w.all()), 10,
+                              f"{SHARED_MISSING} removed everywhere")
+    return (f"alice: {pending!r} (peerctl show: {text.splitlines()[-1].strip()!r}); bob: {on_bob!r}; bob's "
+            f"remove exit {removed.returncode}, gone everywhere")
+
+
+def check_add_titled(w):
+    """Issue 35, point 9: an add on the holder prints the title TMDB gives, not only the id."""
+    w.up()
+    result = w.alice.peerctl("add", TITLED)
+    first = result.stdout.strip().splitlines()[0] if result.stdout.strip() else ""
+    title = f"{DETAILS[TITLED]['title']} ({DETAILS[TITLED]['release_date'][:4]})"
+    if result.returncode != 0 or first != f"added {TITLED} {title}":
+        raise CheckFailed(f"exit {result.returncode}: {result.stdout.strip()!r} {result.stderr.strip()!r}; "
+                          f"expected 'added {TITLED} {title}'")
+    w.details_everywhere(TITLED)
+    w.settle()
+    if len(w.attempts(TITLED)) != 1:
+        raise CheckFailed(f"{len(w.attempts(TITLED))} requests for {TITLED}: the describe asked TMDB again")
+    return f"{result.stdout.strip()!r}; one request for it (the add's check; the describe used its answer)"
+
+
 def check_refresh(w):
     shown = w.ensure_described(550)
     count, before = len(w.attempts(550)), shown["describedBy"]
@@ -990,7 +1063,7 @@ def ten_peers(crowd):
     harness.expect_eventually(described_everywhere, 30, "details of all five movies on all ten")
     # Every holder has the describes, so a needless request of a holder whose turn came later would
     # have been asked by now.
-    settled = wait_settled(crowd.fake, {crowd.daemons[name]: index for name, index in Crowd.HOLDERS.items()}, daemons)
+    settled = wait_settled([crowd.daemons[name] for name in Crowd.HOLDERS], daemons)
     holders = {index: name for name, index in Crowd.HOLDERS.items()}
     requests = {m: crowd.fake.requests(f"/3/movie/{m}") for m in adders}
     asked = {m: [holders.get(r["token"]) for r in rs] for m, rs in requests.items()}
@@ -1039,6 +1112,9 @@ CHECKS = [
     ("search: a failing page names the page and the cause, then works", check_search_failure),
     ("title: 'the matrix 1999' adds 603", check_add_by_title),
     ("title: an ambiguous title prints candidates and adds nothing", check_add_ambiguous),
+    ("title: an add on the holder prints TMDB's title", check_add_titled),
+    ("missing: an add on the holder of a movie TMDB doesn't have is refused, nothing written", check_missing_refused),
+    ("missing: a shared row TMDB doesn't have says so on the holder and suggests remove", check_missing_shared),
     ("refresh: one more request and a new describe", check_refresh),
     ("restart: alice back and caught up asks TMDB nothing", check_restart),
     ("v3 key: alice restarted with an api_key works too", check_v3_key),

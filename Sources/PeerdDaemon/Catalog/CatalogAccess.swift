@@ -1,3 +1,4 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
@@ -13,6 +14,13 @@ protocol CatalogAccess: Sendable {
     func pendingReason(_ movie: MovieID) async -> String?
     /// The full URL of a poster on TMDB's image server.
     func posterURL(for path: String) async -> String
+    /// What TMDB says of `movie` before an add writes it, within a short wait (``AddCheck``).
+    func checkBeforeAdd(_ movie: MovieID) async -> AddCheck
+}
+
+extension CatalogAccess {
+    /// A catalog that can't tell: the add is written as it came.
+    func checkBeforeAdd(_ movie: MovieID) async -> AddCheck { .unknown("this catalog checks no adds") }
 }
 
 enum Posters {

@@ -41,4 +41,6 @@ struct TMDBCatalog: CatalogAccess {
     func pendingReason(_ movie: MovieID) async -> String? { await service.pendingReason(movie) }
 
     func posterURL(for path: String) async -> String { service.posterURL(for: path) }
+
+    func checkBeforeAdd(_ movie: MovieID) async -> AddCheck { await service.checkBeforeAdd(movie) }
 }

@@ -93,22 +93,6 @@ struct ControlResponder: Sendable {
         }
     }
 
-    private func add(_ movie: Movie) async -> ControlResponse {
-        do {
-            let submitted = try await replica.submit(.add(movie), at: Wallclock.millis())
-            let settings = await replica.settings
-            switch submitted {
-            case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
-            case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
-            case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op), .picked(let op):
-                return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
-            case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
-            }
-        } catch {
-            return .error(Self.wireError(error))
-        }
-    }
-
     private func remove(_ movieID: MovieID) async -> ControlResponse {
         do {
             let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())

@@ -1,0 +1,59 @@
+import Logging
+import PeerdLoops
+package import PeerdModel
+
+extension CatalogService {
+    /// What TMDB says of `movie` before an add writes it (``AddCheck``): the cached details if any,
+    /// else one request that the add waits for at most ``FetchPolicy/addCheckWait``; none while
+    /// TMDB asked to wait or looks down, and none without a slot of peerd's own cap free now.
+    /// Details found are cached, so the describe that follows the add (due at once: this peer
+    /// added it) asks TMDB nothing more.
+    package func checkBeforeAdd(_ movie: MovieID) async -> AddCheck {
+        let wait = schedule.policy.addCheckWait
+        if let cached = cache.details(of: movie, language: client.settings.language) { return .found(cached) }
+        guard !schedule.isHeld(now: clock.now) else { return .unknown("TMDB asked to wait, or looks down") }
+        let region = await replica.groupRegion()
+        let client = self.client
+        let outcome = await Self.first(within: wait) { () async -> Result<MovieDetails, CatalogError> in
+            do throws(CatalogError) {
+                return .success(try await client.details(of: movie, region: region, for: .addCheck))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let details)?:
+            schedule.answered(now: clock.now)
+            save(details, of: movie)
+        case .failure(let error)?:
+            guard let failure = error.upstreamFailure else { break }
+            if failure.isPermanent {
+                schedule.answered(now: clock.now)
+            } else {
+                schedule.held(by: failure, now: clock.now)
+            }
+        case nil: break
+        }
+        let check = AddCheck(outcome, wait: wait)
+        if case .unknown(let reason) = check {
+            logger.notice("adding a movie unchecked", metadata: ["movie": "\(movie)", "cause": "\(reason)"])
+        }
+        return check
+    }
+
+    /// `body`'s value, or nil once `limit` has passed (`body` is then cancelled).
+    static func first<Value: Sendable>(
+        within limit: Duration,
+        _ body: @Sendable @escaping () async -> Value
+    ) async -> Value? {
+        await withTaskGroup(of: Value?.self) { group in
+            group.addTask(operation: body)
+            group.addTask {
+                try? await LoopClock.shared.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+    }
+}

@@ -1,3 +1,5 @@
+// Foundation's folding takes accents off (Amélie is amelie): a table of our own would miss letters.
+import Foundation
 package import PeerdWire
 
 /// A movie named by its title, as people type it (`the matrix`, `the matrix 1999`,
@@ -20,9 +22,16 @@ package struct TitleQuery: Hashable, Sendable {
         guard title.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
     }
 
+    /// Whether `title` (in `year`, when the query has one) is the query's, ignoring case, accents,
+    /// punctuation and a leading "the": how a title finds its movie on the list.
+    package func names(_ title: String?, year: Int?) -> Bool {
+        guard let title, self.year == nil || self.year == year else { return false }
+        return Self.normalized(title) == Self.normalized(self.title)
+    }
+
     /// The result the query clearly means: the only one whose title (or original title) is the
-    /// query's, ignoring case, punctuation and a leading "the", in the query's year when it has
-    /// one; or the only result at all when its title contains the query. Nil when no one result
+    /// query's, ignoring case, accents, punctuation and a leading "the", in the query's year when it
+    /// has one; or the only result at all when its title contains the query. Nil when no one result
     /// stands out: the caller shows the candidates instead of guessing.
     package func bestMatch(in results: [SearchResultRecord]) -> SearchResultRecord? {
         let wanted = Self.normalized(title)
@@ -35,9 +44,10 @@ package struct TitleQuery: Hashable, Sendable {
         return nil
     }
 
-    /// Lower case, letters and digits only, single spaces, without a leading "the".
+    /// Lower case without accents, letters and digits only, single spaces, without a leading "the".
     static func normalized(_ text: String) -> String {
-        let kept: [Character] = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let kept: [Character] = folded.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }
         var words: [String] = String(kept).split(separator: " ").map(String.init)
         if words.first == "the" { words.removeFirst() }
         return words.joined(separator: " ")

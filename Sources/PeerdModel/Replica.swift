@@ -100,9 +100,12 @@ package struct Replica: Sendable {
             if let reason = movie.invalidReason ?? mark.invalidReason { throw .invalid(reason) }
             let current = list.marks.mark(mark.kind, of: id, on: movie.id)
             let staging = staged.contains { $0.kind == .mark && $0.movie.id == movie.id && $0.mark?.kind == mark.kind }
-            if !staging, current == mark || (current?.set ?? false) == false && !mark.set {
-                return .alreadyMarked(movie.id)
+            var already = current == mark || (current?.set ?? false) == false && !mark.set
+            if mark.kind == .seen, !mark.set {
+                // A rating is a viewing: "not seen" says something when only a rating made it seen.
+                already = !list.marks.anyone(in: [id], has: .seen, on: movie.id)
             }
+            if !staging, already { return .alreadyMarked(movie.id) }
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
         case .pick(let movie, let step):
             return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))

@@ -21,8 +21,8 @@ enum Marking {
         """
 
     /// Sends `marks` of `movie` and prints what they did.
-    static func send(_ marks: [Mark], of movie: MovieArgument, options: ControlOptions) throws {
-        let wanted = Movie(id: movie.id, title: movie.slugTitle)
+    static func send(_ marks: [Mark], of words: [String], options: ControlOptions, command: String) throws {
+        let wanted = try MovieWords(words).movie(options, command: command, done: "marked")
         let response = try options.request(.mark(wanted, marks))
         guard case .marked(let marked) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
@@ -58,11 +58,22 @@ enum Marking {
     static func day(_ text: String) -> String? {
         let offsets = ["today": 0, "yesterday": -1]
         guard let offset = offsets[text.lowercased()] else { return Day.isDay(text) ? text : nil }
-        var seconds = time(nil) + time_t(offset * 86_400)
+        return Day.adding(offset, to: today())
+    }
+
+    /// Today where this machine is.
+    static func today() -> String {
+        var seconds = time(nil)
         var local = tm()
         localtime_r(&seconds, &local)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday))"
+        return Day.local(at: Int(seconds), utcOffset: local.tm_gmtoff)
+    }
+
+    /// Checks an `--on` day: a day, and not one after tomorrow.
+    static func validateDay(_ text: String?) throws {
+        guard let text else { return }
+        guard let day = day(text) else { throw ValidationError("--on takes YYYY-MM-DD, today or yesterday") }
+        if let reason = Day.futureReason(day, today: today()) { throw ValidationError("--on: \(reason)") }
     }
 }
 
@@ -70,13 +81,15 @@ struct WantCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "want",
         abstract: "Say you want to watch a movie (it is added to the list when it isn't on it).",
-        discussion: "MOVIE is \(MovieReference.accepted). \(Marking.shared) Undo with `peerctl unmark MOVIE --want`."
+        discussion: "MOVIE is \(MovieWords.accepted). \(Marking.shared) Undo with `peerctl unmark MOVIE --want`."
     )
 
-    @Argument(help: MovieArgument.help("The movie you want to watch")) var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie you want to watch")) var movie: [String]
     @OptionGroup var options: ControlOptions
 
-    func run() throws { try Marking.send([Mark(kind: .want)], of: movie, options: options) }
+    func validate() throws { _ = try MovieWords(movie) }
+
+    func run() throws { try Marking.send([Mark(kind: .want)], of: movie, options: options, command: "want") }
 }
 
 struct SeenCommand: ParsableCommand {
@@ -84,26 +97,27 @@ struct SeenCommand: ParsableCommand {
         commandName: "seen",
         abstract: "Say you have seen a movie, and when, and optionally rate it.",
         discussion: """
-            MOVIE is \(MovieReference.accepted). \(Marking.shared) To log a movie night for everyone \
+            MOVIE is \(MovieWords.accepted). \(Marking.shared) To log a movie night for everyone \
             who was there, use `peerctl watched MOVIE --with alice,bob`.
             """
     )
 
-    @Argument(help: MovieArgument.help("The movie you have seen")) var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie you have seen")) var movie: [String]
     @Option(help: ArgumentHelp("The day you saw it: YYYY-MM-DD, today or yesterday.", valueName: "day"))
     var on: String?
     @Option(help: "Your rating, 1-10.") var rating: Int?
     @OptionGroup var options: ControlOptions
 
     func validate() throws {
-        if let on, Marking.day(on) == nil { throw ValidationError("--on takes YYYY-MM-DD, today or yesterday") }
+        _ = try MovieWords(movie)
+        try Marking.validateDay(on)
         if let rating, !(1...10).contains(rating) { throw ValidationError("--rating must be between 1 and 10") }
     }
 
     func run() throws {
         var marks = [Mark(kind: .seen, on: on.flatMap(Marking.day))]
         if let rating { marks.append(Mark(kind: .rating, rating: rating)) }
-        try Marking.send(marks, of: movie, options: options)
+        try Marking.send(marks, of: movie, options: options, command: "seen")
     }
 }
 
@@ -112,53 +126,78 @@ struct RateCommand: ParsableCommand {
         commandName: "rate",
         abstract: "Rate a movie from 1 to 10.",
         discussion: """
-            MOVIE is \(MovieReference.accepted). \(Marking.shared) The list shows the group's average \
+            MOVIE is \(MovieWords.accepted). \(Marking.shared) A rating counts as having seen the \
+            movie (`peerctl unmark MOVIE --seen` says you haven't). The list shows the group's average \
             (`peerctl list --sort rating`). Undo with `peerctl unmark MOVIE --rating`.
+
+            Examples:
+              peerctl rate 603 8
+              peerctl rate the matrix 8
             """
     )
 
-    @Argument(help: MovieArgument.help("The movie to rate")) var movie: MovieArgument
-    @Argument(help: "Your rating, 1-10.") var rating: Int
+    @Argument(
+        help: ArgumentHelp(
+            "The movie to rate, then your rating 1-10: \(MovieWords.accepted).",
+            valueName: "movie rating"
+        )
+    )
+    var words: [String]
     @OptionGroup var options: ControlOptions
 
+    private var rating: Int? { words.last.flatMap { Int($0) }.flatMap { (1...10).contains($0) ? $0 : nil } }
+
     func validate() throws {
-        if !(1...10).contains(rating) { throw ValidationError("a rating is between 1 and 10") }
+        guard words.count >= 2 else { throw ValidationError("give the movie, then your rating: `peerctl rate 603 8`") }
+        guard rating != nil else { throw ValidationError("a rating is between 1 and 10, last: `peerctl rate 603 8`") }
+        _ = try MovieWords(words.dropLast())
     }
 
-    func run() throws { try Marking.send([Mark(kind: .rating, rating: rating)], of: movie, options: options) }
+    func run() throws {
+        try Marking.send(
+            [Mark(kind: .rating, rating: rating)],
+            of: Array(words.dropLast()),
+            options: options,
+            command: "rate"
+        )
+    }
 }
 
 struct VetoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "veto",
         abstract: "Say a movie is not for you.",
-        discussion: "MOVIE is \(MovieReference.accepted). \(Marking.shared) Undo with `peerctl unmark MOVIE --veto`."
+        discussion: "MOVIE is \(MovieWords.accepted). \(Marking.shared) Undo with `peerctl unmark MOVIE --veto`."
     )
 
-    @Argument(help: MovieArgument.help("The movie you veto")) var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie you veto")) var movie: [String]
     @OptionGroup var options: ControlOptions
 
-    func run() throws { try Marking.send([Mark(kind: .veto)], of: movie, options: options) }
+    func validate() throws { _ = try MovieWords(movie) }
+
+    func run() throws { try Marking.send([Mark(kind: .veto)], of: movie, options: options, command: "veto") }
 }
 
 struct UnmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unmark",
         abstract: "Clear your marks on a movie: all of them, or those you name.",
-        discussion: "MOVIE is \(MovieReference.accepted). Only your own marks can be cleared."
+        discussion: "MOVIE is \(MovieWords.accepted). Only your own marks can be cleared."
     )
 
-    @Argument(help: MovieArgument.help("The movie")) var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie")) var movie: [String]
     @Flag(help: "Clear that you want it.") var want = false
     @Flag(help: "Clear that you have seen it.") var seen = false
     @Flag(help: "Clear your veto.") var veto = false
     @Flag(help: "Clear your rating.") var rating = false
     @OptionGroup var options: ControlOptions
 
+    func validate() throws { _ = try MovieWords(movie) }
+
     func run() throws {
         let flags: [(Bool, Mark.Kind)] = [(want, .want), (seen, .seen), (rating, .rating), (veto, .veto)]
         let named = flags.filter(\.0).map(\.1)
         let kinds = named.isEmpty ? Mark.Kind.allCases : named
-        try Marking.send(kinds.map { Mark(kind: $0, set: false) }, of: movie, options: options)
+        try Marking.send(kinds.map { Mark(kind: $0, set: false) }, of: movie, options: options, command: "unmark")
     }
 }

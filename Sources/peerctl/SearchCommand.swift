@@ -41,11 +41,18 @@ struct SearchCommand: ParsableCommand {
     }
 
     /// For an add by title that matched no one movie clearly.
-    static func printCandidates(_ results: SearchResultsRecord, for text: String) {
+    /// Why a title named no one movie on TMDB, and its candidates; `command` is what to run with
+    /// one's id (`add`, `seen`, …), `done` what was not done.
+    static func printCandidates(
+        _ results: SearchResultsRecord,
+        for text: String,
+        command: String = "add",
+        done: String = "added"
+    ) {
         guard !results.results.isEmpty else {
-            return Output.error("TMDB knows no movie called '\(text)'; nothing was added")
+            return Output.error("TMDB knows no movie called '\(text)'; nothing was \(done)")
         }
-        Output.error("'\(text)' could be any of these; nothing was added. Add one by its id: peerctl add ID")
+        Output.error("'\(text)' could be any of these; nothing was \(done). Name one by its id: peerctl \(command) ID")
         MoviePageOutput.table(results)
     }
 }

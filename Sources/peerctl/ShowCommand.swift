@@ -7,15 +7,18 @@ struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Everything known about one movie: its details, who added it, and where the details came from.",
-        discussion: "MOVIE is \(MovieReference.accepted)."
+        discussion: "MOVIE is \(MovieWords.accepted)."
     )
 
-    @Argument(help: MovieArgument.help("The movie to show"))
-    var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie to show"))
+    var words: [String]
 
     @OptionGroup var options: ControlOptions
 
+    func validate() throws { _ = try MovieWords(words) }
+
     func run() throws {
+        let movie = try MovieWords(words).movie(options, command: "show", done: "shown")
         let response = try options.request(.show(movie.id))
         guard case .shown(let shown) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }

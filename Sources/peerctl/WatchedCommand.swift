@@ -8,7 +8,7 @@ struct WatchedCommand: ParsableCommand {
         commandName: "watched",
         abstract: "Log a movie night: everyone who was there has seen the movie.",
         discussion: """
-            MOVIE is \(MovieReference.accepted). One watch is logged, signed by you, naming you and \
+            MOVIE is \(MovieWords.accepted). One watch is logged, signed by you, naming you and \
             the members --with names (by name, id, or id prefix; `peerctl peers` lists them). It \
             counts as a seen mark of each of them, and shows in `peerctl history`.
 
@@ -17,7 +17,7 @@ struct WatchedCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: MovieArgument.help("The movie you watched")) var movie: MovieArgument
+    @Argument(help: MovieWords.help("The movie you watched")) var movie: [String]
     @Option(
         name: .customLong("with"),
         parsing: .upToNextOption,
@@ -33,7 +33,8 @@ struct WatchedCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if let on, Marking.day(on) == nil { throw ValidationError("--on takes YYYY-MM-DD, today or yesterday") }
+        _ = try MovieWords(movie)
+        try Marking.validateDay(on)
         if members.count >= Watch.maxPresent {
             throw ValidationError(
                 "a watch names at most \(Watch.maxPresent) members: you and \(Watch.maxPresent - 1) others"
@@ -42,7 +43,7 @@ struct WatchedCommand: ParsableCommand {
     }
 
     func run() throws {
-        let wanted = Movie(id: movie.id, title: movie.slugTitle)
+        let wanted = try MovieWords(movie).movie(options, command: "watched", done: "logged")
         let response = try options.request(.watch(wanted, with: members, on: on.flatMap(Marking.day)))
         guard case .marked(let marked) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }

@@ -48,8 +48,24 @@ struct TitleQueryTests {
             title: "Amélie",
             originalTitle: "Le Fabuleux Destin d'Amélie Poulain"
         )
-        #expect(TitleQuery("le fabuleux destin d amelie poulain")?.bestMatch(in: [amelie]) == nil)
+        #expect(TitleQuery("le fabuleux destin d amelie poulain")?.bestMatch(in: [amelie]) == amelie)
         #expect(TitleQuery("le fabuleux destin d'amélie poulain")?.bestMatch(in: [amelie]) == amelie)
+    }
+
+    @Test func accentsAreOptional() {
+        let amelie = SearchResultRecord(movieId: 194, title: "Amélie", year: 2001)
+        #expect(TitleQuery("amelie")?.bestMatch(in: [amelie]) == amelie, "the one candidate, its title without accents")
+        #expect(TitleQuery("AMELIE 2001")?.bestMatch(in: [amelie]) == amelie)
+        #expect(TitleQuery("Léon")?.names("Leon: The Professional", year: 1994) == false)
+        #expect(TitleQuery("leon the professional")?.names("Léon: The Professional", year: 1994) == true)
+    }
+
+    @Test func aTitleNamesAListedMovieOnlyInItsYear() {
+        #expect(TitleQuery("the matrix")?.names("The Matrix", year: 1999) == true)
+        #expect(TitleQuery("the matrix 1999")?.names("The Matrix", year: 1999) == true)
+        #expect(TitleQuery("the matrix 2031")?.names("The Matrix", year: 1999) == false)
+        #expect(TitleQuery("matrix reloaded")?.names("The Matrix", year: 1999) == false)
+        #expect(TitleQuery("the matrix")?.names(nil, year: nil) == false)
     }
 
     @Test(

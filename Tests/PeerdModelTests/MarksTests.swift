@@ -59,6 +59,36 @@ import Testing
         #expect(!Day.isDay(text))
     }
 
+    @Test func aSeenDayAfterTomorrowIsRefusedTomorrowIsNot() {
+        #expect(Day.futureReason("2026-12-05", today: "2026-12-05") == nil)
+        #expect(Day.futureReason("2026-12-06", today: "2026-12-05") == nil)
+        #expect(
+            Day.futureReason("2026-12-07", today: "2026-12-05")
+                == "2026-12-07 hasn't come yet (today is 2026-12-05); give the day you saw it, or leave the day out"
+        )
+        #expect(Day.futureReason("2030-01-01", today: "2026-12-05") != nil)
+        #expect(Day.futureReason("2027-01-01", today: "2026-12-31") == nil)
+        #expect(Day.futureReason("2027-01-02", today: "2026-12-31") != nil)
+    }
+
+    @Test func daysMoveAcrossMonthsYearsAndLeapDays() {
+        #expect(Day.adding(1, to: "2024-02-28") == "2024-02-29")
+        #expect(Day.adding(1, to: "2023-02-28") == "2023-03-01")
+        #expect(Day.adding(-1, to: "2024-03-01") == "2024-02-29")
+        #expect(Day.adding(1, to: "2026-12-31") == "2027-01-01")
+        #expect(Day.adding(-1, to: "1900-01-01") == nil)
+        #expect(Day.adding(1, to: "2026-13-01") == nil)
+    }
+
+    @Test func theLocalDayFollowsTheUTCOffset() {
+        let fourInTheMorningUTC = 1_796_443_200  // 2026-12-05 04:00 UTC
+        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 0) == "2026-12-05")
+        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: -5 * 3600) == "2026-12-04")
+        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 14 * 3600) == "2026-12-05")
+        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 20 * 3600) == "2026-12-06")
+        #expect(Day.local(at: 0, utcOffset: 0) == "1970-01-01")
+    }
+
     @Test func aWatchNamesOneToSixtyFourMembersSortedAndOnce() {
         #expect(Watch(with: [Peers.carol, Peers.alice, Peers.carol]).with == [Peers.alice, Peers.carol])
         #expect(Watch(with: []).invalidReason == "a watch names 1 to 64 members")
@@ -100,6 +130,29 @@ import Testing
         #expect(shown.map(\.member) == [Peers.alice], "bob said later that he has not seen it")
         #expect(shown.first?.seenOn == "2026-11-20")
         #expect(marks.marks(of: movieID(550), names: MemberNames()).isEmpty)
+    }
+
+    @Test func aRatingIsAViewingUnlessALaterSeenMarkSaysOtherwise() {
+        var marks = GroupMarks()
+        marks.apply(Self.mark(Mark(kind: .rating, rating: 8), by: Peers.bob, seq: 1, lamport: 3))
+        #expect(marks.marks(of: movieID(603), names: nil).first?.seen == true)
+        #expect(marks.anyone(in: [Peers.bob], has: .seen, on: movieID(603)))
+        #expect(!marks.anyone(in: [Peers.alice], has: .seen, on: movieID(603)))
+        marks.apply(Self.mark(Mark(kind: .seen, set: false), by: Peers.bob, seq: 2, lamport: 4))
+        #expect(marks.marks(of: movieID(603), names: nil).first?.seen == false, "bob said he hasn't seen it")
+        #expect(!marks.anyone(in: [Peers.bob], has: .seen, on: movieID(603)))
+        marks.apply(Self.mark(Mark(kind: .rating, rating: 9), by: Peers.bob, seq: 3, lamport: 5))
+        #expect(marks.anyone(in: [], has: .seen, on: movieID(603)), "a newer rating is a newer viewing")
+        marks.apply(Self.mark(Mark(kind: .rating, set: false), by: Peers.bob, seq: 4, lamport: 6))
+        #expect(!marks.anyone(in: [], has: .seen, on: movieID(603)), "a cleared rating says nothing")
+    }
+
+    @Test func aRatingKeepsTheDayOfAnOlderSeenMark() {
+        var marks = GroupMarks()
+        marks.apply(Self.mark(Mark(kind: .seen, on: "2026-11-20"), by: Peers.bob, seq: 1, lamport: 1))
+        marks.apply(Self.mark(Mark(kind: .rating, rating: 7), by: Peers.bob, seq: 2, lamport: 2))
+        let bob = marks.marks(of: movieID(603), names: nil).first
+        #expect(bob?.seen == true && bob?.seenOn == "2026-11-20" && bob?.rating == 7)
     }
 
     @Test func aMemberWithEveryMarkClearedIsNotShown() {
@@ -169,15 +222,17 @@ import Testing
         list.apply(Self.mark(Mark(kind: .rating, rating: 4), by: Peers.bob, seq: 3, lamport: 15, movie: 603))
         func ids(_ query: ListQuery) -> [Int] { list.rows(matching: query).map(\.movie.id.rawValue) }
         #expect(ids(ListQuery()) == [603, 550, 11, 13])
-        #expect(ids(ListQuery(unseenBy: [])) == [603, 11, 13])
-        #expect(ids(ListQuery(unseenBy: [Peers.carol])) == [603, 550, 11, 13])
+        // A rating is a viewing: carol rated 13 and bob 603, so they have seen them.
+        #expect(ids(ListQuery(unseenBy: [])) == [11])
+        #expect(ids(ListQuery(unseenBy: [Peers.carol])) == [603, 550, 11])
+        #expect(ids(ListQuery(unseenBy: [Peers.bob])) == [11, 13])
         #expect(ids(ListQuery(wantedBy: [Peers.carol])) == [11, 13])
         #expect(ids(ListQuery(sort: .wants)) == [11, 13, 603, 550])
         #expect(ids(ListQuery(sort: .rating)) == [13, 603, 550, 11])
-        let first = list.page(matching: ListQuery(unseenBy: []), after: nil, limit: 2)
-        #expect(first.rows.map(\.movie.id.rawValue) == [603, 11] && first.total == 3)
-        let second = list.page(matching: ListQuery(unseenBy: []), after: first.rows.last?.key, limit: 2)
-        #expect(second.rows.map(\.movie.id.rawValue) == [13] && second.total == 3)
+        let first = list.page(matching: ListQuery(unseenBy: [Peers.carol]), after: nil, limit: 2)
+        #expect(first.rows.map(\.movie.id.rawValue) == [603, 550] && first.total == 3)
+        let second = list.page(matching: ListQuery(unseenBy: [Peers.carol]), after: first.rows.last?.key, limit: 2)
+        #expect(second.rows.map(\.movie.id.rawValue) == [11] && second.total == 3)
     }
 
     @Test mutating func historyIsNewestFirstAndPagesWithoutRepeatsOrGaps() throws {

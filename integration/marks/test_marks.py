@@ -18,7 +18,9 @@ import itertools
 import json
 import math
 import pathlib
+import datetime
 import re
+import socket
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -85,11 +87,22 @@ class Marks:
         self.movies = {}
 
     def set(self, movie, member, **fields):
-        self.movies.setdefault(movie, {}).setdefault(member, dict(self.BLANK)).update(fields)
+        """Sets a member's marks as made, in order: `seen` (a mark or a watch) before `rating` when
+        both are given. A rating is a viewing (PEER.md, "Marks"): a set rating newer than the
+        member's seen mark makes them seen; a cleared one says nothing."""
+        record = self.movies.setdefault(movie, {}).setdefault(member, dict(self.BLANK, seenMark=False,
+                                                                           ratedLater=False))
+        if "seen" in fields:
+            record["seenMark"], record["ratedLater"] = fields["seen"], False
+        if "rating" in fields:
+            record["ratedLater"] = fields["rating"] is not None
+        record.update(fields)
+        record["seen"] = record["seenMark"] or record["ratedLater"]
 
     def of(self, movie):
         """The members with a mark set on `movie`, as the list should show them."""
-        return {name: fields for name, fields in self.movies.get(movie, {}).items() if fields != self.BLANK}
+        shown = {name: {k: fields[k] for k in self.BLANK} for name, fields in self.movies.get(movie, {}).items()}
+        return {name: fields for name, fields in shown.items() if fields != self.BLANK}
 
     def average(self, movie):
         """The members' average rating, as rows carry it: to one decimal, halves up."""
@@ -154,9 +167,11 @@ class World(trio.Trio):
         """The marks every check starts from (made once): five movies, then alice, bob and carol
         marking at the same time, each on their own daemon.
 
-            603 The Matrix    alice seen 2026-11-20, 8/10; bob 6/10; carol 9/10 (average 7.7)
+            603 The Matrix    alice seen 2026-11-20, 8/10; bob 6/10; carol 9/10 (average 7.7): a
+                              rating is a viewing, so all three have seen it
             550 Fight Club    wanted by alice, bob and carol
-            13  Forrest Gump  bob wants it and saw it 2026-11-18; carol 4/10
+            13  Forrest Gump  bob wants it and saw it 2026-11-18; carol 4/10, then says she
+                              hasn't seen it (`unmark --seen` after her rating)
             680 Pulp Fiction  carol wants it; alice vetoes it
             155 The Dark Knight (added by bob): no marks
         """
@@ -197,6 +212,7 @@ class World(trio.Trio):
             self.act(c, "want", 680, texts=["carol wants to watch Pulp Fiction (1994)"])
             self.act(c, "rate", 603, 9, texts=["carol rated The Matrix (1999) 9/10"])
             self.act(c, "rate", 13, 4, texts=["carol rated Forrest Gump (1994) 4/10"])
+            self.act(c, "unmark", 13, "--seen", texts=["carol marked Forrest Gump (1994) as not seen"])
         self.concurrently(alice, bob, carol)
         self.settle()
         m = self.model
@@ -207,6 +223,7 @@ class World(trio.Trio):
             m.set(550, name, want=True)
         m.set(13, "bob", want=True, seen=True, seenOn="2026-11-18")
         m.set(13, "carol", rating=4)
+        m.set(13, "carol", seen=False)
         m.set(680, "carol", want=True)
         m.set(680, "alice", veto=True)
 
@@ -298,7 +315,7 @@ def check_converge(w):
     w.base()
     w.expect_marks(what="every daemon's list and show matching the marks made")
     shown = w.bob.peerctl("show", 603).stdout
-    lines = [r"alice\s+seen on 2026-11-20 / rating 8/10", r"bob\s+rating 6/10", r"carol\s+rating 9/10",
+    lines = [r"alice\s+seen on 2026-11-20 / rating 8/10", r"bob\s+seen / rating 6/10", r"carol\s+seen / rating 9/10",
              r"group's rating\s+7\.7/10"]
     missing = [pattern for pattern in lines if not re.search(pattern, shown)]
     if missing:
@@ -313,9 +330,9 @@ def check_filters(w):
     w.base()
     cases = [
         (("--unseen",), [550, 680, 155]),
-        (("--unseen", "--by", "carol"), [603, 550, 13, 680, 155]),
+        (("--unseen", "--by", "carol"), [550, 13, 680, 155]),
         (("--unseen", "--by", "alice,bob"), [550, 680, 155]),
-        (("--unseen", "--by", "bob"), [603, 550, 680, 155]),
+        (("--unseen", "--by", "bob"), [550, 680, 155]),
         (("--wanted-by", "me"), {"alice": [550], "bob": [550, 13], "carol": [550, 680]}),
         (("--wanted-by", "bob"), [550, 13]),
         (("--wanted-by", "alice,carol"), [550, 680]),
@@ -324,7 +341,7 @@ def check_filters(w):
         (("--sort", "wants"), [550, 13, 680, 603, 155]),
         (("--sort", "rating"), [603, 13, 550, 680, 155]),
         (("--sort", "title"), [550, 13, 680, 155, 603]),
-        (("--unseen", "--by", "bob", "--sort", "wants"), [550, 680, 603, 155]),
+        (("--unseen", "--by", "bob", "--sort", "wants"), [550, 680, 155]),
         (("--sort", "wants", "--limit", 2), [550, 13]),
         (("--sort", "wants", "--limit", 2, "--after", "+2"), [680, 603]),
     ]
@@ -365,8 +382,8 @@ def check_watch(w):
     w.expect_marks([550], "alice and bob seen 550 on 2026-11-22, carol not, on every daemon")
     w.expect_lists([
         (("--unseen",), [680, 155]),
-        (("--unseen", "--by", "carol"), [603, 550, 13, 680, 155]),
-        (("--unseen", "--by", "bob"), [603, 680, 155]),
+        (("--unseen", "--by", "carol"), [550, 13, 680, 155]),
+        (("--unseen", "--by", "bob"), [680, 155]),
     ])
     w.act(b, "unmark", 550, "--seen", texts=["bob marked Fight Club (1999) as not seen"])
     w.settle()
@@ -374,7 +391,7 @@ def check_watch(w):
     w.expect_marks([550], "bob's unmark after the watch: bob not seen, alice still seen")
     w.expect_lists([
         (("--unseen",), [680, 155]),
-        (("--unseen", "--by", "bob"), [603, 550, 680, 155]),
+        (("--unseen", "--by", "bob"), [550, 680, 155]),
     ])
     return f"the watch counts for {sorted(at_once)}; after bob's unmark, --unseen --by bob lists 550 again"
 
@@ -740,6 +757,104 @@ def check_new_member_watch(w):
     return f"--with {dan.id[:8]}…: dan has seen 155 on all four; by name: exit {by_name.returncode}"
 
 
+def control_request(daemon, request):
+    """One control request straight on `daemon`'s socket, past peerctl's own checks: its answer."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(SYNC_WAIT)
+        s.connect(str(daemon.socket))
+        s.sendall(harness.frame(json.dumps({"version": 1, **request}).encode()))
+        buffer = b""
+        while True:
+            body, buffer = harness.split_frame(buffer)
+            if body is not None:
+                return json.loads(body)
+            chunk = s.recv(65536)
+            if not chunk:
+                raise CheckFailed(f"{daemon.name} closed the control connection without answering {request}")
+            buffer += chunk
+
+
+def check_movie_words(w):
+    """Issue 35, 5 and 6: marks name a movie by its title as `add` does, from the list first (this
+    trio has no TMDB token), any case, accents optional; a title two listed movies share names
+    neither (exit 1, both ids shown, nothing made) until its year does; a title nobody lists asks
+    TMDB and says why it can't. A rating is a viewing: bob's rating of Amélie makes him one who
+    has seen it on every daemon."""
+    w.base()
+    a, b, c = w.alice, w.bob, w.carol
+    MOVIES[194] = ("Amélie", 2001)
+    w.add(a, 194)
+    w.settle()
+    w.act(b, "rate", "amelie", 9, texts=["bob rated Amélie (2001) 9/10"])
+    w.act(c, "want", "the dark knight", texts=["carol wants to watch The Dark Knight (2008)"])
+    w.act(a, "seen", "PULP FICTION", "--on", "2026-11-01", texts=["alice has seen Pulp Fiction (1994) (on 2026-11-01)"])
+    w.settle()
+    w.model.set(194, "bob", rating=9)
+    w.model.set(155, "carol", want=True)
+    w.model.set(680, "alice", seen=True, seenOn="2026-11-01")
+    w.expect_marks([194, 155, 680], "bob's rating of Amélie, carol's want and alice's seen, named by title")
+    unseen = {d.name: d.ids("--unseen", "--by", "bob") for d in w.all()}
+    if any(194 in ids for ids in unseen.values()):
+        raise CheckFailed(f"bob rated Amélie, yet `list --unseen --by bob` lists it: {unseen}")
+    shown = c.peerctl("show", "Amélie")
+    if shown.returncode != 0 or not shown.stdout.startswith("194 Amélie (2001)"):
+        raise CheckFailed(f"carol's `show Amélie`: exit {shown.returncode}, {shown.stdout or shown.stderr!r}")
+    held = {d.name: d.operations() for d in w.all()}
+    MOVIES[1000001] = ("Pulp Fiction", 1970)
+    w.add(a, 1000001)
+    w.settle()
+    held = {d.name: d.operations() for d in w.all()}
+    both = a.peerctl("veto", "pulp fiction")
+    nobody = a.peerctl("seen", "a film nobody lists")
+    problems = []
+    if both.returncode != 1 or "2 movies on the list are called 'pulp fiction'; nothing was marked" not in both.stderr \
+            or "peerctl veto 680" not in both.stderr or "peerctl veto 1000001" not in both.stderr:
+        problems.append(f"`veto pulp fiction` with two listed: exit {both.returncode}, {both.stderr!r}")
+    if nobody.returncode != 1 or "TMDB token" not in nobody.stderr:
+        problems.append(f"`seen a film nobody lists` without a token: exit {nobody.returncode}, {nobody.stderr!r}")
+    if {d.name: d.operations() for d in w.all()} != held:
+        problems.append(f"operations {held} → {({d.name: d.operations() for d in w.all()})}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    w.act(a, "veto", "pulp fiction 1970", texts=["alice vetoed Pulp Fiction (1970)"])
+    w.settle()
+    w.model.set(1000001, "alice", veto=True)
+    w.expect_marks([1000001, 680], "alice's veto of the 1970 Pulp Fiction alone")
+    return (f"by title on three daemons; bob's rating of 194 keeps it out of --unseen --by bob; two of one title: "
+            f"{both.stderr.splitlines()[0]!r}; not listed: {nobody.stderr.strip().splitlines()[0]!r}")
+
+
+def check_future_days(w):
+    """Issue 35, 7: a day after tomorrow is refused by peerctl (exit 64) and, asked straight on the
+    control socket, by the daemon, for a seen mark and for a watch; nothing is made. Tomorrow is
+    taken: somewhere it is already tomorrow."""
+    w.base()
+    a = w.alice
+    held = {d.name: d.operations() for d in w.all()}
+    today = datetime.date.today()
+    later = (today + datetime.timedelta(days=2)).isoformat()
+    cli = a.peerctl("seen", 603, "--on", "2030-01-01")
+    mark = control_request(a, {"type": "mark", "movie": {"id": 603},
+                               "marks": [{"kind": "seen", "set": True, "on": later}]})
+    watch = control_request(a, {"type": "watch", "movie": {"id": 603}, "on": later})
+    problems = []
+    if cli.returncode != 64 or "2030-01-01 hasn't come yet" not in cli.stderr:
+        problems.append(f"`seen 603 --on 2030-01-01`: exit {cli.returncode}, {cli.stderr!r}")
+    for name, answer in (("mark", mark), ("watch", watch)):
+        if answer.get("code") != "bad-request" or f"{later} hasn't come yet" not in answer.get("message", ""):
+            problems.append(f"a {name} on {later} straight to the daemon answered {answer}")
+    if {d.name: d.operations() for d in w.all()} != held:
+        problems.append(f"operations {held} → {({d.name: d.operations() for d in w.all()})}")
+    if problems:
+        raise CheckFailed("; ".join(problems))
+    tomorrow = (today + datetime.timedelta(days=1)).isoformat()
+    w.act(a, "watched", 603, "--on", tomorrow, texts=[f"alice logged a watch of The Matrix (1999) on {tomorrow} with alice"])
+    w.settle()
+    w.model.set(603, "alice", seen=True, seenOn=tomorrow)
+    w.expect_marks([603], f"alice's watch of 603 on {tomorrow}")
+    return f"refused: {cli.stderr.strip()!r}; the daemon: {mark['message']!r}; tomorrow ({tomorrow}) taken"
+
+
 CHECKS = [
     ("marks made at once on alice, bob and carol converge, each with its member's name, day and rating",
      check_converge),
@@ -755,6 +870,8 @@ CHECKS = [
     ("a mark in alice's name signed by another member is refused by every receiver and shown nowhere",
      check_forged),
     ("a watch can name a member who joined and has made no operation yet", check_new_member_watch),
+    ("a movie named by its title, from the list first, accents optional; a rating is a viewing", check_movie_words),
+    ("a day after tomorrow is refused by peerctl and by the daemon; tomorrow is taken", check_future_days),
 ]
 
 

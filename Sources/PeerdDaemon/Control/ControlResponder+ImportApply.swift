@@ -21,7 +21,9 @@ extension ControlResponder {
             ImportResult(row, outcome, movieId: movie.id.rawValue, title: movie.title, year: movie.year, reason: reason)
         }
         let rowMarks = Self.marks(of: row)
-        if let reason = rowMarks.lazy.compactMap(\.invalidReason).first ?? movie.invalidReason {
+        if let reason = rowMarks.lazy.compactMap(\.invalidReason).first ?? Self.futureReason(rowMarks)
+            ?? movie.invalidReason
+        {
             return result(.unresolved, "the row can't be stored: \(reason)")
         }
         var marks: [Mark] = []

@@ -14,7 +14,8 @@ extension ControlResponder {
             return .error(WireError(.badRequest, "a mark request carries 1 to \(Mark.Kind.allCases.count) marks"))
         }
         // Every mark is checked before any is made: a request is made whole or not at all.
-        if let reason = movie.invalidReason ?? marks.lazy.compactMap(\.invalidReason).first {
+        if let reason = movie.invalidReason ?? marks.lazy.compactMap(\.invalidReason).first ?? Self.futureReason(marks)
+        {
             return .error(WireError(.badRequest, reason))
         }
         var made = 0
@@ -25,7 +26,10 @@ extension ControlResponder {
                 if case .added = try await replica.submit(.add(await replica.named(movie)), at: now) { added = true }
                 made += added ? 1 : 0
             }
-            for mark in marks {
+            // A cleared rating goes first: a rating is a viewing, and once it is gone a "not seen"
+            // in the same request makes nothing unless a seen mark of its own stands.
+            let clearsRating = { (mark: Mark) in mark.kind == .rating && !mark.set }
+            for mark in marks.filter(clearsRating) + marks.filter({ !clearsRating($0) }) {
                 if case .marked = try await replica.submit(.mark(movie, mark), at: now) { made += 1 }
             }
         } catch {
@@ -36,6 +40,9 @@ extension ControlResponder {
 
     /// Logs one watch of `movie` by this member and the members `names` names.
     func watch(_ movie: Movie, with names: [String], on day: String?) async -> ControlResponse {
+        if let day, let reason = Day.futureReason(day, today: Wallclock.today()) {
+            return .error(WireError(.badRequest, reason))
+        }
         let members: [PeerID]
         switch await resolve(names) {
         case .success(let resolved): members = resolved + [info.identity]
@@ -47,6 +54,11 @@ extension ControlResponder {
             return .error(Self.wireError(error))
         }
         return await marked(movie.id, made: 1, added: false)
+    }
+
+    /// Why one of `marks` can't be made today: a seen day after tomorrow.
+    static func futureReason(_ marks: [Mark]) -> String? {
+        marks.lazy.compactMap(\.on).compactMap { Day.futureReason($0, today: Wallclock.today()) }.first
     }
 
     private func marked(_ movie: MovieID, made: Int, added: Bool) async -> ControlResponse {

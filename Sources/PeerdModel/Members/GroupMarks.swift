@@ -1,7 +1,9 @@
 /// Every member's marks on every movie, folded from `mark` and `watch` operations (proto/PEER.md,
 /// "Marks"): per member, movie and kind of mark, the newest by the list's order wins, so every
 /// replica with the same operations holds the same marks, whatever order they came in. A watch
-/// counts as a `seen` mark of each member it names, at the watch's place in that order.
+/// counts as a `seen` mark of each member it names, at the watch's place in that order. A rating is
+/// a viewing: a member who rated a movie has seen it, unless a seen mark of theirs ordered after
+/// the rating clears it (``hasSeen(_:in:)``).
 ///
 /// Marks are kept by movie whether or not it is listed: a movie removed and added again shows its
 /// marks again.
@@ -36,10 +38,24 @@ package struct GroupMarks: Sendable {
     /// question, asked without making the members' marks.
     package func anyone(in members: [PeerID], has kind: Mark.Kind, on movie: MovieID) -> Bool {
         guard let entries = movies[movie] else { return false }
-        for entry in entries where entry.mark.kind == kind && entry.mark.set {
-            if members.isEmpty || members.contains(entry.member) { return true }
+        for entry in entries where members.isEmpty || members.contains(entry.member) {
+            if kind == .seen ? Self.hasSeen(entry.member, in: entries) : entry.mark.kind == kind && entry.mark.set {
+                return true
+            }
         }
         return false
+    }
+
+    /// Whether `member` has seen the movie whose entries these are: their newest seen mark is set,
+    /// or their rating is set and no seen mark of theirs is ordered after it.
+    static func hasSeen(_ member: PeerID, in entries: [Entry]) -> Bool {
+        let seen = entries.first { $0.member == member && $0.mark.kind == .seen }
+        if let rating = entries.first(where: { $0.member == member && $0.mark.kind == .rating }), rating.mark.set,
+            seen.map({ $0.key < rating.key }) ?? true
+        {
+            return true
+        }
+        return seen?.mark.set ?? false
     }
 
     /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.
@@ -61,6 +77,9 @@ package struct GroupMarks: Sendable {
                 marks.take(entry.mark)
                 members.append(marks)
             }
+        }
+        for index in members.indices where !members[index].seen {
+            members[index].seen = Self.hasSeen(members[index].member, in: entries)
         }
         members.removeAll(where: \.isEmpty)
         members.sort { $0.member < $1.member }

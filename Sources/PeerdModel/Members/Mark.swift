@@ -95,4 +95,52 @@ package enum Day {
         let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return day <= days[month - 1]
     }
+
+    /// Why something can't have been seen on `day` when it is `today` where the member is: a day
+    /// after tomorrow has begun nowhere yet (tomorrow is allowed: somewhere it has). Nil when it can.
+    package static func futureReason(_ day: String, today: String) -> String? {
+        guard let tomorrow = adding(1, to: today), isDay(day), day > tomorrow else { return nil }
+        return "\(day) hasn't come yet (today is \(today)); give the day you saw it, or leave the day out"
+    }
+
+    /// The day it is at `seconds` since 1970 (UTC) where clocks are `utcOffset` seconds ahead of UTC.
+    package static func local(at seconds: Int, utcOffset: Int) -> String {
+        let shifted = seconds + utcOffset
+        let (year, month, day) = civil(fromEpochDay: shifted >= 0 ? shifted / 86_400 : (shifted - 86_399) / 86_400)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))"
+    }
+
+    /// `day` moved by `days` (back when negative); nil when `day` is not a day or the result is
+    /// out of ``isDay(_:)``'s years.
+    package static func adding(_ days: Int, to day: String) -> String? {
+        guard isDay(day) else { return nil }
+        let parts = day.split(separator: "-").map { Int($0)! }
+        let moved = local(at: (epochDay(year: parts[0], month: parts[1], day: parts[2]) + days) * 86_400, utcOffset: 0)
+        return isDay(moved) ? moved : nil
+    }
+
+    // The day counts below are Howard Hinnant's `days_from_civil` and `civil_from_days`
+    // (proleptic Gregorian, day 0 = 1970-01-01), written out because the model takes no calendar
+    // library: Foundation's is out of reach here, and these are a dozen lines of arithmetic.
+    static func epochDay(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func civil(fromEpochDay days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
 }

@@ -33,8 +33,9 @@ func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] 
 }
 
 /// Each member's marks on `movie` by the rules written out plainly: per member and kind, the newest
-/// (by order key) of their own marks of that kind and, for `seen`, of the watches that name them;
-/// named by their newest operation; members with nothing set left out.
+/// (by order key) of their own marks of that kind and, for `seen`, of the watches that name them,
+/// or a set rating newer than both; named by their newest operation; members with nothing set left
+/// out.
 func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>) -> [MemberMarks] {
     var candidates: [PeerID: [(key: OrderKey, mark: Mark)]] = [:]
     for op in operations where op.movie.id == movie {
@@ -46,10 +47,15 @@ func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>
     return candidates.compactMap { member, marks in
         let name = operations.filter { $0.id.origin == member }.max { $0.orderKey < $1.orderKey }?.by
         var result = MemberMarks(member: member, name: name ?? member.short)
+        func newest(_ kind: Mark.Kind) -> (key: OrderKey, mark: Mark)? {
+            marks.filter { $0.mark.kind == kind }.max { $0.key < $1.key }
+        }
         for kind in Mark.Kind.allCases {
-            if let newest = marks.filter({ $0.mark.kind == kind }).max(by: { $0.key < $1.key }) {
-                result.take(newest.mark)
-            }
+            if let newest = newest(kind) { result.take(newest.mark) }
+        }
+        // A rating is a viewing: set, and no seen mark (or watch) is newer.
+        if let rating = newest(.rating), rating.mark.set, newest(.seen).map({ $0.key < rating.key }) ?? true {
+            result.seen = true
         }
         return result.isEmpty ? nil : result
     }.sorted { $0.member < $1.member }

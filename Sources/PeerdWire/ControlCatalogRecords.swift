@@ -145,16 +145,38 @@ package struct ShownRecord: Hashable, Sendable, Codable {
     package var describedBy: DescribedByRecord?
     /// Why there are no details yet, when there are none.
     package var pending: String?
+    /// A movie not on the list: its title and year as the group last gave them, and each member's
+    /// marks on it (a listed movie's are in `movie`).
+    package var offList: OffListRecord?
 
     package init(
         movie: MovieRecord?,
         details: DetailsRecord?,
         describedBy: DescribedByRecord?,
-        pending: String?
+        pending: String?,
+        offList: OffListRecord? = nil
     ) {
         self.movie = movie
         self.details = details
         self.describedBy = describedBy
         self.pending = pending
+        self.offList = offList
+    }
+}
+
+/// A movie that is not on the list, as `show` tells of it: marks are kept whether or not it is.
+package struct OffListRecord: Hashable, Sendable, Codable {
+    package var title: String?
+    package var year: Int?
+    /// Each member's marks, by member id; absent when nobody marked it.
+    @OmittedWhenEmpty package var marks: [MarkRecord] = []
+    /// The members' average rating, to one decimal.
+    package var averageRating: Double?
+
+    package init(title: String?, year: Int?, marks: [MemberMarks]) {
+        self.title = title
+        self.year = year
+        self.marks = marks.map(MarkRecord.init)
+        averageRating = marks.averageRating.map { ($0 * 10).rounded() / 10 }
     }
 }

@@ -27,8 +27,11 @@ enum WantedMovie {
     case title(TitleQuery)
 
     init?(_ text: String) {
+        let lowered = text.lowercased()
         if let movie = MovieArgument(argument: text) {
             self = .movie(movie)
+        } else if lowered.hasPrefix("tmdb:") || lowered.contains("://") {
+            return nil  // meant as an id or a link, but not one: not a title to search for either
         } else if let query = TitleQuery(text) {
             self = .title(query)
         } else {

@@ -23,7 +23,8 @@ struct ShowCommand: ParsableCommand {
         guard case .shown(let shown) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let id = movie.id.rawValue
-        print(Output.describe(id: id, title: shown.details?.title ?? shown.movie?.title, year: shown.movie?.year))
+        let title = shown.details?.title ?? shown.movie?.title ?? shown.offList?.title
+        print(Output.describe(id: id, title: title, year: shown.movie?.year ?? shown.offList?.year))
         let facts = Self.facts(shown)
         let width = facts.map(\.0.count).max() ?? 0
         for (label, value) in facts { print("  " + label.padding(to: width) + "  " + value) }
@@ -46,9 +47,10 @@ struct ShowCommand: ParsableCommand {
         }
         if let movie = shown.movie {
             facts.append(("added by", movie.addedBy.joined(separator: ", ") + " at " + Output.clockTime(movie.addedAt)))
-            facts += memberFacts(movie)
+            facts += memberFacts(movie.marks, average: movie.averageRating)
         } else {
             facts.append(("list", "not on the list"))
+            if let offList = shown.offList { facts += memberFacts(offList.marks, average: offList.averageRating) }
         }
         if let by = shown.describedBy, let details = shown.details {
             facts.append(
@@ -63,8 +65,8 @@ struct ShowCommand: ParsableCommand {
 
 extension ShowCommand {
     /// Each member's marks, a line each, then the group's average rating.
-    static func memberFacts(_ movie: MovieRecord) -> [(String, String)] {
-        var facts: [(String, String)] = movie.marks.map { mark in
+    static func memberFacts(_ marks: [MarkRecord], average: Double?) -> [(String, String)] {
+        var facts: [(String, String)] = marks.map { mark in
             var said: [String] = []
             if mark.want { said.append("wants") }
             if mark.seen { said.append("seen" + (mark.seenOn.map { " on \($0)" } ?? "")) }
@@ -72,7 +74,7 @@ extension ShowCommand {
             if mark.veto { said.append("veto") }
             return (mark.name, said.joined(separator: " / "))
         }
-        if let average = movie.averageRating { facts.append(("group's rating", Output.oneDecimal(average) + "/10")) }
+        if let average { facts.append(("group's rating", Output.oneDecimal(average) + "/10")) }
         return facts.isEmpty ? [("marks", "none yet: peerctl want, seen, rate or veto")] : facts
     }
 

@@ -222,12 +222,23 @@ struct BadInputTests {
         #expect(run.stderr.contains("themoviedb.org/movie/603"))
     }
 
-    @Test(arguments: [["remove", "?!"], ["show", "tmdb:x"], ["refresh", "https://example.com/movie/603"]])
-    func peerctlRefusesAMovieArgumentItCannotParseBeforeAskingTheDaemon(arguments: [String]) throws {
+    @Test(arguments: [
+        ["remove", "?!"], ["show", "tmdb:x"], ["seen", "https://example.com/movie/603"], ["rate", "?!", "8"],
+    ])
+    func peerctlRefusesAMovieItCannotUnderstandBeforeAskingTheDaemon(arguments: [String]) throws {
         let run = try PeerctlRun.run(["--socket", "/nonexistent/peerd.sock"] + arguments)
         #expect(run.status == 64)
-        #expect(run.stderr.contains("The value '\(arguments[1])' is invalid for '<movie>'"))
+        #expect(run.stderr.contains("can't understand '\(arguments[1])' as a movie"))
         #expect(run.stderr.contains("TMDB movie id (603), tmdb:603, or a TMDB movie URL"))
+        #expect(run.stderr.contains("or a title"))
+    }
+
+    @Test func peerctlRefusesARefreshOfAMovieItCannotParse() throws {
+        let run = try PeerctlRun.run([
+            "--socket", "/nonexistent/peerd.sock", "refresh", "https://example.com/movie/603",
+        ])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("The value 'https://example.com/movie/603' is invalid for '<movie>'"))
     }
 
     @Test func peerctlNamesTheSocketAndHowToStartTheDaemonWhenNoneAnswers() throws {

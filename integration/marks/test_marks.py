@@ -779,7 +779,7 @@ def check_movie_words(w):
     trio has no TMDB token), any case, accents optional; a title two listed movies share names
     neither (exit 1, both ids shown, nothing made) until its year does; a title nobody lists asks
     TMDB and says why it can't. A rating is a viewing: bob's rating of Amélie makes him one who
-    has seen it on every daemon."""
+    has seen it on every daemon. A movie someone marked off the list is shown with its marks."""
     w.base()
     a, b, c = w.alice, w.bob, w.carol
     MOVIES[194] = ("Amélie", 2001)
@@ -817,9 +817,19 @@ def check_movie_words(w):
     if problems:
         raise CheckFailed("; ".join(problems))
     w.act(a, "veto", "pulp fiction 1970", texts=["alice vetoed Pulp Fiction (1970)"])
+    w.act(c, "rate", 500, 7, texts=["carol rated movie 500 7/10"])
     w.settle()
     w.model.set(1000001, "alice", veto=True)
     w.expect_marks([1000001, 680], "alice's veto of the 1970 Pulp Fiction alone")
+    # A movie someone marked is shown with its marks, listed or not.
+    shown = a.peerctl("show", 500)
+    shown_json = a.peerctl_json("show", 500)
+    carol = (shown_json.get("offList") or {}).get("marks", [{}])[0]
+    if shown.returncode != 0 or "not on the list" not in shown.stdout \
+            or not re.search(r"carol\s+seen / rating 7/10", shown.stdout) \
+            or (carol.get("name"), carol.get("seen"), carol.get("rating")) != ("carol", True, 7):
+        raise CheckFailed(f"alice's `show 500` (carol rated it, nobody listed it): exit {shown.returncode}, "
+                          f"{shown.stdout or shown.stderr!r}; --json offList {shown_json.get('offList')}")
     return (f"by title on three daemons; bob's rating of 194 keeps it out of --unseen --by bob; two of one title: "
             f"{both.stderr.splitlines()[0]!r}; not listed: {nobody.stderr.strip().splitlines()[0]!r}")
 

@@ -96,8 +96,11 @@ extension ControlResponder {
     func show(_ movie: MovieID) async -> ControlResponse {
         let row = await replica.row(for: movie)
         let describe = await replica.description(of: movie)
-        guard row != nil || describe != nil else {
-            return .error(WireError(.notListed, "movie \(movie) is not on the list and nobody described it"))
+        let offList = row == nil ? await replica.offList(movie) : nil
+        guard row != nil || describe != nil || offList != nil else {
+            return .error(
+                WireError(.notListed, "movie \(movie) is not on the list, nobody marked it and nobody described it")
+            )
         }
         let settings = await replica.settings
         var details: DetailsRecord?
@@ -110,7 +113,8 @@ extension ControlResponder {
                 movie: row.map { MovieRecord($0, settings: settings) },
                 details: details,
                 describedBy: describe.map(DescribedByRecord.init),
-                pending: details == nil ? await pendingReason(movie) : nil
+                pending: details == nil ? await pendingReason(movie) : nil,
+                offList: offList
             )
         )
     }

@@ -82,10 +82,16 @@ extension ReplicaService {
         recent.insert(encoded)
         let picks = operations.compactMap(\.pickID)
         let settings = replica.list.settingsOperation?.id
+        let changes = replica.commit(operations, reportingChanges: hasChangeSubscribers)
+        let list = replica.list
+        let markedOffList = operations.contains { op in
+            (op.kind == .mark || op.kind == .watch) && list.row(for: op.movie.id) == nil
+        }
         publish(
-            replica.commit(operations, reportingChanges: hasChangeSubscribers),
+            changes,
             origins: Set(operations.lazy.map(\.id.origin)),
-            settingsChanged: replica.list.settingsOperation?.id != settings
+            settingsChanged: list.settingsOperation?.id != settings,
+            markedOffList: markedOffList
         )
         if !picks.isEmpty { pickFeed.yield(Array(Set(picks)).sorted()) }
         return nil

@@ -47,6 +47,15 @@ extension ReplicaService {
         }
     }
 
+    /// A movie not on the list that someone marked: its last title and year, and the marks; nil
+    /// when nobody has a mark set on it.
+    func offList(_ movie: MovieID) -> OffListRecord? {
+        let marks = replica.list.marks.marks(of: movie, names: replica.list.names)
+        guard !marks.isEmpty else { return nil }
+        let named = replica.lastNamed([movie])[movie]
+        return OffListRecord(title: named?.title, year: named?.year, marks: marks)
+    }
+
     /// `movie` with the title and year the group last gave it, when `movie` has none: a `want` of
     /// a removed movie adds it back by its name.
     func named(_ movie: Movie) -> Movie {

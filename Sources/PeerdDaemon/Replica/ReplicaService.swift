@@ -118,10 +118,15 @@ package actor ReplicaService: Service {
     /// Listed movies that wait for a describe (``WatchListRow/awaitsDescribe(region:)``), and
     /// whether this replica added each.
     package func undescribed() -> [(movie: MovieID, addedHere: Bool)] {
-        let region = replica.list.settings?.region
-        return replica.list.rows.filter { $0.awaitsDescribe(region: region) }.map { row in
+        let list = replica.list
+        let region = list.settings?.region
+        let listed = list.rows.filter { $0.awaitsDescribe(region: region) }.map { row in
             (row.movie.id, row.addedBy.contains { $0.peer == replica.id })
         }
+        // A movie someone marked is shown whether or not it is listed (a rated diary film of an
+        // import), so it is described too.
+        let marked = list.marks.markedMovies.filter { list.row(for: $0) == nil && list.description(of: $0) == nil }
+        return listed + marked.sorted().map { ($0, list.marks.hasMark(of: replica.id, on: $0)) }
     }
 
     /// The group's region and services, once a member set them.
@@ -229,10 +234,16 @@ package actor ReplicaService: Service {
     /// Changes are made only when someone reads them (making them costs as much as applying).
     var hasChangeSubscribers: Bool { changeFeed.hasSubscribers || ticks.hasSubscribers }
 
-    /// After a commit of operations from `origins`.
-    func publish(_ changes: [WatchListChange], origins: Set<PeerID>, settingsChanged: Bool = false) {
+    /// After a commit of operations from `origins`; `markedOffList` when one marked a movie not on
+    /// the list (the catalog describes those too).
+    func publish(
+        _ changes: [WatchListChange],
+        origins: Set<PeerID>,
+        settingsChanged: Bool = false,
+        markedOffList: Bool = false
+    ) {
         advances.yield(Advance(vector: replica.vector, origins: origins))
         if !changes.isEmpty { changeFeed.yield(changes) }
-        if !changes.isEmpty || settingsChanged { ticks.yield(()) }
+        if !changes.isEmpty || settingsChanged || markedOffList { ticks.yield(()) }
     }
 }

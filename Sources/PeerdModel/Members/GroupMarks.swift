@@ -58,6 +58,16 @@ package struct GroupMarks: Sendable {
         return seen?.mark.set ?? false
     }
 
+    /// The movies someone has a mark set on, in no order.
+    package var markedMovies: [MovieID] {
+        movies.compactMap { movie, entries in entries.contains(where: \.mark.set) ? movie : nil }
+    }
+
+    /// Whether `member` has a mark set on `movie`.
+    package func hasMark(of member: PeerID, on movie: MovieID) -> Bool {
+        movies[movie]?.contains { $0.member == member && $0.mark.set } ?? false
+    }
+
     /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.
     package func mark(_ kind: Mark.Kind, of member: PeerID, on movie: MovieID) -> Mark? {
         movies[movie]?.first { $0.member == member && $0.mark.kind == kind }?.mark

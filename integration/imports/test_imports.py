@@ -148,6 +148,14 @@ def check_letterboxd_zip(w):
     if not (any("'Crouching Tiger, Hidden Dragon' (2000)" in r for r in reasons)
             and any("2 movies are titled 'Dune' (1984, 2021)" in r for r in reasons)):
         raise CheckFailed(f"the unresolved rows' reasons: {reasons}")
+    # A diary film nobody lists is shown with bob's marks, and alice, who holds a token, describes it.
+    def spirited_away():
+        shown = w.bob.peerctl_json("show", 129)
+        marks = [(m["name"], m["seen"], m.get("seenOn"), m.get("rating"))
+                 for m in (shown.get("offList") or {}).get("marks", [])]
+        return shown if marks == [("bob", True, "2023-06-10", 1)] and "movie" not in shown \
+            and (shown.get("details") or {}).get("title") == "Spirited Away" else None
+    harness.expect_eventually(spirited_away, 20, "bob's `show 129` (off the list): his marks and alice's details")
     # Seen marks wait with their movies: alice lists them, and bob's marks are there.
     for movie in (550, 129, 680):
         w.alice.add(movie, f"movie {movie}")
@@ -156,7 +164,8 @@ def check_letterboxd_zip(w):
               680: (False, True, "2023-07-01", 10, False)}
     harness.expect_eventually(lambda: all(w.alice.marks(m, w.bob) == marks for m, marks in wanted.items()), 20,
                               "bob's marks on alice's list")
-    return (f"13 rows: 2 added, 6 marked, 3 already there, 2 unresolved ({'; '.join(reasons)}); alice's token "
+    return (f"13 rows: 2 added, 6 marked, 3 already there, 2 unresolved ({'; '.join(reasons)}); 129 shown off the "
+            f"list with bob's marks and alice's details; alice's token "
             f"answered {w.searches() - asked} searches; bob's marks reached alice: stars × 2 (4.5 → 9, 0.5 → 1, "
             "5 → 10), diary dates, 千と千尋の神隠し by its original title")
 
@@ -228,8 +237,11 @@ def check_progress(w):
         events = [json.loads(line) for line in dave.run_import(path, "--json").stdout.splitlines()]
         piped = dave.run_import(piped_path, "--dry-run").stderr
         terminal = on_terminal(harness.peerctl_argv(dave.socket, "import", terminal_path, "--dry-run"), w.work)
+        told = dave.run_import(files.made_up_watchlist(w.work / "watchlist-4.csv", 2, first=800)).stdout
     finally:
         w.fake.set_fault("ok")
+    if "what it marked: `peerctl history --since 1m`" not in told:
+        raise CheckFailed(f"an import that added 2 rows doesn't say where to see them: {told!r}")
     progress = [e for e in events if e["event"] == "progress"]
     if not (events[0]["event"] == "start" and events[0]["rows"] == 120 and events[-1]["event"] == "summary"
             and [e["done"] for e in progress] == sorted({e["done"] for e in progress}) and progress[-1]["done"] == 120

@@ -88,6 +88,13 @@ struct ImportRun {
             Output.jsonLine(summary(unresolvedFile: unresolvedFile, seconds: seconds))
         } else {
             print("\(dryRun ? "checked" : "imported") \(file) in \(seconds) s: \(tally)")
+            if !dryRun, count(.marked) + count(.added) > 0 {
+                // What the import made is the newest history: an age that covers the import finds it.
+                print(
+                    "what it marked: `peerctl history --since \(seconds / 60 + 1)m`; "
+                        + "a marked movie not on the list too: `peerctl show ID`"
+                )
+            }
             if let unresolvedFile {
                 print(
                     "the unresolved rows are in \(unresolvedFile), with why: fill in tmdbID (or fix Title and Year), "

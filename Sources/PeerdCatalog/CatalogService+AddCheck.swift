@@ -5,7 +5,7 @@ package import PeerdModel
 extension CatalogService {
     /// What TMDB says of `movie` before an add writes it (``AddCheck``): the cached details if any,
     /// else one request that the add waits for at most ``FetchPolicy/addCheckWait``; none while
-    /// TMDB asked to wait or looks down, and none without a slot of peerd's own cap free now.
+    /// TMDB asked to wait or looks down, and none without a slot of peerd's own cap within 500 ms.
     /// Details found are cached, so the describe that follows the add (due at once: this peer
     /// added it) asks TMDB nothing more.
     package func checkBeforeAdd(_ movie: MovieID) async -> AddCheck {

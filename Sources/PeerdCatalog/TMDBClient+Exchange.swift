@@ -22,7 +22,7 @@ extension TMDBClient {
         if asker == .peer, peerShare.withLock({ $0.reserve(now: .now, maxWait: .zero) }) == nil {
             throw .upstream(request, .throttled(peerShare.withLock { $0.waitForSlot(now: .now) }))
         }
-        let maxWait = asker == .addCheck ? .zero : limits.requestTimeout
+        let maxWait = asker == .addCheck ? limits.requestInterval * 2 : limits.requestTimeout
         let slot = asker == .importing ? .zero : rateCap.withLock { $0.reserve(now: .now, maxWait: maxWait) }
         guard let slot else {
             throw .upstream(request, .throttled(rateCap.withLock { $0.waitForSlot(now: .now) }))

@@ -73,7 +73,7 @@ package final class TMDBClient: Sendable {
     /// 40 a second), so that with the cap's 4 a second peerd stays under TMDB's documented ceiling
     /// of about 50 a second, and a list of a thousand rows comes in within a minute.
     /// An add's check (``AddCheck``) is this peer's own, but takes a slot of the cap only if one
-    /// is free now: the add waits for TMDB's answer briefly, never for a slot.
+    /// frees within two of its intervals (500 ms): the add waits for TMDB briefly, never long for a slot.
     package enum RequestFor: Sendable {
         case us
         case peer

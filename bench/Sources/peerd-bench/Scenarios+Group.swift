@@ -56,7 +56,8 @@ extension Scenarios {
     }
 
     /// 80% of TMDB's answers are 500s: from each add on alice (who holds the key) until bob's
-    /// follow stream shows the movie's title, adds 2 s apart.
+    /// follow stream shows the movie's TMDB title, adds 2 s apart. Each add's own check of TMDB
+    /// (issue 35) is one of the tries: a 200 there gives the title at once.
     private func flakyDetails() throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-group-flaky")
         let tmdb = try FakeTMDB(latencyMilliseconds: 50, key: Self.benchKey, fault: "fail80", in: scratch)
@@ -71,6 +72,7 @@ extension Scenarios {
             spacing: .seconds(2)
         )
         let p50 = sample.percentile(50) / 1000
+        let p99 = sample.percentile(99) / 1000
         return [
             Measurement(
                 measure: "add → details on the other peer, TMDB failing 80%, p50",
@@ -82,11 +84,15 @@ extension Scenarios {
             ),
             Measurement(
                 measure: "add → details on the other peer, TMDB failing 80%, p99",
-                value: sample.percentile(99) / 1000,
+                value: p99,
                 unit: "s",
-                target: "none",
-                met: true,
-                detail: "\(sample.count) adds"
+                target: "≤ 30 s",
+                met: p99 <= 30,
+                detail: String(
+                    format: "%d adds, the slowest %.1f s; was 53 s before steady retries",
+                    sample.count,
+                    sample.percentile(100) / 1000
+                )
             ),
         ]
     }

@@ -18,7 +18,7 @@ struct Scenarios {
     var tokenlessRuns = 10
     /// Searches on a peer without a token, through the holder; adds while TMDB fails 80%.
     var searchRuns = 20
-    var flakyRuns = 20
+    var flakyRuns = 50
     /// Full meshes (Scenarios+Mesh.swift): their sizes, the adds shared on each, and the paces they
     /// run at, in adds a second (0: each add once the one before is acknowledged). Unpaced, only
     /// the smallest and largest run: the ratio between them is what is bounded.

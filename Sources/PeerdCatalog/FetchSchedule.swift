@@ -150,8 +150,8 @@ package struct FetchSchedule<Instant: InstantProtocol>: Sendable where Instant.D
     }
 
     /// A request outside the schedule (an add's check) failed with `failure`: TMDB's `Retry-After`
-    /// holds back every fetch, as it would have one of the schedule's own (peerd's own cap, which
-    /// the check doesn't wait for, does not).
+    /// holds back every fetch, as it would have one of the schedule's own. peerd's own cap does
+    /// not: an add's check that found no slot says nothing of TMDB.
     package mutating func held(by failure: UpstreamFailure, now: Instant) {
         guard case .status(_, _, _, let retryAfter?) = failure else { return }
         let until = now.advanced(by: min(max(retryAfter, .seconds(1)), policy.maxRetryAfter))

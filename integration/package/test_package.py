@@ -254,12 +254,32 @@ def check_user_manager(w):
            "movies": listed, "journal says serving": any(" serving " in f" {line} " for line in seen.get("journal", [])),
            "stopped": (seen.get("stop", {}).get("status"), seen.get("stop", {}).get("after", {}).get("ActiveState"))}
     wrong = {k: (got[k], wanted[k]) for k in wanted if got[k] != wanted[k]}
+    wrong.update(doctor_on_the_unit(seen.get("doctor", {})))
     if wrong or "path=/usr/bin/peerd " not in unit.get("ExecStart", ""):
         raise CheckFailed(f"got, wanted: {wrong}; ExecStart {unit.get('ExecStart')!r}; start said "
                           f"{seen.get('start')}; journal: {seen.get('journal', [])[-5:]}")
+    said = seen["doctor"]
     return (f"systemctl --user start peerd: {got['state']}, ExecStart /usr/bin/peerd from {got['fragment']}; "
             f"peerctl on the default socket: 0.1.0's folder, peer {status['peer'][:8]}, {len(listed)} movies; "
-            "peerd's lines in the journal; stopped cleanly")
+            "peerd's lines in the journal; stopped cleanly; doctor said, with no user manager: "
+            f"{said['no manager']['summary']!r} (fix: {said['no manager']['fix']!r}); with one: "
+            f"{said['manager, not enabled']['summary']!r}; once started: {said['started']['summary']!r}")
+
+
+def doctor_on_the_unit(said):
+    """What is wrong with `peerctl doctor`'s systemd check at each step of the user session: the unit
+    is named installed where the package put it, with what keeps it from running."""
+    unit = "peerd.service is installed (/usr/lib/systemd/user/peerd.service)"
+    wanted = {"no manager": ("fail", unit + ", but no systemd user manager answers", "loginctl enable-linger"),
+              "manager, not enabled": ("fail", unit + ", but not enabled", "systemctl --user enable --now peerd"),
+              "started": ("pass", unit + ": active (running), not enabled", "")}
+    wrong = {}
+    for step, (status, summary, fix) in wanted.items():
+        check = said.get(step, {})
+        if check.get("status") != status or not check.get("summary", "").startswith(summary) \
+                or fix not in check.get("fix", ""):
+            wrong[f"doctor, {step}"] = (check, (status, summary, fix))
+    return wrong
 
 
 def user_session(w):

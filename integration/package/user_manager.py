@@ -10,8 +10,9 @@ Inside, as root: loopback up (the namespace has nothing else), /sys bound into t
 cgroups are under it), a private /run, the chroot's own systemd-journald, then the chroot's
 `systemd --user` as UID, in the delegated cgroups the outer test made. Then, as that user:
 `systemctl --user start peerd` (the package's /usr/lib/systemd/user/peerd.service, ExecStart
-/usr/bin/peerd), peerctl on the default socket, peerd's lines in the journal, and a stop. Writes
-what it saw to RESULT.json for the outer test to judge.
+/usr/bin/peerd), peerctl on the default socket, peerd's lines in the journal, and a stop; and
+`peerctl doctor`'s word on the unit before the manager runs, once it runs, and once peerd has
+started. Writes what it saw to RESULT.json for the outer test to judge.
 """
 import json
 import os
@@ -91,9 +92,19 @@ def session(inside, scratch):
     return [manager, journald]
 
 
+def doctor(inside):
+    """`peerctl doctor --json`'s systemd check, as the user."""
+    result = inside.run("peerctl", "doctor", "--json")
+    try:
+        return next(c for c in json.loads(result.stdout)["checks"] if c["id"] == "systemd")
+    except (ValueError, KeyError, StopIteration):
+        return {"error": f"exit {result.returncode}: {result.stdout[-300:]} {result.stderr[-300:]}"}
+
+
 def exercise(inside):
     """Start the installed unit, ask peerd through peerctl, read the journal, stop it."""
-    seen = {"enabled": inside.systemctl("is-enabled", "peerd.service").stdout.strip()}
+    seen = {"enabled": inside.systemctl("is-enabled", "peerd.service").stdout.strip(),
+            "doctor": {"manager, not enabled": doctor(inside)}}
     started = inside.systemctl("start", "peerd.service", timeout=60)
     seen["start"] = {"status": started.returncode, "stderr": started.stderr.strip()}
     seen["unit"] = inside.show("ActiveState", "SubState", "FragmentPath", "ExecStart", "MainPID", "Type")
@@ -106,6 +117,7 @@ def exercise(inside):
     journal = inside.run("journalctl", "--directory=/run/log/journal", "SYSLOG_IDENTIFIER=peerd", "--output=cat",
                          as_user=False)
     seen["journal"] = journal.stdout.splitlines()[-20:]
+    seen["doctor"]["started"] = doctor(inside)
     stopped = inside.systemctl("stop", "peerd.service", timeout=30)
     seen["stop"] = {"status": stopped.returncode, "after": inside.show("ActiveState", "Result")}
     return seen
@@ -116,8 +128,10 @@ def main(root, uid, result, *cgroups):
     processes, seen = [], {}
     try:
         prepare(inside, cgroups)
+        before = doctor(inside)
         processes = session(inside, result.parent)
         seen = exercise(inside)
+        seen["doctor"]["no manager"] = before
         inside.systemctl("exit", timeout=10)
     except Exception as error:  # reported to the outer test, which fails the check with it
         seen["error"] = repr(error)

@@ -17,6 +17,7 @@ debootstrap, lintian or ip netns).
 """
 import argparse
 import fcntl
+import gzip
 import json
 import os
 import pathlib
@@ -175,11 +176,16 @@ def check_contents(w):
         needed[tool] = re.findall(r"\(NEEDED\)\s+Shared library: \[([^]]+)\]", dynamic)
     swift = [lib for libs in needed.values() for lib in libs if lib.startswith("libswift")]
     unit = (tree / "usr/lib/systemd/user/peerd.service").read_text()
+    # The options every subcommand takes are said once, not under each of them (make man).
+    page = gzip.decompress((tree / "usr/share/man/man1/peerctl.1.gz").read_bytes()).decode()
+    socket_items = page.count(".It Fl -socket")
     problems = ([f"links the Swift runtime: {swift}"] if swift else []) + \
-        ([] if "\nExecStart=/usr/bin/peerd\n" in unit else ["the unit's ExecStart is not /usr/bin/peerd"])
+        ([] if "\nExecStart=/usr/bin/peerd\n" in unit else ["the unit's ExecStart is not /usr/bin/peerd"]) + \
+        ([] if socket_items == 1 else [f"peerctl.1 describes --socket {socket_items} times, not once"])
     if problems:
         raise CheckFailed("; ".join(problems))
-    return f"{len(PATHS)} files in place; readelf -d: no libswift* (peerd needs {', '.join(needed['peerd'])})"
+    return (f"{len(PATHS)} files in place; readelf -d: no libswift* (peerd needs {', '.join(needed['peerd'])}); "
+            f"peerctl.1 describes --socket once")
 
 
 def check_install(w):

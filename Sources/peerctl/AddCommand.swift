@@ -72,23 +72,15 @@ struct AddCommand: ParsableCommand {
     }
 
     /// The movie `text` names: by id (with a provisional title from a URL's slug), or by title
-    /// through the daemon's TMDB search.
+    /// through the daemon's TMDB search (``MovieWords/search``), in --year's year when given.
     private func resolve(_ wanted: WantedMovie) throws -> Movie {
-        let query: TitleQuery
         switch wanted {
         case .movie(let movie): return Movie(id: movie.id, title: title ?? movie.slugTitle, year: year)
-        case .title(let title): query = title
+        case .title(var query):
+            query.year = year ?? query.year
+            let match = try MovieWords.search(query, text: text, options: options, command: "add", done: "added")
+            return Movie(id: match.id, title: title ?? match.title, year: year ?? match.year)
         }
-        guard
-            case .searchResults(let page) = try options.request(
-                .search(query: query.title, year: year ?? query.year, page: 1)
-            )
-        else { throw Output.unexpected() }
-        guard let match = query.bestMatch(in: page.results) else {
-            SearchCommand.printCandidates(page, for: text)
-            throw ExitCode(1)
-        }
-        return Movie(id: MovieID(match.movieId)!, title: title ?? match.title, year: year ?? match.year)
     }
 
     struct AddResult: Encodable {

@@ -35,6 +35,7 @@ import struct
 import sys
 import threading
 import time
+import unicodedata
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
@@ -60,6 +61,8 @@ MOVIES = [
     (238, "The Godfather", "1972-03-14", 175, [18, 80], "tt0068646", 8.69, "A crime family's reluctant son."),
     (129, "Spirited Away", "2001-07-20", 125, [16, 10751, 14], "tt0245429", 8.54, "A girl works in a bathhouse.",
      "千と千尋の神隠し", "ja"),
+    (194, "Amélie", "2001-04-25", 122, [35, 10749], "tt0211915", 7.9, "A shy waitress changes lives in Paris.",
+     "Le Fabuleux Destin d'Amélie Poulain", "fr"),
     (157336, "Interstellar", "2014-11-05", 169, [12, 18, 878], "tt0816692", 8.46, "A voyage to save mankind."),
     (78, "Blade Runner", "1982-06-25", 117, [878, 18, 53], "tt0083658", 7.94, "A hunter of replicants."),
     (62, "2001: A Space Odyssey", "1968-04-02", 149, [878, 9648, 12], "tt0062622", 8.07, "A monolith and HAL."),
@@ -142,9 +145,15 @@ def search_result(movie):
     return {k: full[k] for k in keys}
 
 
+def unaccented(text):
+    """TMDB's search ignores accents: "amelie" finds Amélie."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
 def search(query, year, page):
-    words = [w for w in re.findall(r"\w+", query.lower()) if w not in ("the", "a", "an")] or [query.lower()]
-    found = [m for m in SEARCHABLE if all(w in (m["title"] + " " + m.get("original_title", "")).lower() for w in words)
+    words = [w for w in re.findall(r"\w+", unaccented(query)) if w not in ("the", "a", "an")] or [query.lower()]
+    found = [m for m in SEARCHABLE
+             if all(w in unaccented(m["title"] + " " + m.get("original_title", "")) for w in words)
              and (not year or m["release_date"].startswith(year))]
     found.sort(key=lambda m: -m["popularity"])
     return {"page": page, "results": [search_result(m) for m in found[(page - 1) * 20: page * 20]],

@@ -844,6 +844,26 @@ def check_add_by_title(w):
     return f"added {json.loads(result.stdout)['movie']['title']!r} (603)"
 
 
+def check_add_without_accents(w):
+    """Issue 35, 5: `add amelie` on bob (no token: through alice) adds Amélie (2001), the one
+    candidate TMDB gives, whose title is the query's but for its accent; `show amelie` then finds
+    it on the list by title, with no search."""
+    w.up()
+    result = w.bob.peerctl("add", "amelie")
+    if result.returncode != 0 or not result.stdout.startswith("added 194 Amélie (2001)"):
+        raise CheckFailed(f"`add amelie` on bob: exit {result.returncode}, {(result.stdout + result.stderr).strip()!r}")
+    searches = w.fake.count("/3/search/movie")
+    shown = w.bob.peerctl("show", "AMELIE")
+    if shown.returncode != 0 or not shown.stdout.startswith("194 Amélie (2001)") \
+            or w.fake.count("/3/search/movie") != searches:
+        raise CheckFailed(f"`show AMELIE` on bob: exit {shown.returncode}, {shown.stdout or shown.stderr!r}; "
+                          f"searches {searches} → {w.fake.count('/3/search/movie')}")
+    # Its describe (alice's) lands before the next check counts operations.
+    harness.expect_eventually(lambda: all("details" in d.peerctl_json("show", 194) for d in (w.alice, w.bob, w.carol)),
+                              DETAILS_WAIT, "Amélie described on alice, bob and carol")
+    return f"{result.stdout.splitlines()[0]!r}; show AMELIE from the list, no search"
+
+
 def check_add_ambiguous(w):
     w.up()
     # Only the movie ids are compared: describes of earlier adds may still be arriving.
@@ -1112,6 +1132,8 @@ CHECKS = [
     ("search: a failing page names the page and the cause, then works", check_search_failure),
     ("title: 'the matrix 1999' adds 603", check_add_by_title),
     ("title: an ambiguous title prints candidates and adds nothing", check_add_ambiguous),
+    ("title: a title without its accents is the one movie that has it (add amelie is Amélie)",
+     check_add_without_accents),
     ("title: an add on the holder prints TMDB's title", check_add_titled),
     ("missing: an add on the holder of a movie TMDB doesn't have is refused, nothing written", check_missing_refused),
     ("missing: a shared row TMDB doesn't have says so on the holder and suggests remove", check_missing_shared),

@@ -31,9 +31,9 @@ def deck_of_three(w):
 
 
 def close_all(w):
-    """No pick left open from an earlier check (pickStatus shows the newest open one)."""
+    """No pick left open from an earlier check, whoever opened it."""
     for _ in range(20):
-        if w.alice.peerctl("pick", "--close").returncode != 0:
+        if w.alice.peerctl("pick", "--close", "--force").returncode != 0:
             return
 
 
@@ -177,7 +177,8 @@ def check_pick_on_pages(w):
 
 def check_progress_live(w):
     """bob opens a majority pick with peerctl and votes with `peerctl vote yes`: alice's Tonight view
-    shows bob's progress 1 of 3 live, then closes it with its button; the result shows on her page."""
+    shows bob's progress 1 of 3 live, then closes it with its button, which names bob's pick; the
+    result shows on her page."""
     a = w.page("alice")
     w.live("alice", "bob")
     if not hasattr(w, "tonight_deck"):
@@ -201,7 +202,11 @@ def check_progress_live(w):
                 w.bob.id)
     if f"1 of {n}" not in line:
         raise CheckFailed(f"bob's line on alice's page: {line!r}, expected 1 of {n}")
-    a.driver.find_element("css selector", "button#close-pick").click()
+    # The pick is bob's: alice's button says whose pick it closes (peerctl asks for --force).
+    close = a.driver.find_element("css selector", "button#close-pick")
+    if close.text != "Close bob's pick":
+        raise CheckFailed(f"alice's close button on bob's pick says {close.text!r}, expected \"Close bob's pick\"")
+    close.click()
     until(a, lambda p: p.js("return document.getElementById('tonight').dataset.open") == "false"
           and not p.js("return document.getElementById('pick-start').hidden"), "the pick closed, Start a pick again")
     st = status(w.alice)

@@ -636,6 +636,10 @@
     else delete ui.result.dataset.movieId;
     ui.start.hidden = open;
     ui.closePick.hidden = !open;
+    // A pick is its opener's to close: on another's, the button says whose it closes.
+    const others = s && s.pick.origin !== P.me();
+    const closeText = others ? `Close ${s.openedBy}'s pick` : 'Close the pick';
+    if (ui.closePick.textContent !== closeText) ui.closePick.textContent = closeText;
     const ranked = s?.mode === 'ranked';
     const next = open && !ranked && s.outcome === 'voting' ? s.next : null;
     ui.vote.hidden = !next;
@@ -762,7 +766,7 @@
   ui.sendRanking.addEventListener('click', () => askPick({ type: 'vote', pick: pick.state.pick, ranking: pick.ranking }));
   ui.closePick.addEventListener('click', async () => {
     if (!pick.state) return;
-    const s = await askPick({ type: 'pickClose', pick: pick.state.pick });
+    const s = await askPick({ type: 'pickClose', pick: pick.state.pick, force: pick.state.pick.origin !== P.me() });
     if (s) ui.startPick.focus();
   });
   document.addEventListener('peerd:pick', () => {

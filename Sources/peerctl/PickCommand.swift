@@ -29,8 +29,8 @@ struct PickCommand: ParsableCommand {
               peerctl pick --status
               peerctl pick --deck-size 6
               peerctl pick --close
-              peerctl pick --close --force     (close a pick someone else opened)
-              peerctl pick --watched          (log the result as watched by the members who voted)
+              peerctl pick --close --force   (close a pick someone else opened)
+              peerctl pick --watched         (log the result as watched by those who voted)
             """
     )
 

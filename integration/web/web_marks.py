@@ -165,12 +165,15 @@ def check_badges(w):
          [str(m.one)], f"card {m.one} wanted by 2")
     one, two, three = (badges(a, movie) for movie in (m.one, m.two, m.three))
     expected = {
+        # A rating is a viewing (PEER.md, "Marks"): bob rated m.one, alice and bob m.three.
         m.one: (one, {"want": ["♥ 2", "Wanted by alice, bob.", "true", True],
+                      "seen": ["✓ 1", "Seen by bob.", "true", False],
                       "rating": ["★ 4.0", "Rated 4.0 of 10 on average by bob.", "true", False]}),
         m.two: (two, {"want": ["♥ 1", "Wanted by bob.", "true", False],
                       "seen": ["✓ 1", "Seen by bob.", "true", False],
                       "veto": ["✕ 1", "Vetoed by bob.", "true", False]}),
-        m.three: (three, {"rating": ["★ 8.0", "Rated 8.0 of 10 on average by alice, bob.", "true", True]}),
+        m.three: (three, {"seen": ["✓ 2", "Seen by alice, bob.", "true", True],
+                          "rating": ["★ 8.0", "Rated 8.0 of 10 on average by alice, bob.", "true", True]}),
     }
     wrong = {movie: (got, want) for movie, (got, want) in expected.items() if got != want}
     if wrong:
@@ -186,12 +189,22 @@ def check_badges(w):
 
 
 def check_filters(w):
-    """alice's filters: 'Not seen by any of us' keeps what the daemon's unseen list keeps, and a movie
-    bob marks seen leaves it live; 'Wanted by me' keeps only alice's; sort by rating orders by the average."""
+    """alice's filters: 'Not seen by any of us' keeps what the daemon's unseen list keeps (a rated
+    movie is seen until its raters say they haven't seen it), and a movie bob marks seen leaves it
+    live; 'Wanted by me' keeps only alice's; sort by rating orders by the average."""
     from selenium.webdriver.support.ui import Select
     a = w.page("alice")
     w.live("alice", "bob")
     m = movies(w)
+    # A rating is a viewing: m.one and m.three, rated, are seen, until their raters say otherwise.
+    rated = [movie for movie in (m.one, m.three) if movie in listed(w, "alice", unseen=True, limit=10000)]
+    if rated:
+        raise CheckFailed(f"{rated}, rated, listed as not seen by any of us")
+    mark(w, "bob", m.one, ("seen", False, {}))
+    mark(w, "alice", m.three, ("seen", False, {}))
+    mark(w, "bob", m.three, ("seen", False, {}))
+    until(a, lambda _: {m.one, m.three} <= set(listed(w, "alice", unseen=True, limit=10000)),
+          f"{m.one} and {m.three} not seen once their raters said so")
     fresh_list(a)
     until(a, lambda p: p.card_ids() == listed(w, "alice"), "alice's unfiltered page as the list's first page")
     a.driver.find_element("css selector", "label:has(> input#f-unseen)").click()

@@ -8,11 +8,18 @@ import Testing
 /// and through the service and an HTTP fake, TMDB's answer, its 404, and no answer in time.
 @Suite struct AddCheckServiceTests {
     static let matrix = MovieID(603)!
+    /// The tests that want TMDB's answer wait for it as long as it takes: the second an add waits
+    /// in peerd is a choice of peerd's, and a loaded machine (the whole suite at once) can take longer.
+    static let patient = FetchPolicy(
+        turnDelay: .milliseconds(1) ... .milliseconds(5),
+        firstRetry: .milliseconds(10),
+        addCheckWait: .seconds(60)
+    )
 
     @Test func anAnswerIsKeptSoTheDescribeAfterTheAddAsksNothingMore() async throws {
         let server = try await FakeTMDB.serving(try CatalogServiceTests.movies())
         let replica = MemoryReplica([])
-        try await CatalogServiceTests.run(server, replica, LogRecorder()) { service in
+        try await CatalogServiceTests.run(server, replica, LogRecorder(), policy: Self.patient) { service in
             guard case .found(let details) = await service.checkBeforeAdd(Self.matrix) else {
                 Issue.record("The Matrix was not found")
                 return
@@ -29,7 +36,7 @@ import Testing
 
     @Test func aMovieTMDBDoesntHaveIsMissing() async throws {
         let server = try await FakeTMDB.start { _, _ in .body(.notFound, Array(#"{"status_code":34}"#.utf8)) }
-        try await CatalogServiceTests.run(server, MemoryReplica([]), LogRecorder()) { service in
+        try await CatalogServiceTests.run(server, MemoryReplica([]), LogRecorder(), policy: Self.patient) { service in
             guard case .missing = await service.checkBeforeAdd(MovieID(88_888_888)!) else {
                 Issue.record("a 404 did not make the movie missing")
                 return

@@ -3,6 +3,7 @@ through carol, who holds one (a fake TMDB on loopback). Rows load more as they s
 opens from a card and from its link, closes with Escape, works by keyboard alone and fits 360 px."""
 import harness
 from harness import CheckFailed
+from web_marks import tap
 from web_support import tab_to
 
 APPEAR = 10.0  # s: what a page shows comes within this
@@ -110,8 +111,11 @@ def check_movie_view(w):
     w.carol.peerctl("refresh", "603")
     harness.expect_eventually(lambda: "details" in w.bob.peerctl_json("show", 603), APPEAR * 3,
                               "603 described on bob")
-    b.driver.find_element("css selector", "li.card[data-movie-id='603'] a.movie-link").click()
-    harness.expect_eventually(lambda: open_dialog(b) == "The Matrix", APPEAR, "the movie view of 603 from its card")
+    # A click on the card's poster, where a person clicks (at its middle, whatever is drawn there).
+    poster = b.driver.find_element("css selector", "li.card[data-movie-id='603'] .poster-box")
+    b.js("arguments[0].scrollIntoView({block: 'center'})", poster)
+    ActionChains(b.driver).move_to_element(poster).click().perform()
+    harness.expect_eventually(lambda: open_dialog(b) == "The Matrix", APPEAR, "the movie view of 603 from its poster")
     said = harness.expect_eventually(lambda: (t := b.js("return document.querySelector('dialog#movie').innerText"))
                                      and "136 min" in t and "IMDb" in t and t, APPEAR, "603's runtime and IMDb link")
     similar = harness.expect_eventually(lambda: b.js(
@@ -138,9 +142,21 @@ def check_movie_view(w):
     harness.expect_eventually(lambda: open_dialog(b) is None, APPEAR, "closed again")
     keys = keyboard_only(b, ActionChains, Keys)
     fits = at_360(b)
-    return (f"from the card: {similar} similar movies, '136 min', IMDb, where to watch in US (MUBI, its logo, "
-            f"JustWatch named); Escape closes; the link opens it after a "
-            f"reload; {keys}; {fits}")
+    touched = tap_poster(b)
+    return (f"from a click on the card's poster: {similar} similar movies, '136 min', IMDb, where to watch in US "
+            f"(MUBI, its logo, JustWatch named); Escape closes; the link opens it after a "
+            f"reload; {keys}; {fits}; {touched}")
+
+
+def tap_poster(b):
+    """A finger's tap on the poster of 603's card opens its view (and Escape closes it again)."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    pointer = tap(b, "li.card[data-movie-id='603'] .poster-box")
+    harness.expect_eventually(lambda: open_dialog(b) == "The Matrix", APPEAR, "the movie view of 603 from a tap")
+    ActionChains(b.driver).send_keys(Keys.ESCAPE).perform()
+    harness.expect_eventually(lambda: open_dialog(b) is None, APPEAR, "closed again after the tap")
+    return f"a {pointer} tap on the poster opens it"
 
 
 def keyboard_only(b, ActionChains, Keys):
@@ -184,5 +200,6 @@ def at_360(b):
 
 CHECKS = [
     ("discover: bob, without a token, browses rows through carol; they load more as they scroll", check_discover),
-    ("movie view: from a card and from its link, Escape, keyboard alone, 360 px", check_movie_view),
+    ("movie view: from a card's poster (a click, a tap) and from its link, Escape, keyboard alone, 360 px",
+     check_movie_view),
 ]

@@ -62,12 +62,7 @@ enum Marking {
     }
 
     /// Today where this machine is.
-    static func today() -> String {
-        var seconds = time(nil)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        return Day.local(at: Int(seconds), utcOffset: local.tm_gmtoff)
-    }
+    static func today() -> String { LocalTime.now.date }
 
     /// Checks an `--on` day: a day, and not one after tomorrow.
     static func validateDay(_ text: String?) throws {

@@ -120,27 +120,11 @@ enum Output {
 
     /// `HH:MM:SS` today, else `YYYY-MM-DD HH:MM`, in local time.
     static func clockTime(_ millis: Int64) -> String {
-        var seconds = time_t(millis / 1000)
-        var now = time(nil)
-        var local = tm()
-        var today = tm()
-        localtime_r(&seconds, &local)
-        localtime_r(&now, &today)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let clock = "\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec))"
-        guard local.tm_yday != today.tm_yday || local.tm_year != today.tm_year else { return clock }
-        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) \(clock.prefix(5))"
+        LocalTime.at(millis: millis).shown(today: .now)
     }
 
     /// `YYYY-MM-DD HH:MM`, in local time.
-    static func stamp(_ millis: Int64) -> String {
-        var seconds = time_t(millis / 1000)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) "
-            + "\(two(local.tm_hour)):\(two(local.tm_min))"
-    }
+    static func stamp(_ millis: Int64) -> String { LocalTime.at(millis: millis).stamp }
 
     /// `7.5`, `8.0`: one decimal, rounded.
     static func oneDecimal(_ value: Double) -> String {

@@ -80,13 +80,12 @@ import Testing
         #expect(Day.adding(1, to: "2026-13-01") == nil)
     }
 
-    @Test func theLocalDayFollowsTheUTCOffset() {
-        let fourInTheMorningUTC = 1_796_443_200  // 2026-12-05 04:00 UTC
-        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 0) == "2026-12-05")
-        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: -5 * 3600) == "2026-12-04")
-        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 14 * 3600) == "2026-12-05")
-        #expect(Day.local(at: fourInTheMorningUTC, utcOffset: 20 * 3600) == "2026-12-06")
-        #expect(Day.local(at: 0, utcOffset: 0) == "1970-01-01")
+    @Test func aLocalTimeIsWrittenWithItsFieldsPadded() {
+        let morning = LocalTime(year: 2026, month: 12, day: 5, hour: 4, minute: 3, second: 9)
+        #expect(morning.date == "2026-12-05" && morning.clock == "04:03:09" && morning.stamp == "2026-12-05 04:03")
+        #expect(morning.shown(today: LocalTime(year: 2026, month: 12, day: 5, hour: 23)) == "04:03:09")
+        #expect(morning.shown(today: LocalTime(year: 2026, month: 12, day: 6)) == "2026-12-05 04:03")
+        #expect(LocalTime.twoDigits(0) == "00" && LocalTime.twoDigits(59) == "59" && LocalTime.twoDigits(123) == "123")
     }
 
     @Test func aWatchNamesOneToSixtyFourMembersSortedAndOnce() {

@@ -72,15 +72,6 @@ extension ControlResponder {
 
     /// `HH:MM:SS` in local time, as `peerctl invite` printed the code's end; `YYYY-MM-DD HH:MM` on another day.
     static func clockTime(_ millis: Int64) -> String {
-        var seconds = time_t(millis / 1000)
-        var now = time(nil)
-        var local = tm()
-        var today = tm()
-        localtime_r(&seconds, &local)
-        localtime_r(&now, &today)
-        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        let clock = "\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec))"
-        guard local.tm_yday != today.tm_yday || local.tm_year != today.tm_year else { return clock }
-        return "\(local.tm_year + 1900)-\(two(local.tm_mon + 1))-\(two(local.tm_mday)) \(clock.prefix(5))"
+        LocalTime.at(millis: millis).shown(today: .now)
     }
 }

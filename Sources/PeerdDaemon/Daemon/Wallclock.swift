@@ -16,10 +16,5 @@ enum Wallclock {
     }
 
     /// Today where this machine is, `YYYY-MM-DD`: what a seen day is checked against.
-    static func today() -> String {
-        var seconds = time(nil)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        return Day.local(at: Int(seconds), utcOffset: local.tm_gmtoff)
-    }
+    static func today() -> String { LocalTime.now.date }
 }

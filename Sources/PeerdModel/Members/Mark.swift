@@ -103,20 +103,13 @@ package enum Day {
         return "\(day) hasn't come yet (today is \(today)); give the day you saw it, or leave the day out"
     }
 
-    /// The day it is at `seconds` since 1970 (UTC) where clocks are `utcOffset` seconds ahead of UTC.
-    package static func local(at seconds: Int, utcOffset: Int) -> String {
-        let shifted = seconds + utcOffset
-        let (year, month, day) = civil(fromEpochDay: shifted >= 0 ? shifted / 86_400 : (shifted - 86_399) / 86_400)
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))"
-    }
-
     /// `day` moved by `days` (back when negative); nil when `day` is not a day or the result is
     /// out of ``isDay(_:)``'s years.
     package static func adding(_ days: Int, to day: String) -> String? {
         guard isDay(day) else { return nil }
         let parts = day.split(separator: "-").map { Int($0)! }
-        let moved = local(at: (epochDay(year: parts[0], month: parts[1], day: parts[2]) + days) * 86_400, utcOffset: 0)
+        let (year, month, date) = civil(fromEpochDay: epochDay(year: parts[0], month: parts[1], day: parts[2]) + days)
+        let moved = LocalTime(year: year, month: month, day: date).date
         return isDay(moved) ? moved : nil
     }
 

@@ -1,3 +1,5 @@
+import PeerdModel
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -80,7 +82,7 @@ struct ImportProgress {
     static func clock(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let (hours, minutes, secs) = (total / 3600, total / 60 % 60, total % 60)
-        let two = { (n: Int) in n < 10 ? "0\(n)" : "\(n)" }
+        let two = LocalTime.twoDigits
         return hours > 0 ? "\(hours):\(two(minutes)):\(two(secs))" : "\(minutes):\(two(secs))"
     }
 }

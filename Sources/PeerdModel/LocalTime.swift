@@ -36,11 +36,7 @@ package struct LocalTime: Hashable, Sendable {
     }
 
     /// Now, in this machine's time zone.
-    package static var now: LocalTime {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return at(millis: Int64(now.tv_sec) * 1000)
-    }
+    package static var now: LocalTime { at(millis: Wallclock.millis()) }
 
     /// `n` in two digits or more: `04`, `12`.
     package static func twoDigits(_ n: Int) -> String { n < 10 && n >= 0 ? "0\(n)" : "\(n)" }

@@ -91,11 +91,7 @@ enum Output {
         }
     }
 
-    static func nowMillis() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
-    }
+    static func nowMillis() -> Int64 { Wallclock.millis() }
 
     /// The first line of `text`, cut to `width` characters (ending with `…` when cut).
     static func firstLine(_ text: String, width: Int) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PeerdModel
 import PeerdSecurity
 import ServiceLifecycleTestKit
 import SystemPackage

@@ -1,4 +1,5 @@
 package import Logging
+import PeerdModel
 import SystemPackage
 
 #if canImport(Glibc)
@@ -128,9 +129,8 @@ package struct LogLineFormat: Sendable, Equatable {
 
     /// Local time with milliseconds and offset: `2025-11-21T14:03:22.123+0100`.
     package static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
+        let now = Wallclock.millis()
+        var seconds = time_t(now / 1000)
         var parts = tm()
         localtime_r(&seconds, &parts)
         func format(_ pattern: String) -> String {
@@ -138,7 +138,7 @@ package struct LogLineFormat: Sendable, Equatable {
             let count = strftime(&buffer, buffer.count, pattern, &parts)
             return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        let millis = String(1000 + Int(now.tv_nsec / 1_000_000)).dropFirst()  // zero-padded to 3 digits
+        let millis = String(1000 + now % 1000).dropFirst()  // zero-padded to 3 digits
         return format("%Y-%m-%dT%H:%M:%S") + "." + millis + format("%z")
     }
 }

@@ -57,7 +57,10 @@ enum PickOutput {
         case .joined(let ignoring):
             var lines = ["joined \(name(pick)); a group votes on one pick at a time"]
             if ignoring {
-                lines.append("  your options open a pick of your own once this one is closed (`peerctl pick --close`)")
+                lines.append(
+                    "  your options weren't used: they open a new pick once this one is closed "
+                        + "(`peerctl pick --close`, with --force if it isn't yours)"
+                )
             }
             return lines
         case .status: return [name(pick) + (pick.open ? "" : ", closed")]

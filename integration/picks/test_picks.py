@@ -829,7 +829,7 @@ def check_one_pick_at_a_time(w):
     problems = []
     if not joined.startswith("joined " + named):
         problems.append(f"bob's `pick` said {joined.splitlines()[0]!r}")
-    if "your options open a pick of your own once this one is closed" not in own:
+    if "your options weren't used: they open a new pick once this one is closed" not in own:
         problems.append(f"bob's `pick --mode unanimous` said {own!r}")
     if joined_json.get("pick") != p.id or joined_json.get("joined") is not True:
         problems.append(f"bob's `pick --json` answered {shorten(joined_json)}")

@@ -16,8 +16,8 @@ import Glibc
 enum Marking {
     static let shared = """
         Your marks are yours: peerd signs them as you, and every member of the group sees them \
-        (`peerctl show MOVIE`, `peerctl list`). Nobody else can set or clear them; only a watch \
-        someone logs with you in it (`peerctl watched`) counts as you having seen the movie.
+        (`peerctl show MOVIE`, `peerctl list`). Nobody else can set or clear them. Your rating, or a \
+        watch someone logs with you in it (`peerctl watched`), counts as you having seen the movie.
         """
 
     /// Sends `marks` of `movie` and prints what they did.

@@ -1,10 +1,46 @@
 package import PeerdModel
 
+/// Where a pick's deck comes from (proto/CONTROL.md, "pick"): the shared list, or one of TMDB's
+/// lists through a token holder. Written as text on the wire (`list`, `popular`, `trending`,
+/// `genre:NAME`), so that a value this version doesn't know is refused with what it takes.
+package enum DeckSource: Hashable, Sendable {
+    case list
+    case popular
+    /// TMDB's trending movies of the week.
+    case trending
+    /// TMDB's popular movies of the genre TMDB names so, any case.
+    case genre(String)
+
+    package static let accepted = "list, popular, trending or genre:NAME"
+
+    /// `text` as a deck's source; nil for anything else (an empty genre too).
+    package init?(_ text: String) {
+        switch text {
+        case "list": self = .list
+        case "popular": self = .popular
+        case "trending": self = .trending
+        case let named where named.hasPrefix("genre:") && named.count > "genre:".count:
+            self = .genre(String(named.dropFirst("genre:".count)))
+        default: return nil
+        }
+    }
+
+    /// As the wire and a pick's `source` write it.
+    package var text: String {
+        switch self {
+        case .list: "list"
+        case .popular: "popular"
+        case .trending: "trending"
+        case .genre(let name): "genre:\(name)"
+        }
+    }
+}
+
 /// What `peerctl pick` asks for when it opens a pick (proto/CONTROL.md, "pick").
 package struct PickOpening: Hashable, Sendable, Codable {
     package var mode: Pick.Mode
     /// `list` (the default), `popular`, `trending` or `genre:NAME`: the shared list, or one of
-    /// TMDB's lists through a token holder.
+    /// TMDB's lists through a token holder (``source``).
     package var deck: String
     /// Minutes.
     package var maxRuntime: Int?
@@ -39,6 +75,9 @@ package struct PickOpening: Hashable, Sendable, Codable {
         self.finalists = finalists
         self.deckSize = deckSize
     }
+
+    /// `deck` as a source; nil when it is none this version knows.
+    package var source: DeckSource? { DeckSource(deck) }
 
     enum CodingKeys: String, CodingKey {
         case mode, deck, maxRuntime, genre, streaming, with, finalists, deckSize

@@ -75,6 +75,7 @@ struct PickCommand: ParsableCommand {
             throw ValidationError("--deck-size is 1 to \(Pick.maxDeck)")
         }
         if deckSize != nil, mode == .ranked { throw ValidationError("a ranked pick's deck is its --finalists") }
+        if DeckSource(deck) == nil { throw ValidationError("--deck is \(DeckSource.accepted), not '\(deck)'") }
         if force, !close { throw ValidationError("--force goes with --close") }
         if openedBy != nil, !(status || close || watched) {
             throw ValidationError("--pick goes with --status, --close or --watched")

@@ -136,7 +136,10 @@ extension ControlResponder {
         if let maxRuntime = opening.maxRuntime, !(1...600).contains(maxRuntime) {
             return .failure(WireError(.badRequest, "--max-runtime is 1 to 600 minutes"))
         }
-        guard opening.deck != "list" else {
+        guard let source = opening.source else {
+            return .failure(WireError(.badRequest, "a deck is \(DeckSource.accepted), not '\(opening.deck)'"))
+        }
+        guard source != .list else {
             return .success(
                 await replica.pickCandidates(
                     voters: voters,
@@ -146,23 +149,28 @@ extension ControlResponder {
                 )
             )
         }
-        return await tmdbDeck(opening, voters: voters)
+        return await tmdbDeck(opening, source, voters: voters)
     }
 
     /// The first page of a TMDB list, through this daemon's token or a holder's, less what the
     /// voters have seen or vetoed.
-    private func tmdbDeck(_ opening: PickOpening, voters: [PeerID]) async -> Result<[Movie], WireError> {
+    private func tmdbDeck(
+        _ opening: PickOpening,
+        _ source: DeckSource,
+        voters: [PeerID]
+    ) async -> Result<[Movie], WireError> {
         guard opening.genre == nil, !opening.streaming else {
             return .failure(
                 WireError(.badRequest, "genre and streaming narrow the list's deck; a TMDB deck by genre is genre:NAME")
             )
         }
         var list: DiscoverList
-        switch opening.deck {
-        case "popular": list = DiscoverList(.popular)
-        case "trending": list = DiscoverList(.trendingWeek)
-        case let named where named.hasPrefix("genre:"):
-            let wanted = named.dropFirst("genre:".count).lowercased()
+        switch source {
+        case .list: return .failure(WireError(.internal, "the list's deck is not one of TMDB's"))
+        case .popular: list = DiscoverList(.popular, filter: DiscoverFilter(maxRuntime: opening.maxRuntime))
+        case .trending: list = DiscoverList(.trendingWeek, filter: DiscoverFilter(maxRuntime: opening.maxRuntime))
+        case .genre(let named):
+            let wanted = named.lowercased()
             guard case .genres(let genres) = await browse(.genres) else {
                 return .failure(WireError(.unavailable, "TMDB's genres could not be had; try --deck list"))
             }
@@ -171,13 +179,6 @@ extension ControlResponder {
                 return .failure(WireError(.badRequest, "TMDB has no genre '\(wanted)'; its genres: \(known)"))
             }
             list = DiscoverList(.popular, filter: DiscoverFilter(genre: genre.id, maxRuntime: opening.maxRuntime))
-        default:
-            return .failure(
-                WireError(.badRequest, "a deck is list, popular, trending or genre:NAME, not '\(opening.deck)'")
-            )
-        }
-        if opening.deck == "popular" || opening.deck == "trending", let maxRuntime = opening.maxRuntime {
-            list.filter.maxRuntime = maxRuntime
         }
         switch await browse(.discover(list, page: 1)) {
         case .movies(let page):
@@ -206,7 +207,7 @@ extension ControlResponder {
     }
 
     private static func emptyDeck(_ opening: PickOpening) -> String {
-        guard opening.deck == "list" else { return "everything on TMDB's list was seen or vetoed by a voter" }
+        guard opening.source == .list else { return "everything on TMDB's list was seen or vetoed by a voter" }
         return
             "everything on the list is seen or vetoed by a voter, or left out by the filters (`peerctl list --unseen`)"
     }

@@ -44,4 +44,18 @@ struct ControlOptions: ParsableArguments {
         }
         return response
     }
+
+    /// Every row of the list, page by page (the daemon keeps each page under the frame limit).
+    func everyRow() throws -> [MovieRecord] {
+        var rows: [MovieRecord] = []
+        var cursor: String?
+        repeat {
+            guard case .list(let page, _, let next) = try request(.list(limit: nil, after: cursor)) else {
+                throw Output.unexpected()
+            }
+            rows += page
+            cursor = next
+        } while cursor != nil
+        return rows
+    }
 }

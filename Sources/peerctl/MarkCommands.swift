@@ -58,17 +58,14 @@ enum Marking {
     static func day(_ text: String) -> String? {
         let offsets = ["today": 0, "yesterday": -1]
         guard let offset = offsets[text.lowercased()] else { return Day.isDay(text) ? text : nil }
-        return Day.adding(offset, to: today())
+        return Day.adding(offset, to: Wallclock.today())
     }
-
-    /// Today where this machine is.
-    static func today() -> String { LocalTime.now.date }
 
     /// Checks an `--on` day: a day, and not one after tomorrow.
     static func validateDay(_ text: String?) throws {
         guard let text else { return }
         guard let day = day(text) else { throw ValidationError("--on takes YYYY-MM-DD, today or yesterday") }
-        if let reason = Day.futureReason(day, today: today()) { throw ValidationError("--on: \(reason)") }
+        if let reason = Day.futureReason(day, today: Wallclock.today()) { throw ValidationError("--on: \(reason)") }
     }
 }
 

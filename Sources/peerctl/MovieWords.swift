@@ -34,7 +34,7 @@ struct MovieWords {
         case .movie(let movie): return Movie(id: movie.id, title: movie.slugTitle)
         case .title(let title): query = title
         }
-        let listed = try Self.rows(options).filter { query.names($0.title, year: $0.year) }
+        let listed = try options.everyRow().filter { query.names($0.title, year: $0.year) }
         if listed.count == 1, let id = MovieID(listed[0].movieId) {
             return Movie(id: id, title: listed[0].title, year: listed[0].year)
         }
@@ -68,19 +68,5 @@ struct MovieWords {
             throw ExitCode(1)
         }
         return Movie(id: id, title: match.title, year: match.year)
-    }
-
-    /// Every row of the list, page by page.
-    private static func rows(_ options: ControlOptions) throws -> [MovieRecord] {
-        var rows: [MovieRecord] = []
-        var cursor: String?
-        repeat {
-            guard case .list(let page, _, let next) = try options.request(.list(limit: nil, after: cursor)) else {
-                throw Output.unexpected()
-            }
-            rows += page
-            cursor = next
-        } while cursor != nil
-        return rows
     }
 }

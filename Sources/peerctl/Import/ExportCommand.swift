@@ -36,15 +36,7 @@ struct ExportCommand: ParsableCommand {
 
     func run() throws {
         guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
-        var movies: [MovieRecord] = []
-        var cursor: String?
-        repeat {
-            guard case .list(let page, _, let next) = try options.request(.list(limit: nil, after: cursor)) else {
-                throw Output.unexpected()
-            }
-            movies += page
-            cursor = next
-        } while cursor != nil
+        let movies = try options.everyRow()
         let bytes = ExportWriter.write(movies, format: format, me: me.peer, myName: me.name, mine: mine)
         guard let output else {
             try Output.bytes(bytes)

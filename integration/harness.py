@@ -269,6 +269,24 @@ class Peerd(PeerctlClient):
 # MARK: frames (proto/README.md, "Framing")
 
 
+def control_request(socket_path, body, timeout=30):
+    """One control request sent as a raw frame on the control socket at `socket_path`, past peerctl's
+    own checks (or with fields peerctl never sends), and its response."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(timeout)
+        s.connect(str(socket_path))
+        s.sendall(frame(json.dumps(body).encode()))
+        buffer = b""
+        while True:
+            message, buffer = split_frame(buffer)
+            if message is not None:
+                return json.loads(message)
+            data = s.recv(65536)
+            if not data:
+                raise HarnessError(f"{socket_path} closed without answering {body}")
+            buffer += data
+
+
 def frame(body):
     """`body` behind its length: 4 bytes, big-endian."""
     return struct.pack(">I", len(body)) + body

@@ -7,27 +7,12 @@ import Testing
     static let deck = [603, 550, 13].map { Movie(id: movieID($0)) }
 
     static func opening(by origin: PeerID, lamport: UInt64) -> Operation {
-        Operation(
-            id: OperationID(origin: origin, seq: 1),
-            lamport: lamport,
-            at: epoch,
-            by: Peers.name(of: origin),
-            kind: .pick,
-            movie: Operation.groupMovie,
-            payload: .pick(Pick.open(mode: .majority, deck: deck, voters: [Peers.alice, Peers.bob], source: "list"))
-        )
+        let open = Pick.open(mode: .majority, deck: deck, voters: [Peers.alice, Peers.bob], source: "list")
+        return PickTests.step(open, by: origin, seq: 1, lamport: lamport)
     }
 
     static func close(_ pick: OperationID, by origin: PeerID, seq: UInt64, lamport: UInt64) -> Operation {
-        Operation(
-            id: OperationID(origin: origin, seq: seq),
-            lamport: lamport,
-            at: epoch,
-            by: Peers.name(of: origin),
-            kind: .pick,
-            movie: Operation.groupMovie,
-            payload: .pick(Pick(action: .close, pick: pick))
-        )
+        PickTests.step(Pick(action: .close, pick: pick), by: origin, seq: seq, lamport: lamport)
     }
 
     @Test func twoPicksOpenedAtOnceAgreeOnTheOlderInAnyOrder() {

@@ -20,7 +20,6 @@ import math
 import pathlib
 import datetime
 import re
-import socket
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -763,19 +762,7 @@ def check_new_member_watch(w):
 
 def control_request(daemon, request):
     """One control request straight on `daemon`'s socket, past peerctl's own checks: its answer."""
-    with socket.socket(socket.AF_UNIX) as s:
-        s.settimeout(SYNC_WAIT)
-        s.connect(str(daemon.socket))
-        s.sendall(harness.frame(json.dumps({"version": 1, **request}).encode()))
-        buffer = b""
-        while True:
-            body, buffer = harness.split_frame(buffer)
-            if body is not None:
-                return json.loads(body)
-            chunk = s.recv(65536)
-            if not chunk:
-                raise CheckFailed(f"{daemon.name} closed the control connection without answering {request}")
-            buffer += chunk
+    return harness.control_request(daemon.socket, {"version": 1, **request}, timeout=SYNC_WAIT)
 
 
 def check_movie_words(w):

@@ -211,19 +211,7 @@ class Capture:
     def request(self, sock, body):
         """One control request sent as a raw frame through `sock` (for fields peerctl never sends, such as
         a pick named by its opening), and its response."""
-        with socket.socket(socket.AF_UNIX) as s:
-            s.settimeout(30)
-            s.connect(str(sock))
-            s.sendall(harness.frame(json.dumps(body).encode()))
-            buffer = b""
-            while True:
-                message, buffer = harness.split_frame(buffer)
-                if message is not None:
-                    return json.loads(message)
-                data = s.recv(65536)
-                if not data:
-                    raise HarnessError(f"{sock} closed without answering {body}")
-                buffer += data
+        return harness.control_request(sock, body)
 
     def listed(self, sock):
         return [m["movieId"] for m in json.loads(self.peerctl(sock, "list", "--json").stdout)]

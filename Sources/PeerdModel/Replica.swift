@@ -48,8 +48,8 @@ package struct Replica: Sendable {
     package enum LocalRefusal: Error, Hashable, Sendable {
         case notListed(MovieID)
         case invalid(String)
-        /// A pick can't be opened while another is voting: this one, opened by that member.
-        case pickVoting(OperationID, openedBy: String)
+        /// A pick step its pick's rules refuse.
+        case pick(PickRefusal)
     }
 
     /// What a local request makes: an operation, or nothing because it is done already.
@@ -102,8 +102,13 @@ package struct Replica: Sendable {
             let staging = staged.contains { $0.kind == .mark && $0.movie.id == movie.id && $0.mark?.kind == mark.kind }
             var already = current == mark || (current?.set ?? false) == false && !mark.set
             if mark.kind == .seen, !mark.set {
-                // A rating is a viewing: "not seen" says something when only a rating made it seen.
-                already = !list.marks.anyone(in: [id], has: .seen, on: movie.id)
+                // A rating is a viewing: "not seen" says something when only a rating made it seen,
+                // and nothing once that rating's clear is staged before it, unless a seen mark stands.
+                let ratingCleared = staged.contains {
+                    $0.kind == .mark && $0.movie.id == movie.id && $0.mark?.kind == .rating && $0.mark?.set == false
+                }
+                already =
+                    ratingCleared ? !(current?.set ?? false) : !list.marks.anyone(in: [id], has: .seen, on: movie.id)
             }
             if !staging, already { return .alreadyMarked(movie.id) }
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))

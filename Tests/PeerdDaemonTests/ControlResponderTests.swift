@@ -61,7 +61,7 @@ struct ControlResponderTests {
                 tmdb: false,
                 page: nil
             ),
-            imports: ImportDesk(stateDirectory: scratch)
+            imports: ImportJournals(stateDirectory: scratch)
         )
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in

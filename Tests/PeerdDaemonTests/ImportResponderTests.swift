@@ -110,7 +110,8 @@ struct ImportResponderTests {
             ]
             let outcomes3 = try await run(responder, rows).map(\.outcome)
             #expect(outcomes3 == [.marked, .already, .already, .marked])
-            #expect(await responder.replica.ownMark(.seen, on: MovieID(603)!)?.on == "2025-01-01")
+            let snapshot = await responder.replica.snapshot
+            #expect(snapshot.list.marks.mark(.seen, of: snapshot.id, on: MovieID(603)!)?.on == "2025-01-01")
             #expect(store.operations.count == 2)
         }
     }

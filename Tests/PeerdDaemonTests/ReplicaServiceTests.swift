@@ -56,7 +56,7 @@ struct ReplicaServiceTests {
         try await withService(store) { service in
             _ = try await service.submit(.add(matrix), at: 1)
             let again = try await service.submit(.add(Movie(id: matrix.id)), at: 2)
-            #expect(again == .alreadyListed(try #require(await service.row(for: matrix.id))))
+            #expect(again == .alreadyListed(try #require(await service.snapshot.list.row(for: matrix.id))))
             #expect(store.operations.count == 1)
         }
     }

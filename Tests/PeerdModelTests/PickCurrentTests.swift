@@ -47,7 +47,7 @@ import Testing
         bob.stage(admitted: [alices])
         _ = bob.commit([alices])
         let again = Pick.open(mode: .unanimous, deck: Self.deck, voters: [Peers.bob], source: "list")
-        #expect(throws: Replica.LocalRefusal.pickVoting(alices.id, openedBy: "alice")) {
+        #expect(throws: Replica.LocalRefusal.pick(.voting(alices.id, openedBy: "alice"))) {
             try bob.draft(.pick(Operation.groupMovie, again), at: epoch)
         }
         let closed = Self.close(alices.id, by: Peers.alice, seq: 2, lamport: 2)

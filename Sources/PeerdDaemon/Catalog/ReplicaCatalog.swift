@@ -12,7 +12,7 @@ struct ReplicaCatalog: CatalogReplica {
     }
 
     func groupRegion() async -> String? {
-        await replica.settings?.region
+        await replica.snapshot.list.settings?.region
     }
 
     func changes() async -> AsyncStream<Void> {

@@ -5,43 +5,93 @@ import PeerdWeb
 import PeerdWire
 import ServiceLifecycle
 
-/// Answers `peerctl`'s requests. `follow` is streamed by `ControlServer`; everything else is here.
+/// Routes `peerctl`'s and the page's requests to the desk of their feature (lists, marks, picks,
+/// the catalog, imports); the daemon's own facts (status, peers, pairing) are answered here.
+/// `follow` is streamed by `ControlServer`.
 struct ControlResponder: Sendable {
     let replica: ReplicaService
     let directory: PeerDirectory
     let dialer: PeerDialer
     let trust: TrustService
-    /// TMDB, when this daemon holds a token.
-    let catalog: (any CatalogAccess)?
-    /// Asks a peer that holds a token, when this daemon holds none.
-    var asker: CatalogAsker? = nil
-    /// TMDB's genres and list pages kept on disk (``CatalogShelf``).
-    var shelf: CatalogShelf? = nil
     /// How mDNS discovery stands, for `diagnose`.
     let discovery: DiscoveryStatus
     let info: DaemonInfo
-    /// The guest door, for a pick's guest link; nil with `--no-guests`.
-    var guests: (any GuestLinks)? = nil
-    /// Imports' journals and the pace of their lookups.
-    var imports: ImportDesk? = nil
+    let list: ListDesk
+    let marks: MarkDesk
+    let picks: PickDesk
+    let catalog: CatalogDesk
+    /// Imports; nil when this daemon takes none.
+    let imports: ImportDesk?
 
-    static let maxPageSize = 10_000
+    /// The desks of a daemon's parts: `catalog` is TMDB when this daemon holds a token, `asker`
+    /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`).
+    init(
+        replica: ReplicaService,
+        directory: PeerDirectory,
+        dialer: PeerDialer,
+        trust: TrustService,
+        catalog access: (any CatalogAccess)?,
+        asker: CatalogAsker? = nil,
+        shelf: CatalogShelf? = nil,
+        discovery: DiscoveryStatus,
+        info: DaemonInfo,
+        guests: (any GuestLinks)? = nil,
+        imports journals: ImportJournals? = nil
+    ) {
+        (self.replica, self.directory, self.dialer, self.trust) = (replica, directory, dialer, trust)
+        (self.discovery, self.info) = (discovery, info)
+        let roster = MemberRoster(trust: trust, me: info.identity, myName: info.name)
+        let catalog = CatalogDesk(
+            replica: replica,
+            catalog: access,
+            asker: asker,
+            shelf: shelf,
+            tmdbLanguage: info.tmdbLanguage
+        )
+        self.catalog = catalog
+        list = ListDesk(replica: replica, roster: roster, catalog: access)
+        marks = MarkDesk(replica: replica, roster: roster)
+        picks = PickDesk(
+            replica: replica,
+            roster: roster,
+            connected: { await directory.connectedPeers },
+            catalog: catalog,
+            guests: guests
+        )
+        imports = journals.map { ImportDesk(replica: replica, catalog: access, asker: asker, journals: $0) }
+    }
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         switch request {
-        case .add(let movie): return await add(movie)
-        case .remove(let movieID): return await remove(movieID)
+        case .add(let movie): return await list.add(movie)
+        case .remove(let movieID): return await list.remove(movieID)
         case .list(let limit, let after, let streaming, let filter):
-            return await list(limit: limit, after: after, streaming: streaming, filter: filter)
-        case .mark(let movie, let marks): return await mark(movie, marks)
-        case .watch(let movie, let with, let on): return await watch(movie, with: with, on: on)
+            return await list.list(limit: limit, after: after, streaming: streaming, filter: filter)
+        case .mark(let movie, let marks): return await self.marks.mark(movie, marks)
+        case .watch(let movie, let with, let on): return await marks.watch(movie, with: with, on: on)
         case .history(let movie, let since, let limit, let before):
-            return await history(movie: movie, since: since, limit: limit, before: before)
-        case .pick(let opening): return await openPick(opening)
+            return await marks.history(movie: movie, since: since, limit: limit, before: before)
+        case .pick(let opening): return await picks.respond(toOpening: opening)
         case .vote(let pick, let movie, let yes, let ranking):
-            return await vote(pick: pick, movie: movie, yes: yes, ranking: ranking)
-        case .pickStatus(let pick): return await pickStatus(pick)
-        case .pickClose(let pick, let force): return await closePick(pick, force: force)
+            return await picks.respond(toVote: pick, movie: movie, yes: yes, ranking: ranking)
+        case .pickStatus(let pick): return await picks.status(pick)
+        case .pickClose(let pick, let force): return await picks.respond(toClose: pick, force: force)
+        case .search(let query, let year, let page): return await catalog.search(query, year: year, page: page)
+        case .discover, .similar, .genres: return await catalog.browse(request)
+        case .services(let region, let names): return await catalog.services(region: region, names: names)
+        case .show(let movie): return await catalog.show(movie)
+        case .refresh(let movie): return await catalog.refresh(movie)
+        case .importRows(let batch):
+            guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
+            return await imports.importRows(batch)
+        case .peers, .invite, .join, .forget, .trust, .connect, .status, .page, .diagnose, .follow:
+            return await respondOwn(to: request)
+        }
+    }
+
+    /// The requests about this daemon and its peers.
+    private func respondOwn(to request: ControlRequest) async -> ControlResponse {
+        switch request {
         case .peers:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
@@ -70,15 +120,9 @@ struct ControlResponder: Sendable {
             }
         case .status: return .status(await status())
         case .connect(let text): return await connect(text)
-        case .search(let query, let year, let page): return await search(query, year: year, page: page)
-        case .discover, .similar, .genres: return await browse(request)
-        case .services(let region, let names): return await services(region: region, names: names)
-        case .show(let movie): return await show(movie)
-        case .refresh(let movie): return await refresh(movie)
         case .page: return page()
         case .diagnose: return .diagnosis(await diagnosis())
-        case .importRows(let batch): return await importRows(batch)
-        case .follow: return .error(WireError(.internal, "follow is streamed by the control server"))
+        default: return .error(WireError(.internal, "\(request) is streamed by the control server or a desk's"))
         }
     }
 
@@ -90,18 +134,6 @@ struct ControlResponder: Sendable {
         switch page.url {
         case .success(let url): return .page(url: url)
         case .failure(let unavailable): return .error(WireError(.unavailable, unavailable.reason))
-        }
-    }
-
-    private func remove(_ movieID: MovieID) async -> ControlResponse {
-        do {
-            let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())
-            guard case .removed(let op) = submitted else {
-                return .error(WireError(.internal, "a removal made \(submitted)"))
-            }
-            return .removed(movie: op.movie, operation: op.id)
-        } catch {
-            return .error(Self.wireError(error))
         }
     }
 

@@ -182,7 +182,7 @@ extension Daemon {
             )
             info.tmdbLanguage = configuration.tmdb.language
             let discovery = DiscoveryStatus(localID: peers.identity.peer, enabled: configuration.mdns)
-            let door = Self.guestDoor(configuration, replica: peers.replica, logger: logger)
+            let door = Self.guestDoor(configuration, peers: peers, logger: logger)
             let responder = ControlResponder(
                 replica: peers.replica,
                 directory: peers.directory,
@@ -194,7 +194,7 @@ extension Daemon {
                 discovery: discovery,
                 info: info,
                 guests: door,
-                imports: ImportDesk(stateDirectory: FilePath(configuration.stateDirectory))
+                imports: ImportJournals(stateDirectory: FilePath(configuration.stateDirectory))
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
@@ -237,17 +237,23 @@ extension Daemon {
         }
 
         /// The guest door of this peer's picks, on the LAN address while one is open; nil with `--no-guests`.
-        private static func guestDoor(_ configuration: DaemonConfiguration, replica: ReplicaService, logger: Logger)
+        private static func guestDoor(_ configuration: DaemonConfiguration, peers: PeerSide, logger: Logger)
             -> GuestDoor<ReplicaGuestDesk>?
         {
             guard configuration.guests.enabled else { return nil }
+            let directory = peers.directory
+            let picks = PickDesk(
+                replica: peers.replica,
+                roster: MemberRoster(trust: peers.trust, me: peers.identity.peer, myName: configuration.name),
+                connected: { await directory.connectedPeers }
+            )
             return GuestDoor(
                 settings: .init(
                     address: configuration.guests.address,
                     port: configuration.guests.port,
                     keyPath: FilePath(configuration.stateDirectory).appending("guest.key")
                 ),
-                desk: ReplicaGuestDesk(replica: replica),
+                desk: ReplicaGuestDesk(picks: picks),
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 logger: logger
             )

@@ -1,99 +1,135 @@
-import PeerdLoops
+import PeerdCatalog
 import PeerdModel
 import PeerdStore
 import PeerdWire
-import SystemPackage
 
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+/// `import` (proto/CONTROL.md): rows of a file peerctl read, resolved to movies through the catalog
+/// (TMDB, or a peer that holds a token) and made into the operations a person would make, each row
+/// one write (its add with its marks).
+struct ImportDesk: Sendable {
+    let replica: ReplicaService
+    /// TMDB, when this daemon holds a token.
+    let catalog: (any CatalogAccess)?
+    /// Asks a peer that holds a token, when this daemon holds none.
+    var asker: CatalogAsker? = nil
+    /// Each import's journal, and the pace of lookups.
+    let journals: ImportJournals
 
-/// The daemon's side of `peerctl import` that outlives one request: each import's journal (what its
-/// rows came to), and the pace of the TMDB lookups imports make.
-actor ImportDesk {
-    /// TMDB documents about 50 requests a second per address as its ceiling; imports stay under it,
-    /// so the daemon's own fetches (details, the page) keep room.
-    static let lookupsPerSecond = 40
-    /// Journals kept open; an older one is closed (and read again if its import comes back).
-    static let openJournals = 4
+    /// Rows resolved at once; TMDB's pace is ``ImportJournals/lookupsPerSecond`` whatever this is.
+    static let importLookupsAtOnce = 4
 
-    private let stateDirectory: FilePath
-    private var journals: [(id: String, journal: ImportJournal, done: [String: ImportResult])] = []
-    private var pace = TokenBucket<ContinuousClock.Instant>(interval: .seconds(1) / lookupsPerSecond, burst: 10)
-    /// Through a peer that holds a token, at the pace the holder grants each member (QueryDesk's
-    /// `perAsker`: 2 a second, in bursts of 4), so that rows wait their turn rather than fail.
-    private var peerPace = TokenBucket<ContinuousClock.Instant>(interval: .milliseconds(500), burst: 4)
-    /// Until when TMDB asked every request to wait (a 429's or 503's `Retry-After`).
-    private var heldUntil = ContinuousClock.now
-
-    init(stateDirectory: FilePath) {
-        self.stateDirectory = stateDirectory
+    enum Resolution: Sendable {
+        case movie(Movie)
+        case unresolved(String)
+        case failed(String)
     }
 
-    /// A row's key in its import's journal: its file in the archive and its line.
-    static func key(file: String?, line: Int) -> String { "\(file ?? ""):\(line)" }
-
-    /// What earlier runs of import `id` did, by row key. A dry run reads the journal without
-    /// making one.
-    func done(_ id: String, dryRun: Bool = false) throws(StoreError) -> [String: ImportResult] {
-        if dryRun, !journals.contains(where: { $0.id == id }) {
-            return Self.results(try ImportJournal.lines(in: stateDirectory, id: id))
+    func importRows(_ batch: ImportBatch) async -> ControlResponse {
+        if let reason = batch.invalidReason { return .error(WireError(.badRequest, reason)) }
+        let imports = journals
+        let done: [String: ImportResult]
+        do {
+            done = try await imports.done(batch.id, dryRun: batch.dryRun)
+        } catch {
+            return .error(WireError(.storageFailed, error.description))
         }
-        return try entry(id).done
-    }
-
-    /// Journal lines as the results they record, by row key; a line that isn't one is passed over.
-    private static func results(_ lines: [[UInt8]]) -> [String: ImportResult] {
-        var done: [String: ImportResult] = [:]
-        for line in lines {
-            guard let result = try? JSONDecoder().decode(ImportResult.self, from: Data(line)) else { continue }
-            done[key(file: result.file, line: result.line)] = result
+        let key = { (row: ImportRow) in ImportJournals.key(file: row.file, line: row.line) }
+        let fresh = batch.rows.filter { done[key($0)] == nil }
+        let made: [String: ImportResult]
+        do {
+            made = try await resolveAndApply(fresh, of: batch, pacedBy: imports)
+        } catch {
+            return .error(WireError(.storageFailed, error.description))
         }
-        return done
+        let results = batch.rows.map { row in done[key(row)].map { Self.again($0, row) } ?? made[key(row)]! }
+        return .imported(ImportedRecord(results: results, dryRun: batch.dryRun))
     }
 
-    /// Records what `results` came to (those a run again should skip), after their operations.
-    func record(_ id: String, _ results: [ImportResult]) throws(StoreError) {
-        let finished = results.filter { $0.outcome != .failed }
-        let entry = try entry(id)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // Encoding an ImportResult (strings, numbers) cannot fail.
-        try entry.journal.append(finished.map { Array(try! encoder.encode($0)) })
-        guard let index = journals.firstIndex(where: { $0.id == id }) else { return }
-        for result in finished { journals[index].done[Self.key(file: result.file, line: result.line)] = result }
-    }
-
-    /// Waits for the next lookup's turn: TMDB's, or through a peer, the holder's; none goes out
-    /// while TMDB's `Retry-After` lasts.
-    func turn(throughPeer: Bool) async {
-        while heldUntil > .now { try? await LoopClock.shared.sleep(until: heldUntil) }
-        let wait =
-            throughPeer
-            ? peerPace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
-            : pace.reserve(now: .now, maxWait: .seconds(3600)) ?? .zero
-        if wait > .zero { try? await LoopClock.shared.sleep(for: wait) }
-    }
-
-    /// TMDB asked to wait `wait` before any request: no import's lookup goes out until then.
-    func hold(for wait: Duration) {
-        heldUntil = max(heldUntil, .now + wait)
-    }
-
-    private func entry(_ id: String) throws(StoreError) -> (
-        id: String, journal: ImportJournal, done: [String: ImportResult]
-    ) {
-        if let index = journals.firstIndex(where: { $0.id == id }) {
-            let entry = journals.remove(at: index)
-            journals.append(entry)
-            return entry
+    /// Resolves `rows` a few at a time and applies each in the file's order as soon as it and the rows
+    /// before it are resolved, recording it in the journal at once (not on a dry run): a row is
+    /// looked up again only if peerd stopped while it was one of the ``importLookupsAtOnce`` in flight.
+    private func resolveAndApply(
+        _ rows: [ImportRow],
+        of batch: ImportBatch,
+        pacedBy imports: ImportJournals
+    ) async throws(StoreError) -> [String: ImportResult] {
+        let key = { (row: ImportRow) in ImportJournals.key(file: row.file, line: row.line) }
+        var made: [String: ImportResult] = [:]
+        var journalError: StoreError?
+        await withTaskGroup(of: (Int, Resolution).self) { group in
+            var resolved: [Int: Resolution] = [:]
+            var (started, applied) = (0, 0)
+            func start() {
+                guard started < rows.count, started < applied + Self.importLookupsAtOnce else { return }
+                let (index, row) = (started, rows[started])
+                group.addTask { (index, await resolve(row, imports)) }
+                started += 1
+            }
+            for _ in 0..<Self.importLookupsAtOnce { start() }
+            while journalError == nil, let (index, resolution) = await group.next() {
+                resolved[index] = resolution
+                while journalError == nil, let next = resolved.removeValue(forKey: applied) {
+                    let row = rows[applied]
+                    let result = await apply(row, next, dryRun: batch.dryRun)
+                    do throws(StoreError) {
+                        if !batch.dryRun { try await imports.record(batch.id, [result]) }
+                    } catch {
+                        journalError = error
+                    }
+                    made[key(row)] = result
+                    applied += 1
+                    start()
+                }
+            }
+            group.cancelAll()
         }
-        let (journal, lines) = try ImportJournal.open(in: stateDirectory, id: id)
-        let done = Self.results(lines)
-        journals.append((id, journal, done))
-        if journals.count > Self.openJournals { journals.removeFirst() }
-        return (id, journal, done)
+        if let journalError { throw journalError }
+        return made
+    }
+
+    /// A row an earlier run finished: nothing more to do, or still unresolved.
+    private static func again(_ earlier: ImportResult, _ row: ImportRow) -> ImportResult {
+        guard earlier.outcome != .unresolved else { return earlier }
+        return ImportResult(
+            row,
+            .already,
+            movieId: earlier.movieId,
+            title: earlier.title,
+            year: earlier.year,
+            reason: "an earlier run of this import did it"
+        )
+    }
+
+    /// The movie a row means: its TMDB id, its IMDb id through TMDB's `find`, or its title and year
+    /// through a search that ``TitleMatch`` accepts.
+    func resolve(_ row: ImportRow, _ imports: ImportJournals) async -> Resolution {
+        let title = row.title.map { String($0.prefix(Movie.maxTitleLength)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let year = row.year.flatMap { (1870...9999).contains($0) ? $0 : nil }
+        if let tmdb = row.tmdb {
+            guard let id = MovieID(tmdb) else { return .unresolved("\(tmdb) is not a TMDB movie id") }
+            return .movie(Movie(id: id, title: title, year: year))
+        }
+        if let imdb = row.imdb {
+            guard CatalogQuery.Ask.isIMDbID(imdb) else { return .unresolved("'\(imdb.prefix(20))' is not an IMDb id") }
+            switch await importLookup(.find(imdb: imdb), imports) {
+            case .success(let results) where results.count == 1: return .movie(Self.movie(results[0]))
+            case .success(let results) where results.isEmpty: return .unresolved("TMDB has no movie for IMDb's \(imdb)")
+            case .success(let results): return .unresolved("TMDB has \(results.count) movies for IMDb's \(imdb)")
+            case .failure(let error): return .failed(error.message)
+            }
+        }
+        guard let title else { return .unresolved("the row names no movie: no TMDB id, IMDb id or title") }
+        switch await importLookup(.search(text: String(title.prefix(200)), year: year, page: 1), imports) {
+        case .success(let results):
+            switch TitleMatch.choose(results, title: title, year: year) {
+            case .movie(let found): return .movie(Self.movie(found))
+            case .unresolved(let reason): return .unresolved(reason)
+            }
+        case .failure(let error): return .failed(error.message)
+        }
+    }
+
+    private static func movie(_ found: SearchResultRecord) -> Movie {
+        Movie(id: MovieID(found.movieId)!, title: String(found.title.prefix(Movie.maxTitleLength)), year: found.year)
     }
 }

@@ -7,8 +7,14 @@ import PeerdStore
 /// The commit pipeline: what is pending is staged, written in one batch, and only then applied,
 /// published and acknowledged.
 extension ReplicaService {
+    /// One part of a local request: an operation on its way to the log, or what it did already.
+    private enum Part {
+        case made(Operation)
+        case done(Submitted)
+    }
+
     private enum Waiter {
-        case local(Operation, CheckedContinuation<Submitted, any Error>)
+        case local([Part], CheckedContinuation<Written, any Error>)
         case remote(heldAlready: Set<PeerID>, completion: @Sendable (Result<Set<PeerID>, Failure>) -> Void)
     }
 
@@ -20,33 +26,8 @@ extension ReplicaService {
             var operations: [Operation] = []
             var waiters: [Waiter] = []
             for work in batch {
-                switch work {
-                case .local(let request, let at, let continuation):
-                    do {
-                        switch try replica.draft(request, at: at) {
-                        case .alreadyListed(let row):
-                            continuation.resume(returning: .alreadyListed(row))
-                        case .alreadyMarked(let movie):
-                            continuation.resume(returning: .alreadyMarked(movie))
-                        case .operation(let draft):
-                            let sealed = stage(draft)
-                            operations.append(sealed)
-                            waiters.append(.local(sealed, continuation))
-                        }
-                    } catch {
-                        continuation.resume(throwing: Failure.refused(error))
-                    }
-                case .remote(let incoming, let completion):
-                    do {
-                        let fresh = try admitVerified(incoming)
-                        replica.stage(admitted: fresh)
-                        operations += fresh
-                        let heldAlready = Set(incoming.map(\.id.origin)).subtracting(fresh.map(\.id.origin))
-                        waiters.append(.remote(heldAlready: heldAlready, completion: completion))
-                    } catch {
-                        completion(.failure(.rejected(error)))
-                    }
-                }
+                guard let waiter = stage(work, into: &operations) else { continue }
+                waiters.append(waiter)
             }
             if let failure = await persist(operations) {
                 for waiter in waiters {
@@ -59,9 +40,50 @@ extension ReplicaService {
             }
             for waiter in waiters {
                 switch waiter {
-                case .local(let op, let continuation): continuation.resume(returning: submitted(op))
+                case .local(let parts, let continuation):
+                    let made = parts.map { part in
+                        switch part {
+                        case .made(let op): submitted(op)
+                        case .done(let done): done
+                        }
+                    }
+                    continuation.resume(returning: Written(made: made, after: replica))
                 case .remote(let heldAlready, let completion): completion(.success(heldAlready))
                 }
+            }
+        }
+    }
+
+    /// Stages what `work` makes, appending its operations; who waits for them, or nil when it was
+    /// refused (and told so) with nothing staged.
+    private func stage(_ work: Work, into operations: inout [Operation]) -> Waiter? {
+        switch work {
+        case .local(let requests, let at, let continuation):
+            do {
+                // Drafted whole first (``Replica/draft(whole:at:)``): a refused part stages nothing.
+                let parts = try replica.draft(whole: requests, at: at).map { draft -> Part in
+                    switch draft {
+                    case .alreadyListed(let row): .done(.alreadyListed(row))
+                    case .alreadyMarked(let movie): .done(.alreadyMarked(movie))
+                    case .operation(let draft): .made(stage(draft))
+                    }
+                }
+                for case .made(let sealed) in parts { operations.append(sealed) }
+                return .local(parts, continuation)
+            } catch {
+                continuation.resume(throwing: Failure.refused(error))
+                return nil
+            }
+        case .remote(let incoming, let completion):
+            do {
+                let fresh = try admitVerified(incoming)
+                replica.stage(admitted: fresh)
+                operations += fresh
+                let heldAlready = Set(incoming.map(\.id.origin)).subtracting(fresh.map(\.id.origin))
+                return .remote(heldAlready: heldAlready, completion: completion)
+            } catch {
+                completion(.failure(.rejected(error)))
+                return nil
             }
         }
     }

@@ -7,8 +7,7 @@ extension ReplicaService.Failure {
         switch self {
         case .refused(.notListed(let id)): WireError(.notListed, "movie \(id) is not on the list")
         case .refused(.invalid(let reason)): WireError(.badRequest, reason)
-        case .refused(.pickVoting(_, let opener)):
-            WireError(.badRequest, "\(opener)'s pick is still voting; join it with `peerctl pick`, or close it first")
+        case .refused(.pick(let rule)): WireError(.badRequest, rule.message)
         case .rejected(.invalid(let id, let reason)): WireError(.invalidOperation, "operation \(id): \(reason)")
         case .rejected(.gap(let id, let expected)):
             WireError(.invalidOperation, "operation \(id) arrived before seq \(expected) of its origin")

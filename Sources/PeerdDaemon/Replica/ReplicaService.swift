@@ -45,8 +45,15 @@ package actor ReplicaService: Service {
         case operation(Operation)
     }
 
+    /// What a whole request made, once durable: each of its parts' outcomes, in order, and the
+    /// replica just after its commit, for the answer (``ReplicaService/write(_:at:)``).
+    package struct Written: Sendable {
+        package var made: [Submitted]
+        package var after: Replica
+    }
+
     enum Work {
-        case local(Replica.LocalRequest, at: Int64, CheckedContinuation<Submitted, any Error>)
+        case local([Replica.LocalRequest], at: Int64, CheckedContinuation<Written, any Error>)
         case remote([Operation], completion: @Sendable (Result<Set<PeerID>, Failure>) -> Void)
     }
 
@@ -96,24 +103,16 @@ package actor ReplicaService: Service {
 
     // MARK: Reading
 
+    /// The replica as it stands: one hop, and a desk reads what it needs from the value and builds
+    /// its records outside this actor. Hold it only while answering: a commit made meanwhile copies
+    /// what it changes instead of changing it in place.
+    package var snapshot: Replica { replica }
+
     package var id: PeerID { replica.id }
     package var name: String { replica.name }
     package var vector: VersionVector { replica.vector }
     package var movieCount: Int { replica.list.count }
     package var operationCount: Int { replica.operationCount }
-
-    package func row(for movie: MovieID) -> WatchListRow? { replica.list.row(for: movie) }
-
-    /// This member's newest mark of `kind` on `movie`, listed or not; nil when it never made one.
-    package func ownMark(_ kind: Mark.Kind, on movie: MovieID) -> Mark? {
-        replica.list.marks.mark(kind, of: replica.id, on: movie)
-    }
-
-    /// The newest describe of `movie`, listed or not.
-    package func description(of movie: MovieID) -> Operation? { replica.list.description(of: movie) }
-
-    /// Every listed movie, in list order.
-    package func listedMovies() -> [MovieID] { replica.list.listedMovies }
 
     /// Listed movies that wait for a describe (``WatchListRow/awaitsDescribe(region:)``), and
     /// whether this replica added each.
@@ -128,15 +127,6 @@ package actor ReplicaService: Service {
         let marked = list.marks.markedMovies.filter { list.row(for: $0) == nil && list.description(of: $0) == nil }
         return listed + marked.sorted().map { ($0, list.marks.hasMark(of: replica.id, on: $0)) }
     }
-
-    /// The group's region and services, once a member set them.
-    package var settings: GroupSettings? { replica.list.settings }
-
-    /// The operation that set them.
-    package var settingsOperation: Operation? { replica.list.settingsOperation }
-
-    /// Every member with a name (from their operations), and how the group shows each.
-    package var memberNames: MemberNames { replica.list.names }
 
     /// The operations `ranges` name, for sending: a range committed lately comes as it was encoded
     /// then, so a live push to many sessions encodes each operation once; older ones (a catch-up)
@@ -160,13 +150,20 @@ package actor ReplicaService: Service {
 
     // MARK: Writing
 
-    /// Makes, persists and applies a local operation; returns once it is durable.
-    package func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Submitted {
+    /// Makes, persists and applies the operations of one whole request (an add with its marks, an
+    /// import row), in one commit: all of them or, if the replica refuses one, none. Returns once
+    /// they are durable, with the replica after them.
+    package func write(_ requests: [Replica.LocalRequest], at now: Int64) async throws -> Written {
         guard accepting else { throw Failure.shuttingDown }
         return try await withCheckedThrowingContinuation { continuation in
-            pending.append(.local(request, at: now, continuation))
+            pending.append(.local(requests, at: now, continuation))
             wakeups.continuation.yield()
         }
+    }
+
+    /// Makes, persists and applies one local operation; returns once it is durable.
+    package func submit(_ request: Replica.LocalRequest, at now: Int64) async throws -> Submitted {
+        try await write([request], at: now).made[0]
     }
 
     /// How many operations from peers may wait for the next commit. A connection with more waits

@@ -8,6 +8,8 @@ package final class Pick: Hashable, Sendable, Codable, CustomStringConvertible {
     package static let maxDeck = 200
     package static let maxFinalists = 10
     package static let maxVoters = 64
+    /// Guests whose votes count in one pick, at most: this peer takes no vote of one more.
+    package static let maxGuests = 32
 
     package enum Action: String, Hashable, Sendable, Codable {
         case open, vote, rank, close

@@ -46,6 +46,18 @@ package struct PickTally: Sendable {
 
     package func vote(of voter: PickVoter, on movie: MovieID) -> Bool? { votes[voter]?[movie] }
 
+    /// How many guests have a vote that counts.
+    package var guestCount: Int {
+        voters.count {
+            if case .guest = $0 { true } else { false }
+        }
+    }
+
+    /// Whether `guest` has no vote that counts yet (a new guest takes one of ``Pick/maxGuests``).
+    package func isNew(_ guest: Pick.Guest) -> Bool {
+        votes[.guest(id: guest.id, name: guest.name)]?.isEmpty ?? true
+    }
+
     package func ranking(of voter: PickVoter) -> [MovieID]? { rankings[voter] }
 
     /// How many of the deck's movies `voter` has voted on; ranked: the deck, once they ranked.

@@ -6,7 +6,7 @@ extension Replica {
     func pickStep(_ step: Pick, on movie: Movie, id: OperationID) throws(LocalRefusal) -> Pick {
         if step.action == .open {
             if let voting = list.picks.voting.first {
-                throw .pickVoting(voting.id, openedBy: list.names.name(of: voting.opener))
+                throw .pick(.voting(voting.id, openedBy: list.names.name(of: voting.opener)))
             }
             let deck = Array(PickDeck.shuffled(step.deck ?? [], seed: id).prefix(Pick.maxDeck))
             let opening = Pick.open(
@@ -20,17 +20,17 @@ extension Replica {
         }
         if let reason = step.invalidReason(movie: movie) { throw .invalid(reason) }
         guard let named = step.pick, let pick = list.picks.pick(named) else {
-            throw .invalid("there is no such pick; `peerctl pick --status` shows the open one")
+            throw .pick(.noSuchPick(step.pick ?? id))
         }
-        guard pick.isOpen else { throw .invalid("that pick is closed; its result stands (`peerctl pick --status`)") }
+        guard pick.isOpen else { throw .pick(.closed(pick.id)) }
+        if step.action == .vote, pick.mode == .ranked { throw .pick(.takesRanking) }
+        if step.action == .rank, pick.mode != .ranked { throw .pick(.takesVotes(pick.mode)) }
+        if step.action == .vote, let guest = step.guest {
+            let tally = pick.tally
+            if tally.isNew(guest), tally.guestCount >= Pick.maxGuests { throw .pick(.guestsFull) }
+        }
         if step.action == .vote, !pick.deck.contains(where: { $0.id == movie.id }) {
-            throw .invalid("movie \(movie.id.rawValue) is not in this pick's deck")
-        }
-        if step.action == .vote, pick.mode == .ranked {
-            throw .invalid("a ranked pick takes a ranking of its finalists, best first (`peerctl vote --rank …`)")
-        }
-        if step.action == .rank, pick.mode != .ranked {
-            throw .invalid("a \(pick.mode.rawValue) pick takes yes or no on each movie, not a ranking")
+            throw .pick(.notInDeck(movie.id))
         }
         return step
     }

@@ -1,30 +1,30 @@
-package import PeerdModel
-package import PeerdWire
+import PeerdModel
+import PeerdWire
 
-/// Pages of list records, made inside the replica so that only the rows a page shows are made,
-/// and no more of them than one control frame holds.
-extension ReplicaService {
+/// Pages of list records, made from a snapshot so that only the rows a page shows are made, and
+/// no more of them than one control frame holds.
+extension Replica {
     /// The records `query` keeps after `cursor` in the list's order: at most `limit`, and no more
     /// than a frame holds; how many it keeps in all; and the cursor of the next page, if any.
-    package func records(
+    func records(
         matching query: ListQuery,
         after cursor: OrderKey?,
         limit: Int
     ) -> (records: [MovieRecord], total: Int, next: String?) {
-        var page = FramePage(settings: replica.list.settings)
-        let (_, total, more) = replica.list.page(matching: query, after: cursor, limit: limit) { page.take($0) }
+        var page = FramePage(settings: list.settings)
+        let (_, total, more) = list.page(matching: query, after: cursor, limit: limit) { page.take($0) }
         return (page.records, total, more ? page.records.last?.cursor : nil)
     }
 
     /// The records `query` keeps in its own order, from the `start`-th on, at most `limit` and no
     /// more than a frame holds; how many it keeps in all; and `+N` for the next page, if any.
-    package func sortedRecords(
+    func sortedRecords(
         matching query: ListQuery,
         from start: Int,
         limit: Int
     ) -> (records: [MovieRecord], total: Int, next: String?) {
-        let rows = replica.list.rows(matching: query)
-        var page = FramePage(settings: replica.list.settings)
+        let rows = list.rows(matching: query)
+        var page = FramePage(settings: list.settings)
         for row in rows.dropFirst(start).prefix(limit) where !page.take(row) { break }
         let end = min(start, rows.count) + page.records.count
         return (page.records, rows.count, end < rows.count ? "+\(end)" : nil)

@@ -1,9 +1,17 @@
+import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
-/// `list`: the whole list or what a query keeps (streaming, members' marks), in the list's order
-/// or another (proto/CONTROL.md, "list").
-extension ControlResponder {
+/// The list itself (proto/CONTROL.md, "add", "remove", "list"): movies added and removed, and the
+/// whole list or what a query keeps (streaming, members' marks), in the list's order or another.
+struct ListDesk: Sendable {
+    static let maxPageSize = 10_000
+
+    let replica: ReplicaService
+    let roster: MemberRoster
+    /// TMDB, when this daemon holds a token: an add asks it first (``add(_:)``).
+    let catalog: (any CatalogAccess)?
+
     static let noServices =
         "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"
 
@@ -18,18 +26,19 @@ extension ControlResponder {
             let sorts = ListQuery.Sort.allCases.map(\.rawValue).joined(separator: ", ")
             return .error(WireError(.badRequest, "this peerd doesn't sort by '\(unknown)'; it sorts by \(sorts)"))
         }
-        if streaming, (await replica.settings)?.services.isEmpty ?? true {
+        let snapshot = await replica.snapshot
+        if streaming, snapshot.list.settings?.services.isEmpty ?? true {
             return .error(WireError(.badRequest, Self.noServices))
         }
         let query: ListQuery
-        switch await listQuery(streaming: streaming, filter: filter) {
+        switch await listQuery(streaming: streaming, filter: filter, in: snapshot) {
         case .success(let made): query = made
         case .failure(let error): return .error(error)
         }
         let size = limit ?? Self.maxPageSize
         guard query.sort == .added else {
             guard let start = Self.position(after) else { return .error(Self.notACursor(after ?? "")) }
-            let page = await replica.sortedRecords(matching: query, from: start, limit: size)
+            let page = snapshot.sortedRecords(matching: query, from: start, limit: size)
             return .list(movies: page.records, total: page.total, next: page.next)
         }
         var cursor: OrderKey?
@@ -39,7 +48,7 @@ extension ControlResponder {
             }
             cursor = key
         }
-        let page = await replica.records(matching: query, after: cursor, limit: size)
+        let page = snapshot.records(matching: query, after: cursor, limit: size)
         return .list(movies: page.records, total: page.total, next: page.next)
     }
 
@@ -55,5 +64,26 @@ extension ControlResponder {
 
     private static func notACursor(_ after: String) -> WireError {
         WireError(.badRequest, "'\(after)' is not a cursor of this list; use the `next` of its last page")
+    }
+
+    /// The list query `filter` names, its members resolved.
+    func listQuery(streaming: Bool, filter: ListFilter, in snapshot: Replica) async -> Result<ListQuery, WireError> {
+        var query = ListQuery(streaming: streaming, sort: filter.sort)
+        if filter.unseen {
+            switch await roster.resolve(filter.by ?? [], in: snapshot) {
+            case .success(let members): query.unseenBy = Array(Set(members)).sorted()
+            case .failure(let error): return .failure(error)
+            }
+        } else if filter.by != nil {
+            return .failure(WireError(.badRequest, "by names whose seen marks count; it goes with unseen"))
+        }
+        if let wantedBy = filter.wantedBy {
+            switch await roster.resolve(wantedBy, in: snapshot) {
+            case .success(let members) where !members.isEmpty: query.wantedBy = Array(Set(members)).sorted()
+            case .success: return .failure(WireError(.badRequest, "wantedBy names at least one member"))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(query)
     }
 }

@@ -3,13 +3,13 @@ import PeerdModel
 import PeerdWire
 
 /// `services` and `list` with `streaming` (proto/CONTROL.md): where the group watches.
-extension ControlResponder {
+extension CatalogDesk {
     /// The group's settings; with a region or names, set first (a signed `settings` operation).
     /// Names are resolved among the services TMDB lists in the region (``ServiceNames``), through
     /// this daemon's token or a peer's; a region alone keeps the services (TMDB's ids are the same
     /// in every region), and an empty list of names clears them.
     func services(region: String?, names: [String]?) async -> ControlResponse {
-        let current = await replica.settingsOperation
+        let current = await replica.snapshot.list.settingsOperation
         guard region != nil || names != nil else { return .services(servicesRecord(current)) }
         let region = region?.uppercased() ?? current?.settings?.region ?? languageRegion
         guard GroupSettings.isRegion(region) else {
@@ -33,11 +33,11 @@ extension ControlResponder {
             }
             return .services(servicesRecord(op))
         } catch {
-            return .error(Self.wireError(error))
+            return .error(ControlResponder.wireError(error))
         }
     }
 
-    private var languageRegion: String { TMDBResponses.region(of: info.tmdbLanguage) }
+    private var languageRegion: String { TMDBResponses.region(of: tmdbLanguage) }
 
     private func servicesRecord(_ operation: Operation?) -> ServicesRecord {
         ServicesRecord(settings: operation, languageRegion: languageRegion)

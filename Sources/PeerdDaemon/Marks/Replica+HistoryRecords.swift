@@ -8,18 +8,18 @@ import FoundationEssentials
 import Foundation
 #endif
 
-extension ReplicaService {
+/// The signed log in words, and what a snapshot says of movies off the list.
+extension Replica {
     /// Up to `limit` operations of the signed log before `cursor`, newest first, in words: of
     /// `movie` only when given, and none older than `since` (by their origins' clocks).
-    func history(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
-        let list = replica.list
-        let operations = replica.history(before: cursor, limit: limit) { op in
+    func historyRecords(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
+        let operations = history(before: cursor, limit: limit) { op in
             // What is about the group (settings, a pick's opening and close) carries movie 1: never
             // one movie's history.
             (movie == nil || (op.movie.id == movie && !op.isAboutGroup)) && (since.map { op.at >= $0 } ?? true)
         }
         let unnamed = operations.lazy.map(\.movie.id).filter { list.row(for: $0)?.title == nil }
-        let named = replica.lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))
+        let named = lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))
         return operations.map { op in
             let aboutGroup = op.isAboutGroup
             let row = list.row(for: op.movie.id)
@@ -50,17 +50,17 @@ extension ReplicaService {
     /// A movie not on the list that someone marked: its last title and year, and the marks; nil
     /// when nobody has a mark set on it.
     func offList(_ movie: MovieID) -> OffListRecord? {
-        let marks = replica.list.marks.marks(of: movie, names: replica.list.names)
+        let marks = list.marks.marks(of: movie, names: list.names)
         guard !marks.isEmpty else { return nil }
-        let named = replica.lastNamed([movie])[movie]
+        let named = lastNamed([movie])[movie]
         return OffListRecord(title: named?.title, year: named?.year, marks: marks)
     }
 
     /// `movie` with the title and year the group last gave it, when `movie` has none: a `want` of
     /// a removed movie adds it back by its name.
     func named(_ movie: Movie) -> Movie {
-        guard movie.title == nil, replica.list.row(for: movie.id) == nil else { return movie }
-        return replica.lastNamed([movie.id])[movie.id] ?? movie
+        guard movie.title == nil, list.row(for: movie.id) == nil else { return movie }
+        return lastNamed([movie.id])[movie.id] ?? movie
     }
 
     /// The `op` an operation of a kind this version does not know came with, from its verbatim JSON.

@@ -2,8 +2,20 @@ import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
-/// `search`, `show` and `refresh` (proto/CONTROL.md): the list's movies as TMDB describes them.
-extension ControlResponder {
+/// TMDB for every door (proto/CONTROL.md, `search`, `discover`, `similar`, `genres`, `show`,
+/// `refresh`, `services`): through this daemon's token or a holder's, with the pages the shelf keeps,
+/// and the list's movies as TMDB describes them.
+struct CatalogDesk: Sendable {
+    let replica: ReplicaService
+    /// TMDB, when this daemon holds a token.
+    let catalog: (any CatalogAccess)?
+    /// Asks a peer that holds a token, when this daemon holds none.
+    var asker: CatalogAsker? = nil
+    /// TMDB's genres and list pages kept on disk (``CatalogShelf``).
+    var shelf: CatalogShelf? = nil
+    /// TMDB's language setting: its region is the services' default.
+    var tmdbLanguage = CatalogSettings.defaultLanguage
+
     static let noToken =
         "this peerd has no TMDB token; put one in ~/.config/peerd/tmdb.token (chmod 600) or set TMDB_TOKEN, "
         + "then restart peerd"
@@ -94,15 +106,16 @@ extension ControlResponder {
     }
 
     func show(_ movie: MovieID) async -> ControlResponse {
-        let row = await replica.row(for: movie)
-        let describe = await replica.description(of: movie)
-        let offList = row == nil ? await replica.offList(movie) : nil
+        let snapshot = await replica.snapshot
+        let row = snapshot.list.row(for: movie)
+        let describe = snapshot.list.description(of: movie)
+        let offList = row == nil ? snapshot.offList(movie) : nil
         guard row != nil || describe != nil || offList != nil else {
             return .error(
                 WireError(.notListed, "movie \(movie) is not on the list, nobody marked it and nobody described it")
             )
         }
-        let settings = await replica.settings
+        let settings = snapshot.list.settings
         var details: DetailsRecord?
         if let found = describe?.details {
             let poster = await found.posterPath.asyncMap { await posterURL(for: $0) }
@@ -122,13 +135,14 @@ extension ControlResponder {
     func refresh(_ movie: MovieID?) async -> ControlResponse {
         guard let catalog else { return .error(WireError(.unavailable, "can't refresh: \(Self.noToken)")) }
         let movies: [MovieID]
+        let snapshot = await replica.snapshot
         if let movie {
-            guard await replica.row(for: movie) != nil else {
+            guard snapshot.list.row(for: movie) != nil else {
                 return .error(WireError(.notListed, "movie \(movie) is not on the list"))
             }
             movies = [movie]
         } else {
-            movies = await replica.listedMovies()
+            movies = snapshot.list.listedMovies
         }
         return .refreshing(movies: await catalog.refresh(movies))
     }

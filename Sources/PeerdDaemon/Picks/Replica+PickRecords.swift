@@ -1,27 +1,24 @@
 import PeerdModel
 import PeerdWire
 
-/// Picks as the control protocol shows them, made inside the replica from the pick's operations,
-/// the list's details and the members' names.
-extension ReplicaService {
+/// Picks as the control protocol and the page show them, made from a snapshot of the replica
+/// (the pick's operations, the list's details, the members' names) outside the commit actor.
+extension Replica {
     /// The pick `id`; else the group's current one (``Picks/current``).
     func pickState(_ id: OperationID?) -> PickState? {
-        let picks = replica.list.picks
+        let picks = list.picks
         if let id { return picks.pick(id) }
         return picks.current
     }
 
-    /// The pick still voting that a new opening would join, if any.
-    var votingPick: PickState? { replica.list.picks.voting.first }
-
     /// `peer`'s name as the group knows it.
-    func memberName(_ peer: PeerID) -> String { replica.list.names.name(of: peer) }
+    func memberName(_ peer: PeerID) -> String { list.names.name(of: peer) }
 
     /// The movies of the list a pick of `voters` may offer (``PickDeck/candidates``), most wanted
     /// first (a ranked pick's finalists are the first few).
     func pickCandidates(voters: [PeerID], maxRuntime: Int?, genre: String?, streaming: Bool) -> [Movie] {
         PickDeck.candidates(
-            in: replica.list,
+            in: list,
             voters: voters,
             maxRuntime: maxRuntime,
             genre: genre,
@@ -35,14 +32,14 @@ extension ReplicaService {
 
     /// Whether any of `voters` has seen or vetoed `movie`: a TMDB deck leaves those out too.
     func seenOrVetoed(_ movie: MovieID, by voters: [PeerID]) -> Bool {
-        let marks = replica.list.marks
+        let marks = list.marks
         return marks.anyone(in: voters, has: .seen, on: movie) || marks.anyone(in: voters, has: .veto, on: movie)
     }
 
     /// A movie of a pick as its card shows it: the list's title and details, else the deck's.
     func pickCard(_ movie: Movie, yeses: Int?) -> PickMovieRecord {
-        let row = replica.list.row(for: movie.id)
-        let details = row?.details ?? replica.list.description(of: movie.id)?.details
+        let row = list.row(for: movie.id)
+        let details = row?.details ?? list.description(of: movie.id)?.details
         return PickMovieRecord(
             movieId: movie.id.rawValue,
             title: row?.title ?? details?.title ?? movie.title,
@@ -58,7 +55,7 @@ extension ReplicaService {
     /// `state` as a record, for the member `me`.
     func pickRecord(_ state: PickState, for me: PeerID) -> PickRecord {
         let tally = state.tally
-        let names = replica.list.names
+        let names = list.names
         let outcome = tally.result
         let ended = outcome != .pending || !tally.isOpen
         func card(_ movie: Movie) -> PickMovieRecord {
@@ -78,7 +75,7 @@ extension ReplicaService {
             case .chosen(let movie): ("chosen", movie)
             case .none: ("none", nil)
             }
-        let others = replica.list.picks.voting.filter { $0.id != state.id }.map { other in
+        let others = list.picks.voting.filter { $0.id != state.id }.map { other in
             PickBriefRecord(pick: other.id, openedBy: names.name(of: other.opener), openedAt: other.opening.at)
         }
         return PickRecord(

@@ -1,17 +1,16 @@
 import PeerdModel
-import PeerdSecurity
 import PeerdWeb
 import PeerdWire
 
 /// Picks as the guest door sees them (proto/WEB.md, "Guests"): the ones this peer opened, and
-/// one as a guest sees it.
-extension ReplicaService {
+/// one as a guest sees it, made from a snapshot of the replica.
+extension Replica {
     /// Closed picks the door still answers `410` for, besides the open ones.
     static var closedPicksForGuests: Int { 10 }
 
     /// The open picks this peer opened, and the newest few it opened that are closed.
     func ownPicks() -> [OwnPick] {
-        let mine = replica.list.picks.all.filter { $0.opener == identity.peer }
+        let mine = list.picks.all.filter { $0.opener == id }
         let closed = mine.filter { !$0.isOpen }.prefix(Self.closedPicksForGuests)
         return (mine.filter(\.isOpen) + closed).map { state in
             // Only a closed pick's result is asked for (its 410); an open one's is not.
@@ -23,13 +22,10 @@ extension ReplicaService {
         }
     }
 
-    /// Whether `id` names a pick that is open.
-    func pickIsOpen(_ id: OperationID) -> Bool { replica.list.picks.pick(id)?.isOpen == true }
-
     /// The pick as `guest` sees it: their own votes and next card, and nothing of any member's marks.
-    func guestState(_ id: OperationID, for guest: Pick.Guest?) -> GuestStateRecord? {
-        guard let state = replica.list.picks.pick(id) else { return nil }
-        let record = pickRecord(state, for: identity.peer)
+    func guestState(_ pick: OperationID, for guest: Pick.Guest?) -> GuestStateRecord? {
+        guard let state = list.picks.pick(pick) else { return nil }
+        let record = pickRecord(state, for: id)
         guard let guest else { return GuestStateRecord(record, you: nil, next: nil) }
         let voter = PickVoter.guest(id: guest.id, name: guest.name)
         // A tally folds every step of the pick: made once here, not once per card.
@@ -45,12 +41,5 @@ extension ReplicaService {
             you: GuestStateRecord.You(id: guest.id, name: guest.name, votes: votes),
             next: next.flatMap { movie in record.deck.first { $0.movieId == movie.id.rawValue } }
         )
-    }
-
-    /// How many guests have a vote that counts in the pick.
-    func guestCount(_ id: OperationID) -> Int {
-        replica.list.picks.pick(id)?.tally.voters.filter {
-            if case .guest = $0 { true } else { false }
-        }.count ?? 0
     }
 }

@@ -2,8 +2,8 @@ import PeerdCatalog
 import PeerdModel
 import PeerdWire
 
-/// What an import row makes, and the lookups that resolve it (see ControlResponder+Import).
-extension ControlResponder {
+/// What an import row makes, and the lookups that resolve it.
+extension ImportDesk {
     /// Times a lookup TMDB (or the holder) asked to wait for (429, 503) is tried again before its
     /// row fails.
     static let importRetries = 5
@@ -21,32 +21,23 @@ extension ControlResponder {
             ImportResult(row, outcome, movieId: movie.id.rawValue, title: movie.title, year: movie.year, reason: reason)
         }
         let rowMarks = Self.marks(of: row)
-        if let reason = rowMarks.lazy.compactMap(\.invalidReason).first ?? Self.futureReason(rowMarks)
+        if let reason = rowMarks.lazy.compactMap(\.invalidReason).first ?? MarkDesk.futureReason(rowMarks)
             ?? movie.invalidReason
         {
             return result(.unresolved, "the row can't be stored: \(reason)")
         }
-        var marks: [Mark] = []
-        for mark in rowMarks where await changes(mark, on: movie.id) { marks.append(mark) }
-        let listed = await replica.row(for: movie.id) != nil
+        let snapshot = await replica.snapshot
+        let marks = rowMarks.filter { Self.changes($0, on: movie.id, in: snapshot) }
+        let listed = snapshot.list.row(for: movie.id) != nil
         let adds = (row.list || row.want) && !listed
         if dryRun { return result(adds ? .added : marks.isEmpty ? .already : .marked, nil) }
+        let requests = MarkDesk.requests(movie, marks, adding: adds, in: snapshot)
+        guard !requests.isEmpty else { return result(.already, nil) }
         do {
-            var added = false
-            if adds, !marks.contains(where: { $0.kind == .want }) {
-                let named = await replica.named(movie)
-                if case .added = try await replica.submit(.add(named), at: Wallclock.millis()) { added = true }
-            }
-            var made = 0
-            if !marks.isEmpty {
-                guard case .marked(let record) = await mark(movie, marks) else {
-                    return result(.failed, "the marks were refused")
-                }
-                (made, added) = (record.made, added || record.added)
-            }
-            return result(added ? .added : made > 0 ? .marked : .already, nil)
+            let record = MarkDesk.record(movie.id, try await replica.write(requests, at: Wallclock.millis()))
+            return result(record.added ? .added : record.made > 0 ? .marked : .already, nil)
         } catch {
-            return result(.failed, Self.wireError(error).message)
+            return result(.failed, ControlResponder.wireError(error).message)
         }
     }
 
@@ -63,8 +54,8 @@ extension ControlResponder {
     /// Whether `mark` says something this member's marks don't. A seen mark only moves forward: a
     /// dated one replaces an undated one or an older day, an undated one never replaces a seen
     /// mark, so files that overlap (Letterboxd's watched and diary) agree in any order.
-    private func changes(_ mark: Mark, on movie: MovieID) async -> Bool {
-        let current = await replica.ownMark(mark.kind, on: movie)
+    private static func changes(_ mark: Mark, on movie: MovieID, in snapshot: Replica) -> Bool {
+        let current = snapshot.list.marks.mark(mark.kind, of: snapshot.id, on: movie)
         guard mark.kind == .seen, let current, current.set else { return current != mark }
         guard let day = mark.on else { return false }
         return current.on.map { $0 < day } ?? true
@@ -72,7 +63,9 @@ extension ControlResponder {
 
     /// What `ask` finds (search results, or what `find` found), at the imports' pace, through this
     /// daemon's token or a peer's; a lookup TMDB asked to wait for is tried again after the wait.
-    func importLookup(_ ask: CatalogQuery.Ask, _ imports: ImportDesk) async -> Result<[SearchResultRecord], WireError> {
+    func importLookup(_ ask: CatalogQuery.Ask, _ imports: ImportJournals) async -> Result<
+        [SearchResultRecord], WireError
+    > {
         var attempt = 0
         while true {
             await imports.turn(throughPeer: catalog == nil)
@@ -90,7 +83,7 @@ extension ControlResponder {
                 // A holder that is busy with others' queries: wait a moment and ask again.
                 if case .failure(let error) = outcome, error.code == .rateLimited { wait = .seconds(1) }
             } else {
-                return .failure(WireError(.unavailable, "can't ask TMDB: \(Self.noToken)"))
+                return .failure(WireError(.unavailable, "can't ask TMDB: \(CatalogDesk.noToken)"))
             }
             switch outcome {
             case .success(.search(let page)), .success(.movies(let page)): return .success(page.results)

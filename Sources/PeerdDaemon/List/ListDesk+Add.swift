@@ -1,0 +1,53 @@
+import PeerdCatalog
+import PeerdModel
+import PeerdWire
+
+/// `add` and `remove` (proto/CONTROL.md): on a token holder, TMDB is asked first, briefly, so a
+/// movie it doesn't have is refused before anything is written and a new row carries TMDB's title
+/// at once.
+extension ListDesk {
+    func add(_ asked: Movie) async -> ControlResponse {
+        var movie = asked
+        if let catalog, await replica.snapshot.isUnknown(movie.id) {
+            switch await catalog.checkBeforeAdd(movie.id) {
+            case .missing: return .error(WireError(.badRequest, Self.noSuchMovie(movie.id)))
+            case .found(let details): movie = movie.titled(by: details)
+            case .unknown: break
+            }
+        }
+        do {
+            let written = try await replica.write([.add(movie)], at: Wallclock.millis())
+            let settings = written.after.list.settings
+            switch written.made[0] {
+            case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
+            case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
+            case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op), .picked(let op):
+                return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
+            case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
+            }
+        } catch {
+            return .error(ControlResponder.wireError(error))
+        }
+    }
+
+    func remove(_ movieID: MovieID) async -> ControlResponse {
+        do {
+            let submitted = try await replica.submit(.remove(movieID), at: Wallclock.millis())
+            guard case .removed(let op) = submitted else {
+                return .error(WireError(.internal, "a removal made \(submitted)"))
+            }
+            return .removed(movie: op.movie, operation: op.id)
+        } catch {
+            return .error(ControlResponder.wireError(error))
+        }
+    }
+
+    static func noSuchMovie(_ movie: MovieID) -> String {
+        "TMDB has no movie \(movie), so nothing was added; check the id (peerctl search TITLE finds a movie's id)"
+    }
+}
+
+extension Replica {
+    /// Whether this replica knows nothing of `movie`: not listed, never described.
+    func isUnknown(_ movie: MovieID) -> Bool { list.row(for: movie) == nil && list.description(of: movie) == nil }
+}

@@ -1,0 +1,27 @@
+import PeerdModel
+import PeerdWire
+
+/// Members by the words people use for them: name, id, unique id prefix or `me`
+/// (``MemberNames/resolve(_:me:)``), among those whose operations name them and the paired ones
+/// by the names they gave. Every desk that takes members' names asks here.
+struct MemberRoster: Sendable {
+    let trust: TrustService
+    /// This daemon's member, and the name it goes by.
+    let me: PeerID
+    let myName: String
+
+    /// The members `names` names, in order, or why one names nobody.
+    func resolve(_ names: [String], in snapshot: Replica) async -> Result<[PeerID], WireError> {
+        var known = snapshot.list.names
+        known.introduce(me, as: myName)
+        for member in await trust.members() { known.introduce(member.peer, as: member.name ?? member.peer.short) }
+        var members: [PeerID] = []
+        for name in names {
+            switch known.resolve(name, me: me) {
+            case .success(let member): members.append(member)
+            case .failure(let refusal): return .failure(WireError(.badRequest, refusal.message))
+            }
+        }
+        return .success(members)
+    }
+}

@@ -69,7 +69,7 @@ package final class TMDBClient: Sendable {
     /// first need a slot of their share, free now: half the cap's rate and half its burst. So a
     /// member's flood leaves this peer's describes half the burst at once and half the rate, and
     /// a backlog of describes (a big list catching up) still lets queries through, a slot in two.
-    /// An import's lookups take no slot of the cap: `peerctl import` paces them itself (ImportDesk,
+    /// An import's lookups take no slot of the cap: `peerctl import` paces them itself (ImportJournals,
     /// 40 a second), so that with the cap's 4 a second peerd stays under TMDB's documented ceiling
     /// of about 50 a second, and a list of a thousand rows comes in within a minute.
     /// An add's check (``AddCheck``) is this peer's own, but takes a slot of the cap only if one

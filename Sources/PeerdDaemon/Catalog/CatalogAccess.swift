@@ -6,7 +6,7 @@ import PeerdWire
 protocol CatalogAccess: Sendable {
     /// What `ask` finds on TMDB; throws when TMDB fails (the error's description names the page and why).
     func lookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found
-    /// The same, for an import, which paces its lookups itself (ImportDesk).
+    /// The same, for an import, which paces its lookups itself (ImportJournals).
     func importLookup(_ ask: CatalogQuery.Ask) async throws -> CatalogAnswer.Found
     /// Queues fetches of `movies` now; returns how many.
     func refresh(_ movies: [MovieID]) async -> Int

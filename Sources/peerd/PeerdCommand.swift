@@ -171,21 +171,10 @@ struct PeerdCommand: AsyncParsableCommand {
     var config: String?
 
     func validate() throws {
-        if let port, !(0...65535).contains(port) {
-            throw ValidationError("--port must be between 0 and 65535")
-        }
         for peer in peers where PeerAddress(peer) == nil {
             throw ValidationError("--peer '\(peer)' is not host:port (e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601)")
         }
-        if let name, name.isEmpty || name.count > 64 { throw ValidationError("--name must be 1 to 64 characters") }
-        if let webPort, !(0...65535).contains(webPort) {
-            throw ValidationError("--web-port must be between 0 and 65535")
-        }
-        if webAddresses.contains(where: \.isEmpty) { throw ValidationError("--web-address must not be empty") }
-        if let guestPort, !(0...65535).contains(guestPort) {
-            throw ValidationError("--guest-port must be between 0 and 65535")
-        }
-        if guestAddress?.isEmpty == true { throw ValidationError("--guest-address must not be empty") }
+        if let problem = flags.settings.problem(naming: \.flag) { throw ValidationError(problem) }
         guard keepaliveInterval > 0 else { throw ValidationError("--keepalive-interval must be positive") }
     }
 

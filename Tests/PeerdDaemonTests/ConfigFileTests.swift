@@ -8,7 +8,7 @@ import Testing
 
 @Suite("The config file")
 struct ConfigFileTests {
-    func parse(_ text: String) throws(ConfigFileError.Problem) -> ConfigFile {
+    func parse(_ text: String) throws(ConfigFileError.Problem) -> DaemonSettings {
         try ConfigFile.parse(Data(text.utf8))
     }
 
@@ -54,7 +54,7 @@ struct ConfigFileTests {
     }
 
     @Test func anEmptyObjectSetsNothing() throws {
-        #expect(try parse("{}") == ConfigFile())
+        #expect(try parse("{}") == DaemonSettings())
     }
 
     @Test func mistakesAreNamedWithWhatToWrite() {
@@ -111,17 +111,17 @@ struct ConfigFileTests {
     }
 
     /// A value for each key that differs from an empty file's.
-    static let changedValues: [ConfigFile.Key: String] = [
+    static let changedValues: [DaemonSettings.Key: String] = [
         .name: #""den""#, .port: "7605", .listenAddress: #""::1""#, .stateDir: #""/srv/peerd""#,
         .socket: #""/run/p.sock""#, .mdns: "false", .peers: #"["10.0.0.9:7601"]"#, .logLevel: #""debug""#,
         .tmdbTokenFile: #""/t""#, .tmdbURL: #""http://127.0.0.1:9""#, .tmdbLanguage: #""fr-FR""#, .web: "false",
         .webAddresses: #""::1""#, .webPort: "7609", .guests: "false", .guestAddress: #""10.0.0.5""#, .guestPort: "7610",
     ]
 
-    @Test(arguments: ConfigFile.Key.allCases)
-    func everyKeyIsAppliedOnReloadOrReportedAsNeedingARestart(key: ConfigFile.Key) throws {
+    @Test(arguments: DaemonSettings.Key.allCases)
+    func everyKeyIsAppliedOnReloadOrReportedAsNeedingARestart(key: DaemonSettings.Key) throws {
         let value = try #require(Self.changedValues[key], "a changed value for \(key.rawValue)")
-        let change = ConfigChange(from: ConfigFile(), to: try parse(#"{"\#(key.rawValue)": \#(value)}"#))
+        let change = ConfigChange(from: DaemonSettings(), to: try parse(#"{"\#(key.rawValue)": \#(value)}"#))
         switch key {
         case .logLevel: #expect(change.logLevel == .debug && change.needsRestart.isEmpty)
         case .peers: #expect(change.addedPeers == [PeerAddress(host: "10.0.0.9", port: 7601)])
@@ -138,7 +138,7 @@ extension ConfigFileTests {
         #expect(throws: ConfigFileError.unreadable(path: missing, reason: "no such file")) {
             try ConfigFile.load(given: missing, environment: [:])
         }
-        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.path]) == ConfigFile())
-        #expect(try ConfigFile.load(given: nil, environment: [:]) == ConfigFile())
+        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.path]) == DaemonSettings())
+        #expect(try ConfigFile.load(given: nil, environment: [:]) == DaemonSettings())
     }
 }

@@ -67,7 +67,7 @@ struct ConfigReloaderTests {
 
     @Test func aLevelGivenOnTheCommandLineStaysAndNewPeersStillApply() async throws {
         let harness = try ReloadHarness()
-        try await harness.run(loaded: ConfigFile(), levels: nil) {
+        try await harness.run(loaded: DaemonSettings(), levels: nil) {
             try harness.write(#"{"logLevel": "trace", "peers": ["10.0.0.4:7601"]}"#)
             let record = try #require(await harness.hangup(expecting: Self.reloaded))
             #expect(record.metadata["logLevel"] == "unchanged: --log-level was given")
@@ -79,7 +79,7 @@ struct ConfigReloaderTests {
         let harness = try ReloadHarness(hasConfigPath: false)
         let levels = LogLevelOverride()
         levels.level = .debug
-        try await harness.run(loaded: ConfigFile(), levels: levels) {
+        try await harness.run(loaded: DaemonSettings(), levels: levels) {
             let record = try #require(await harness.hangup(expecting: ReloadHarness.noFile))
             #expect(record.level == .notice)
             #expect(levels.level == .debug)

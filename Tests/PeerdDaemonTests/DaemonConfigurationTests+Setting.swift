@@ -16,7 +16,7 @@ extension DaemonConfigurationTests {
         var read: @Sendable (DaemonConfiguration) -> String
 
         /// The switch names every key, so a new key needs its row here.
-        static func of(_ key: ConfigFile.Key) -> Setting {
+        static func of(_ key: DaemonSettings.Key) -> Setting {
             switch key {
             case .name:
                 Setting(#""den""#, { $0.name = "attic" }, "ada-laptop", "den", "attic") { $0.name }

@@ -21,14 +21,14 @@ struct DaemonConfigurationTests {
 
     func resolve(
         _ flags: DaemonFlags = DaemonFlags(),
-        file: ConfigFile = ConfigFile(),
+        file: DaemonSettings = DaemonSettings(),
         environment: [String: String] = Self.environment
     ) throws -> DaemonConfiguration {
         try DaemonConfiguration(flags: flags, file: file, environment: environment, hostName: "ada-laptop")
     }
 
-    @Test(arguments: ConfigFile.Key.allCases)
-    func theFlagWinsOverTheFileWhichWinsOverTheDefault(key: ConfigFile.Key) throws {
+    @Test(arguments: DaemonSettings.Key.allCases)
+    func theFlagWinsOverTheFileWhichWinsOverTheDefault(key: DaemonSettings.Key) throws {
         let setting = Setting.of(key)
         let file = try ConfigFile.parse(Data(#"{"\#(key.rawValue)": \#(setting.json)}"#.utf8))
         var flags = DaemonFlags()

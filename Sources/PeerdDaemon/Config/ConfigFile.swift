@@ -9,7 +9,8 @@ package import FoundationEssentials
 import Foundation
 #endif
 
-/// peerd's optional config file: one JSON object whose keys mirror the flags, all optional.
+/// peerd's optional config file: one JSON object whose keys mirror the flags, all optional, read
+/// as ``DaemonSettings``.
 ///
 /// ```json
 /// {"name": "den", "port": 7601, "listenAddress": "::", "stateDir": "/srv/peerd", "socket": "/run/p.sock",
@@ -22,28 +23,7 @@ import Foundation
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
 /// silently ignored, so a typo does not go unnoticed. On SIGHUP `logLevel` and new `peers` apply
 /// at once; the rest waits for the next start.
-package struct ConfigFile: Equatable, Sendable {
-    package var name: String?
-    package var port: Int?
-    package var listenAddress: String?
-    package var stateDir: String?
-    package var socket: String?
-    package var mdns: Bool?
-    package var peers: [PeerAddress] = []
-    package var logLevel: Logger.Level?
-    package var tmdbTokenFile: String?
-    package var tmdbURL: String?
-    package var tmdbLanguage: String?
-    package var web: Bool?
-    /// `webAddress`: one address, or a list of them.
-    package var webAddresses: [String]?
-    package var webPort: Int?
-    package var guests: Bool?
-    package var guestAddress: String?
-    package var guestPort: Int?
-
-    package init() {}
-
+package enum ConfigFile {
     /// `$XDG_CONFIG_HOME/peerd/config.json`, else `~/.config/peerd/config.json`; nil without a home.
     package static func defaultPath(environment: [String: String]) -> String? {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/peerd/config.json" }
@@ -58,17 +38,17 @@ package struct ConfigFile: Equatable, Sendable {
 
     /// The file `--config` names, which must exist; without it the default file, read as empty
     /// when there is none.
-    package static func load(given: String?, environment: [String: String]) throws(ConfigFileError) -> ConfigFile {
-        guard let path = path(given: given, environment: environment) else { return ConfigFile() }
+    package static func load(given: String?, environment: [String: String]) throws(ConfigFileError) -> DaemonSettings {
+        guard let path = path(given: given, environment: environment) else { return DaemonSettings() }
         guard let file = try load(path: path) else {
             if given != nil { throw .unreadable(path: path, reason: "no such file") }
-            return ConfigFile()
+            return DaemonSettings()
         }
         return file
     }
 
     /// Reads and checks the file at `path`; nil when there is none.
-    package static func load(path: String) throws(ConfigFileError) -> ConfigFile? {
+    package static func load(path: String) throws(ConfigFileError) -> DaemonSettings? {
         do throws(Errno) {
             _ = try FilePath(path).stat()
         } catch {
@@ -89,9 +69,9 @@ package struct ConfigFile: Equatable, Sendable {
     }
 
     /// Decodes and checks a config file's contents.
-    package static func parse(_ bytes: Data) throws(ConfigFileError.Problem) -> ConfigFile {
+    package static func parse(_ bytes: Data) throws(ConfigFileError.Problem) -> DaemonSettings {
         do {
-            return try JSONDecoder().decode(ConfigFile.self, from: bytes)
+            return try JSONDecoder().decode(DaemonSettings.self, from: bytes)
         } catch let problem as ConfigFileError.Problem {
             throw problem
         } catch let error as DecodingError {
@@ -102,16 +82,7 @@ package struct ConfigFile: Equatable, Sendable {
     }
 }
 
-extension ConfigFile: Decodable {
-    /// The file's keys, as it spells them.
-    package enum Key: String, CodingKey, CaseIterable, Sendable {
-        case name, port, listenAddress, stateDir, socket, mdns, peers, logLevel, tmdbTokenFile
-        case tmdbURL = "tmdbUrl"
-        case tmdbLanguage, web
-        case webAddresses = "webAddress"
-        case webPort, guests, guestAddress, guestPort
-    }
-
+extension DaemonSettings: Decodable {
     private struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -119,20 +90,16 @@ extension ConfigFile: Decodable {
         init?(intValue: Int) { nil }
     }
 
+    /// The config file's form: its keys as ``Key`` spells them, checked by ``problem(naming:)``.
     package init(from decoder: any Decoder) throws {
+        self.init()
         for key in try decoder.container(keyedBy: AnyKey.self).allKeys where Key(rawValue: key.stringValue) == nil {
             let known = Key.allCases.map(\.rawValue).joined(separator: ", ")
             throw ConfigFileError.Problem(reason: "unknown key '\(key.stringValue)'; the keys are \(known)")
         }
         let container = try decoder.container(keyedBy: Key.self)
         name = try container.decodeIfPresent(String.self, forKey: .name)
-        if let name, name.isEmpty || name.count > 64 {
-            throw ConfigFileError.Problem(reason: "name must be 1 to 64 characters")
-        }
         port = try container.decodeIfPresent(Int.self, forKey: .port)
-        if let port, !(0...65535).contains(port) {
-            throw ConfigFileError.Problem(reason: "port must be between 0 and 65535")
-        }
         listenAddress = try container.decodeIfPresent(String.self, forKey: .listenAddress)
         stateDir = try container.decodeIfPresent(String.self, forKey: .stateDir)
         socket = try container.decodeIfPresent(String.self, forKey: .socket)
@@ -154,10 +121,9 @@ extension ConfigFile: Decodable {
             }
             logLevel = parsed
         }
+        if let problem = problem(naming: \.rawValue) { throw ConfigFileError.Problem(reason: problem) }
     }
-}
 
-extension ConfigFile {
     /// `web`, `webAddress` (a string or a list of strings) and `webPort`; `guests`, `guestAddress`
     /// and `guestPort`.
     private mutating func decodeWeb(_ container: KeyedDecodingContainer<Key>) throws {
@@ -167,20 +133,10 @@ extension ConfigFile {
         } else {
             webAddresses = try container.decodeIfPresent([String].self, forKey: .webAddresses)
         }
-        if let webAddresses, webAddresses.isEmpty || webAddresses.contains(where: \.isEmpty) {
-            throw ConfigFileError.Problem(reason: "webAddress must name at least one address, none empty")
-        }
         webPort = try container.decodeIfPresent(Int.self, forKey: .webPort)
-        if let webPort, !(0...65535).contains(webPort) {
-            throw ConfigFileError.Problem(reason: "webPort must be between 0 and 65535")
-        }
         guests = try container.decodeIfPresent(Bool.self, forKey: .guests)
         guestAddress = try container.decodeIfPresent(String.self, forKey: .guestAddress)
-        if guestAddress?.isEmpty == true { throw ConfigFileError.Problem(reason: "guestAddress must not be empty") }
         guestPort = try container.decodeIfPresent(Int.self, forKey: .guestPort)
-        if let guestPort, !(0...65535).contains(guestPort) {
-            throw ConfigFileError.Problem(reason: "guestPort must be between 0 and 65535")
-        }
     }
 }
 

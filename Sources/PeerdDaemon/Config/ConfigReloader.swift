@@ -11,7 +11,7 @@ import UnixSignals
 /// dialed without signals or sockets; peerd itself traps SIGHUP (`init(path:loaded:levels:dialer:logger:)`).
 final class ConfigReloader<Hangups: AsyncSequence & Sendable>: Service where Hangups.Element: Sendable {
     private let path: String?
-    private let initial: ConfigFile
+    private let initial: DaemonSettings
     private let hangups: Hangups
     private let levels: LogLevelOverride?
     private let dial: @Sendable (PeerAddress) async -> Void
@@ -19,7 +19,7 @@ final class ConfigReloader<Hangups: AsyncSequence & Sendable>: Service where Han
 
     init(
         path: String?,
-        loaded: ConfigFile,
+        loaded: DaemonSettings,
         hangups: Hangups,
         levels: LogLevelOverride?,
         dial: @escaping @Sendable (PeerAddress) async -> Void,
@@ -42,8 +42,12 @@ final class ConfigReloader<Hangups: AsyncSequence & Sendable>: Service where Han
             }
             do {
                 let newer = try ConfigFile.load(path: path)
-                await apply(ConfigChange(from: loaded, to: newer ?? ConfigFile()), path: path, missing: newer == nil)
-                loaded = newer ?? ConfigFile()
+                await apply(
+                    ConfigChange(from: loaded, to: newer ?? DaemonSettings()),
+                    path: path,
+                    missing: newer == nil
+                )
+                loaded = newer ?? DaemonSettings()
             } catch {
                 logger.error("config file rejected; the running settings stay", metadata: ["error": "\(error)"])
             }
@@ -71,7 +75,7 @@ extension ConfigReloader where Hangups == UnixSignalsSequence {
     /// Traps SIGHUP now, before peerd reports ready: its default action would end the process.
     convenience init(
         path: String?,
-        loaded: ConfigFile,
+        loaded: DaemonSettings,
         levels: LogLevelOverride?,
         dialer: PeerDialer,
         logger: Logger

@@ -9,7 +9,8 @@ extension DaemonConfiguration {
     /// Resolves every setting from its sources; for each, the first that is set wins:
     ///
     /// 1. the flag (``DaemonFlags``);
-    /// 2. the config file's key (``ConfigFile``);
+    /// 2. the config file's key (``ConfigFile``); both are ``DaemonSettings``, merged by
+    ///    ``DaemonSettings/overriding(_:)``;
     /// 3. the default, some of them from the environment: the host name, `$XDG_STATE_HOME` (else
     ///    `$HOME`) for the state directory, `$XDG_RUNTIME_DIR` for the socket.
     ///
@@ -38,15 +39,16 @@ extension DaemonConfiguration {
     ///   daemon doesn't want, and no answer to which keys need a restart (``ConfigChange``).
     package init(
         flags: DaemonFlags,
-        file: ConfigFile,
+        file: DaemonSettings,
         environment: [String: String],
         hostName: String
     ) throws(StoreError) {
         let variables = PeerdEnvironment(variables: environment)
-        name = flags.name ?? file.name ?? hostName
-        port = flags.port ?? file.port ?? PeerAddress.defaultPort
-        listenAddress = flags.listenAddress ?? file.listenAddress ?? "::"
-        if let named = flags.stateDir ?? file.stateDir {
+        let set = flags.settings.overriding(file)
+        name = set.name ?? hostName
+        port = set.port ?? PeerAddress.defaultPort
+        listenAddress = set.listenAddress ?? "::"
+        if let named = set.stateDir {
             stateDirectory = named
         } else {
             stateDirectory = try StateDirectory.defaultPath(environment: environment).string
@@ -54,24 +56,24 @@ extension DaemonConfiguration {
         let namedSocket = flags.socket ?? variables.socketVariable ?? file.socket
         socketPath = namedSocket ?? variables.runtimeSocketPath
         socketIsDefault = namedSocket == nil
-        mdns = flags.mdns ?? file.mdns ?? true
-        staticPeers = flags.peers + file.peers
+        mdns = set.mdns ?? true
+        staticPeers = set.peers
         groupSecretFile = flags.groupSecretFile
         configPath = ConfigFile.path(given: flags.config, environment: environment)
         config = file
-        logLevel = flags.logLevel ?? file.logLevel ?? .info
+        logLevel = set.logLevel ?? .info
         self.environment = environment
         if let keepalive = flags.keepaliveInterval { session.keepaliveInterval = keepalive }
         session.relayTree = !flags.flood
-        tmdb.tokenFile = flags.tmdbTokenFile ?? file.tmdbTokenFile
-        tmdb.url = flags.tmdbURL ?? file.tmdbURL ?? tmdb.url
-        tmdb.language = flags.tmdbLanguage ?? file.tmdbLanguage ?? tmdb.language
+        tmdb.tokenFile = set.tmdbTokenFile
+        tmdb.url = set.tmdbURL ?? tmdb.url
+        tmdb.language = set.tmdbLanguage ?? tmdb.language
         tmdb.disabled = flags.noTmdb
-        web.enabled = flags.web ?? file.web ?? true
-        web.addresses = flags.webAddresses ?? file.webAddresses ?? web.addresses
-        web.port = flags.webPort ?? file.webPort ?? web.port
-        guests.enabled = flags.guests ?? file.guests ?? true
-        guests.address = flags.guestAddress ?? file.guestAddress
-        guests.port = flags.guestPort ?? file.guestPort ?? guests.port
+        web.enabled = set.web ?? true
+        web.addresses = set.webAddresses ?? web.addresses
+        web.port = set.webPort ?? web.port
+        guests.enabled = set.guests ?? true
+        guests.address = set.guestAddress
+        guests.port = set.guestPort ?? guests.port
     }
 }

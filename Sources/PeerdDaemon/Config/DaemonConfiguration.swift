@@ -25,7 +25,7 @@ package struct DaemonConfiguration: Sendable {
     /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
     package var configPath: String?
     /// What that file said at start, so a reload applies only what changed.
-    package var config: ConfigFile
+    package var config: DaemonSettings
     /// The level to log at from the start.
     package var logLevel: Logger.Level
     /// Where a reloaded `logLevel` goes; nil when `--log-level` was given, which the file never overrides.

@@ -1,37 +1,15 @@
-package import Logging
-package import PeerdModel
-
-/// What `peerd`'s command line said, as plain values: nil (or empty) for a flag not given, so the
-/// config file and the defaults can fill it in (``DaemonConfiguration/init(flags:file:environment:hostName:)``).
+/// What `peerd`'s command line said, as plain values: its ``DaemonSettings`` (nil or empty for a
+/// flag not given, so the config file and the defaults can fill it in) and the flags that only the
+/// command line sets (``DaemonConfiguration/init(flags:file:environment:hostName:)``).
 ///
-/// The command parses and checks the flags; this holds only their values, so the daemon's settings
-/// are resolved and tested without swift-argument-parser.
+/// The command parses the flags; this holds only their values, so the daemon's settings are
+/// resolved and tested without swift-argument-parser.
+@dynamicMemberLookup
 package struct DaemonFlags: Equatable, Sendable {
-    package var name: String?
-    package var port: Int?
-    package var listenAddress: String?
-    package var stateDir: String?
-    package var socket: String?
-    /// `--no-mdns` is `false`; nil when not given.
-    package var mdns: Bool?
-    /// `--peer`, in the order given.
-    package var peers: [PeerAddress] = []
+    package var settings = DaemonSettings()
     package var groupSecretFile: String?
-    package var tmdbTokenFile: String?
-    package var tmdbURL: String?
-    package var tmdbLanguage: String?
     /// `--no-tmdb`.
     package var noTmdb = false
-    /// `--web-address`, repeatable; nil when not given.
-    package var webAddresses: [String]?
-    package var webPort: Int?
-    /// `--no-web` is `false`; nil when not given.
-    package var web: Bool?
-    package var guestAddress: String?
-    package var guestPort: Int?
-    /// `--no-guests` is `false`; nil when not given.
-    package var guests: Bool?
-    package var logLevel: Logger.Level?
     /// `--config`.
     package var config: String?
     /// `--keepalive-interval` (hidden): nil keeps the session's default.
@@ -40,4 +18,9 @@ package struct DaemonFlags: Equatable, Sendable {
     package var flood = false
 
     package init() {}
+
+    package subscript<Value>(dynamicMember path: WritableKeyPath<DaemonSettings, Value>) -> Value {
+        get { settings[keyPath: path] }
+        set { settings[keyPath: path] = newValue }
+    }
 }

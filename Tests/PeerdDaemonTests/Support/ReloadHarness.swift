@@ -37,7 +37,7 @@ final class ReloadHarness: Sendable {
     }
 
     /// Writes the config file peerd started with, and returns it as read then.
-    func start(with json: String) throws -> ConfigFile {
+    func start(with json: String) throws -> DaemonSettings {
         try write(json)
         return try ConfigFile.parse(Data(json.utf8))
     }
@@ -56,7 +56,7 @@ final class ReloadHarness: Sendable {
 
     /// Runs a reloader that starts from `loaded` while `body` runs, then shuts it down gracefully.
     func run(
-        loaded: ConfigFile,
+        loaded: DaemonSettings,
         levels: LogLevelOverride?,
         _ body: () async throws -> Void
     ) async throws {

@@ -89,6 +89,13 @@ package final class ControlClient {
         return try receive()
     }
 
+    /// Sends one request of the kind `body` is and reads its one response.
+    package func request(_ body: some ControlRequestBody) throws(Failure) -> ControlResponse {
+        try request(ControlRequest(body))
+    }
+
+    package func send(_ body: some ControlRequestBody) throws(Failure) { try send(ControlRequest(body)) }
+
     package func send(_ request: ControlRequest) throws(Failure) {
         do {
             try writeAll(Frame.bytes(WireCoding.encode(request)))

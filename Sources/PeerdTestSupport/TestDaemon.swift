@@ -118,7 +118,7 @@ package final class TestDaemon: @unchecked Sendable {
     }
 
     package func status() throws -> StatusRecord {
-        guard case .status(let status) = try ControlClient(socketPath: socket).request(.status) else {
+        guard case .status(let status) = try ControlClient(socketPath: socket).request(StatusRequest()) else {
             throw Failure.unexpected
         }
         return status

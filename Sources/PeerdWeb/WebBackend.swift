@@ -7,17 +7,3 @@ package protocol WebBackend: Sendable {
     /// The list's changes from now on, as `follow` streams them.
     func follow() async -> ChangeFollow
 }
-
-/// The control requests the page may send. The rest (follow, connect, invite, join, forget,
-/// trust, diagnose, import) stay with `peerctl`: they pair, trust, dial, tell the network's details
-/// or bring in a file, which a page has no business doing.
-extension ControlRequest {
-    package var allowedFromPage: Bool {
-        switch self {
-        case .add, .remove, .list, .peers, .status, .search, .discover, .similar, .genres, .services, .show, .refresh,
-            .mark, .watch, .history, .pick, .vote, .pickStatus, .pickClose:
-            true
-        case .follow, .connect, .invite, .join, .forget, .trust, .page, .diagnose, .importRows: false
-        }
-    }
-}

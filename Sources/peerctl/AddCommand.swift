@@ -45,7 +45,7 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let movie = try resolve(try wanted())
-        guard case .added(let record, let operation) = try options.request(.add(movie)) else {
+        guard case .added(let record, let operation) = try options.request(AddRequest(movie: movie)) else {
             throw Output.unexpected()
         }
         if options.json {
@@ -65,7 +65,7 @@ struct AddCommand: ParsableCommand {
     private func detailsNote(_ record: MovieRecord) -> String? {
         guard record.posterPath == nil, let movie = MovieID(record.movieId),
             let client = try? ControlClient(socketPath: options.socketPath),
-            case .shown(let shown)? = try? client.request(.show(movie)),
+            case .shown(let shown)? = try? client.request(ShowRequest(movie: movie)),
             shown.details == nil, let pending = shown.pending
         else { return nil }
         return "details: \(pending); `peerctl show \(record.movieId)` shows them once fetched"

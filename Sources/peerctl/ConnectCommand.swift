@@ -30,7 +30,7 @@ struct ConnectCommand: ParsableCommand {
 
     func run() throws {
         // The control protocol takes host:port: the default port is filled in here, where people type.
-        let response = try options.request(.connect(address: PeerAddress(address)!.description))
+        let response = try options.request(ConnectRequest(address: PeerAddress(address)!.description))
         guard case .connecting(let address) = response else { throw Output.unexpected() }
         if options.json {
             Output.json(response)

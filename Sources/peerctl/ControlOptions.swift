@@ -29,6 +29,9 @@ struct ControlOptions: ParsableArguments {
     }
 
     /// Sends one request; a refusal from the daemon is printed and exits 1.
+    func request(_ body: some ControlRequestBody) throws -> ControlResponse { try request(ControlRequest(body)) }
+
+    /// Sends one request; a refusal from the daemon is printed and exits 1.
     func request(_ request: ControlRequest) throws -> ControlResponse {
         let client = try connect()
         let response: ControlResponse
@@ -50,7 +53,7 @@ struct ControlOptions: ParsableArguments {
         var rows: [MovieRecord] = []
         var cursor: String?
         repeat {
-            guard case .list(let page, _, let next) = try request(.list(limit: nil, after: cursor)) else {
+            guard case .list(let page, _, let next) = try request(ListRequest(limit: nil, after: cursor)) else {
                 throw Output.unexpected()
             }
             rows += page

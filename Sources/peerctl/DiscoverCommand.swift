@@ -97,7 +97,7 @@ struct DiscoverCommand: ParsableCommand {
     func run() throws {
         let genreID = try genre.map { try GenreChoice.resolve($0, options: options) }
         let filter = DiscoverFilter(genre: genreID, year: year, maxRuntime: maxRuntime, minRating: minRating)
-        let response = try options.request(.discover(DiscoverList(kind, filter: filter), page: page))
+        let response = try options.request(DiscoverRequest(DiscoverList(kind, filter: filter), page: page))
         guard case .movies(let movies) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         guard !movies.results.isEmpty else { return print("TMDB lists no movies for \(movies.query)") }
@@ -121,7 +121,7 @@ struct DiscoverCommand: ParsableCommand {
 enum GenreChoice {
     static func resolve(_ text: String, options: ControlOptions) throws -> Int {
         if let id = Int(text), id > 0 { return id }
-        let response = try options.request(.genres)
+        let response = try options.request(GenresRequest())
         guard case .genres(let record) = response else { throw Output.unexpected() }
         let typed = text.lowercased()
         let exact = record.genres.filter { $0.name.lowercased() == typed }

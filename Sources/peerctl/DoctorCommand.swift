@@ -69,11 +69,11 @@ struct DoctorCommand: ParsableCommand {
     static func ask(_ socket: String) -> Result<Doctor.DaemonFacts, DaemonUnreachable> {
         do {
             let client = try ControlClient(socketPath: socket)
-            guard case .status(let status) = try client.request(.status),
-                case .peers(let peers) = try client.request(.peers)
+            guard case .status(let status) = try client.request(StatusRequest()),
+                case .peers(let peers) = try client.request(PeersRequest())
             else { return .failure(DaemonUnreachable("peerd answered with something unexpected")) }
             var diagnosis: DiagnosisRecord?
-            if case .diagnosis(let answer) = try client.request(.diagnose) { diagnosis = answer }
+            if case .diagnosis(let answer) = try client.request(DiagnoseRequest()) { diagnosis = answer }
             return .success(Doctor.DaemonFacts(status: status, peers: peers, diagnosis: diagnosis))
         } catch {
             return .failure(DaemonUnreachable(error.description))

@@ -14,7 +14,7 @@ struct GenresCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        let response = try options.request(.genres)
+        let response = try options.request(GenresRequest())
         guard case .genres(let record) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         MoviePageOutput.keptNote(fetchedAt: record.fetchedAt, stale: record.stale)

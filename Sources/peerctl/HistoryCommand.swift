@@ -44,7 +44,7 @@ struct HistoryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = ControlRequest.history(
+        let request = HistoryRequest(
             movie: movie?.id,
             since: since.flatMap(Self.millis(since:)),
             limit: limit,

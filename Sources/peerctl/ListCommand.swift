@@ -66,7 +66,7 @@ struct ListCommand: ParsableCommand {
         var total = 0
         var next: String?
         repeat {
-            let request = ControlRequest.list(limit: limit, after: cursor, streaming: streaming, filter: filter)
+            let request = ListRequest(limit: limit, after: cursor, streaming: streaming, filter: filter)
             guard case .list(let page, let count, let more) = try options.request(request) else {
                 throw Output.unexpected()
             }
@@ -138,7 +138,7 @@ struct ListCommand: ParsableCommand {
         Output.allowInterrupts()
         let client = try options.connect()
         do {
-            try client.send(.follow)
+            try client.send(FollowRequest())
             guard case .following = try client.receive() else { throw Output.unexpected() }
             if !options.json { Output.note("following changes to the list; Ctrl-C to stop") }
             while true {

@@ -23,7 +23,7 @@ enum Marking {
     /// Sends `marks` of `movie` and prints what they did.
     static func send(_ marks: [Mark], of words: [String], options: ControlOptions, command: String) throws {
         let wanted = try MovieWords(words).movie(options, command: command, done: "marked")
-        let response = try options.request(.mark(wanted, marks))
+        let response = try options.request(MarkRequest(movie: wanted, marks: marks))
         guard case .marked(let marked) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let name = marked.movie.map(Output.describe) ?? "movie \(marked.movieId)"

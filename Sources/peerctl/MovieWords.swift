@@ -61,7 +61,9 @@ struct MovieWords {
         done: String
     ) throws -> Movie {
         guard
-            case .searchResults(let page) = try options.request(.search(query: query.title, year: query.year, page: 1))
+            case .searchResults(let page) = try options.request(
+                SearchRequest(query: query.title, year: query.year, page: 1)
+            )
         else { throw Output.unexpected() }
         guard let match = query.bestMatch(in: page.results), let id = MovieID(match.movieId) else {
             SearchCommand.printCandidates(page, for: text, command: command, done: done)

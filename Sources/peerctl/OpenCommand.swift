@@ -23,7 +23,7 @@ struct OpenCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        guard case .page(let url) = try options.request(.page) else { throw Output.unexpected() }
+        guard case .page(let url) = try options.request(PageRequest()) else { throw Output.unexpected() }
         if options.json { return Output.json(ControlResponse.page(url: url)) }
         print(url)
         guard !noBrowser else { return }

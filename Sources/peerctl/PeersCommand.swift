@@ -11,7 +11,7 @@ struct PeersCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        guard case .peers(let peers) = try options.request(.peers) else { throw Output.unexpected() }
+        guard case .peers(let peers) = try options.request(PeersRequest()) else { throw Output.unexpected() }
         if options.json { return Output.json(peers) }
         guard !peers.isEmpty else {
             print("no peers yet; peers on the LAN are found by mDNS, others with `peerctl connect HOST:PORT`")

@@ -91,12 +91,12 @@ struct PickCommand: ParsableCommand {
     func run() throws {
         if watched { return try logWatch() }
         let named = try openedBy.map { try PickOutput.pick(openedBy: $0, options: options) }
-        let request: ControlRequest =
+        let request =
             status
-            ? .pickStatus(pick: named)
+            ? ControlRequest(PickStatusRequest(pick: named))
             : close
-                ? .pickClose(pick: named, force: force)
-                : .pick(
+                ? ControlRequest(PickCloseRequest(pick: named, force: force))
+                : ControlRequest(
                     PickOpening(
                         mode: mode,
                         deck: deck,
@@ -121,7 +121,7 @@ struct PickCommand: ParsableCommand {
     /// whoever logs it).
     private func logWatch() throws {
         let named = try openedBy.map { try PickOutput.pick(openedBy: $0, options: options) }
-        guard case .pickState(let pick) = try options.request(.pickStatus(pick: named)) else {
+        guard case .pickState(let pick) = try options.request(PickStatusRequest(pick: named)) else {
             throw Output.unexpected()
         }
         guard let result = pick.result, let movie = MovieID(result.movieId) else {
@@ -129,7 +129,7 @@ struct PickCommand: ParsableCommand {
             Output.error("\(PickOutput.name(pick)) \(why); nothing to log (`peerctl pick --status`)")
             throw ExitCode(1)
         }
-        guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
+        guard case .status(let me) = try options.request(StatusRequest()) else { throw Output.unexpected() }
         guard pick.voters.contains(where: { $0.peer == me.peer }) else {
             Output.error(
                 "you didn't vote in \(PickOutput.name(pick)); one of its voters logs it with `peerctl pick --watched`"
@@ -138,7 +138,11 @@ struct PickCommand: ParsableCommand {
         }
         let members = pick.voters.compactMap { $0.peer?.rawValue }
         let response = try options.request(
-            .watch(Movie(id: movie, title: result.title, year: result.year), with: members, on: Marking.day("today"))
+            WatchRequest(
+                movie: Movie(id: movie, title: result.title, year: result.year),
+                with: members,
+                on: Marking.day("today")
+            )
         )
         guard case .marked = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
@@ -195,7 +199,7 @@ struct VoteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let response = try options.request(.vote(pick: nil, movie: movie?.id, yes: yes, ranking: ranking))
+        let response = try options.request(VoteRequest(pick: nil, movie: movie?.id, yes: yes, ranking: ranking))
         guard case .pickState(let pick) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         PickOutput.print(pick, .status)

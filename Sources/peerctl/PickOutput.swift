@@ -100,7 +100,7 @@ enum PickOutput {
 
     /// The pick `name` opened among those voting, by asking how the current one stands.
     static func pick(openedBy name: String, options: ControlOptions) throws -> OperationID {
-        guard case .pickState(let current) = try options.request(.pickStatus(pick: nil)) else {
+        guard case .pickState(let current) = try options.request(PickStatusRequest(pick: nil)) else {
             throw Output.unexpected()
         }
         let picks =

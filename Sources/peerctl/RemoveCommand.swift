@@ -22,7 +22,7 @@ struct RemoveCommand: ParsableCommand {
 
     func run() throws {
         let named = try MovieWords(movie).movie(options, command: "remove", done: "removed", listOnly: true)
-        let response = try options.request(.remove(named.id))
+        let response = try options.request(RemoveRequest(movie: named.id))
         guard case .removed(let movie, _) = response else { throw Output.unexpected() }
         if options.json {
             Output.json(response)

@@ -31,7 +31,7 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         let query = words.joined(separator: " ")
-        let response = try options.request(.search(query: query, year: year, page: page))
+        let response = try options.request(SearchRequest(query: query, year: year, page: page))
         guard case .searchResults(let results) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         guard !results.results.isEmpty else { return print("TMDB knows no movie called '\(query)'") }

@@ -43,7 +43,7 @@ struct ServicesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = ControlRequest.services(region: region, services: clear ? [] : names.isEmpty ? nil : names)
+        let request = ServicesRequest(region: region, services: clear ? [] : names.isEmpty ? nil : names)
         let response = try options.request(request)
         guard case .services(let record) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }

@@ -19,7 +19,7 @@ struct ShowCommand: ParsableCommand {
 
     func run() throws {
         let movie = try MovieWords(words).movie(options, command: "show", done: "shown")
-        let response = try options.request(.show(movie.id))
+        let response = try options.request(ShowRequest(movie: movie.id))
         guard case .shown(let shown) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let id = movie.id.rawValue
@@ -108,7 +108,7 @@ struct RefreshCommand: ParsableCommand {
 
     func run() throws {
         let id = movie?.id
-        let response = try options.request(.refresh(id))
+        let response = try options.request(RefreshRequest(movie: id))
         guard case .refreshing(let count) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let what = count == 1 ? "1 movie" : "\(count) movies"

@@ -28,7 +28,7 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws {
         let movie = try MovieWords(words).movie(options, command: "similar", done: "asked")
-        let response = try options.request(.similar(movie.id, page: page))
+        let response = try options.request(SimilarRequest(movie: movie.id, page: page))
         guard case .movies(let movies) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         guard !movies.results.isEmpty else { return print("TMDB recommends nothing for movie \(movie.id) yet") }

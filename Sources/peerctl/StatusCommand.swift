@@ -11,7 +11,7 @@ struct StatusCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        guard case .status(let status) = try options.request(.status) else { throw Output.unexpected() }
+        guard case .status(let status) = try options.request(StatusRequest()) else { throw Output.unexpected() }
         if options.json { return Output.json(status) }
         let rows: [(String, String)] = [
             ("peer", status.peer.rawValue),

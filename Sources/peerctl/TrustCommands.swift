@@ -21,7 +21,7 @@ struct IdCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        guard case .status(let status) = try options.request(.status) else { throw Output.unexpected() }
+        guard case .status(let status) = try options.request(StatusRequest()) else { throw Output.unexpected() }
         if options.json { return Output.json(["peer": status.peer.rawValue]) }
         print(status.peer.rawValue)
     }
@@ -48,7 +48,7 @@ struct InviteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let response = try options.request(.invite(expiresIn: expires * 60))
+        let response = try options.request(InviteRequest(expiresIn: expires * 60))
         guard case .invite(let code, let expiresAt) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         print(code)
@@ -90,7 +90,9 @@ struct JoinCommand: ParsableCommand {
 
     func run() throws {
         // The control protocol takes host:port: the default port is filled in here, where people type.
-        let response = try options.request(.join(code: code, address: address.map { PeerAddress($0)!.description }))
+        let response = try options.request(
+            JoinRequest(code: code, address: address.map { PeerAddress($0)!.description })
+        )
         guard case .joined(let peer, let name, let members) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let peers = members == 1 ? "1 peer" : "\(members) peers"
@@ -114,7 +116,7 @@ struct ForgetCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        let response = try options.request(.forget(peer: peer))
+        let response = try options.request(ForgetRequest(peer: peer))
         guard case .forgotten(let id, let name) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         print("forgot \(name ?? id.short) (\(id.rawValue)); it is refused from now on")
@@ -134,7 +136,7 @@ struct TrustCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        let response = try options.request(.trust(peer: peer))
+        let response = try options.request(TrustRequest(peer: peer))
         guard case .trusted(let id) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         print("trusting \(id.rawValue)")

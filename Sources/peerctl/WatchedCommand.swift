@@ -44,7 +44,7 @@ struct WatchedCommand: ParsableCommand {
 
     func run() throws {
         let wanted = try MovieWords(movie).movie(options, command: "watched", done: "logged")
-        let response = try options.request(.watch(wanted, with: members, on: on.flatMap(Marking.day)))
+        let response = try options.request(WatchRequest(movie: wanted, with: members, on: on.flatMap(Marking.day)))
         guard case .marked(let marked) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
         let name = marked.movie.map(Output.describe) ?? "movie \(marked.movieId)"

@@ -23,7 +23,7 @@ struct DurabilityTests {
                 for n in 0..<5_000 {
                     let id = writer * 10_000 + n + 1
                     guard let client = try? ControlClient(socketPath: socket),
-                        case .added = try? client.request(.add(Movie(id: MovieID(id)!)))
+                        case .added = try? client.request(AddRequest(movie: Movie(id: MovieID(id)!)))
                     else { return }
                     acked.insert(id)
                 }

@@ -30,7 +30,7 @@ struct JoinRefusalTests {
         let carol = try TestDaemon("carol", in: scratch, groupSecret: nil)
 
         // `peerctl invite --expires` counts minutes; the control protocol takes seconds: 1 s here.
-        let made = try ControlClient(socketPath: alice.socket).request(.invite(expiresIn: 1))
+        let made = try ControlClient(socketPath: alice.socket).request(InviteRequest(expiresIn: 1))
         guard case .invite(let expiring, let expiresAt) = made else { throw TestDaemon.Failure.unexpected }
         let invite = try alice.peerctl("invite", "--json").json(Invite.self)
 

@@ -43,7 +43,7 @@ struct ImportResponderTests {
     ]
 
     func run(_ responder: ControlResponder, _ rows: [ImportRow], dryRun: Bool = false) async throws -> [ImportResult] {
-        let response = await responder.respond(to: .importRows(ImportBatch(id: Self.id, rows: rows, dryRun: dryRun)))
+        let response = await responder.respond(to: ImportBatch(id: Self.id, rows: rows, dryRun: dryRun))
         guard case .imported(let record) = response else { throw ImportFailed(response: "\(response)") }
         return record.results
     }
@@ -136,12 +136,12 @@ struct ImportResponderTests {
         try await ControlResponderTests().withResponder { responder, _, _ in
             let bad = ImportBatch(id: "nothex", rows: [ImportRow(line: 1, tmdb: 603)])
             #expect(
-                await responder.respond(to: .importRows(bad))
+                await responder.respond(to: bad)
                     == .error(WireError(.badRequest, "an import's id is the file's SHA-256: 64 lowercase hex digits"))
             )
             let empty = ImportBatch(id: Self.id, rows: [])
             #expect(
-                await responder.respond(to: .importRows(empty))
+                await responder.respond(to: empty)
                     == .error(WireError(.badRequest, "an import request carries 1 to 100 rows"))
             )
         }

@@ -64,7 +64,7 @@ struct WireLimitsTests {
         }
         let atLimit = String(repeating: "x", count: WireCoding.maxStringBytes)
         let decoded = try WireCoding.decode(ControlRequest.self, from: request(title: atLimit))
-        #expect(decoded == .add(Movie(id: MovieID(603)!, title: atLimit)))
+        #expect(decoded == ControlRequest(AddRequest(movie: Movie(id: MovieID(603)!, title: atLimit))))
 
         let error = Self.decodeError(request(title: atLimit + "x"), as: ControlRequest.self)
         #expect(error?.code == .malformedFrame)

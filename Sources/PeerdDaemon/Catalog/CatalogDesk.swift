@@ -32,13 +32,15 @@ struct CatalogDesk: Sendable {
     }
 
     /// `discover`, `similar` and `genres`: from the shelf when it is fresh, else from TMDB.
-    func browse(_ request: ControlRequest) async -> ControlResponse {
-        switch request {
-        case .discover(let list, let page): return await answer(page: page) { .discover(list, page: $0) }
-        case .similar(let movie, let page): return await answer(page: page) { .similar(movie, page: $0) }
-        default: return await answer(.genres)
-        }
+    func discover(_ list: DiscoverList, page: Int?) async -> ControlResponse {
+        await answer(page: page) { .discover(list, page: $0) }
     }
+
+    func similar(_ movie: MovieID, page: Int?) async -> ControlResponse {
+        await answer(page: page) { .similar(movie, page: $0) }
+    }
+
+    func genres() async -> ControlResponse { await answer(.genres) }
 
     private func answer(page: Int?, _ ask: (Int) -> CatalogQuery.Ask) async -> ControlResponse {
         let page = page ?? 1

@@ -61,68 +61,75 @@ struct ControlResponder: Sendable {
         imports = journals.map { ImportDesk(replica: replica, catalog: access, asker: asker, journals: $0) }
     }
 
+    /// The answer to a request of the kind `body` is.
+    func respond(to body: some ControlRequestBody) async -> ControlResponse { await respond(to: ControlRequest(body)) }
+
+    /// The answer to `request`, from the desk of its feature; the request's type is its body's.
     func respond(to request: ControlRequest) async -> ControlResponse {
-        switch request {
-        case .add(let movie): return await list.add(movie)
-        case .remove(let movieID): return await list.remove(movieID)
-        case .list(let limit, let after, let streaming, let filter):
-            return await list.list(limit: limit, after: after, streaming: streaming, filter: filter)
-        case .mark(let movie, let marks): return await self.marks.mark(movie, marks)
-        case .watch(let movie, let with, let on): return await marks.watch(movie, with: with, on: on)
-        case .history(let movie, let since, let limit, let before):
-            return await marks.history(movie: movie, since: since, limit: limit, before: before)
-        case .pick(let opening): return await picks.respond(toOpening: opening)
-        case .vote(let pick, let movie, let yes, let ranking):
-            return await picks.respond(toVote: pick, movie: movie, yes: yes, ranking: ranking)
-        case .pickStatus(let pick): return await picks.status(pick)
-        case .pickClose(let pick, let force): return await picks.respond(toClose: pick, force: force)
-        case .search(let query, let year, let page): return await catalog.search(query, year: year, page: page)
-        case .discover, .similar, .genres: return await catalog.browse(request)
-        case .services(let region, let names): return await catalog.services(region: region, names: names)
-        case .show(let movie): return await catalog.show(movie)
-        case .refresh(let movie): return await catalog.refresh(movie)
-        case .importRows(let batch):
+        switch request.body {
+        case let add as AddRequest: return await list.add(add.movie)
+        case let remove as RemoveRequest: return await list.remove(remove.movie)
+        case let page as ListRequest:
+            return await list.list(limit: page.limit, after: page.after, streaming: page.streaming, filter: page.filter)
+        case let mark as MarkRequest: return await marks.mark(mark.movie, mark.marks)
+        case let watch as WatchRequest: return await marks.watch(watch.movie, with: watch.with, on: watch.on)
+        case let page as HistoryRequest:
+            return await marks.history(movie: page.movie, since: page.since, limit: page.limit, before: page.before)
+        case let opening as PickOpening: return await picks.respond(toOpening: opening)
+        case let vote as VoteRequest:
+            return await picks.respond(toVote: vote.pick, movie: vote.movie, yes: vote.yes, ranking: vote.ranking)
+        case let status as PickStatusRequest: return await picks.status(status.pick)
+        case let close as PickCloseRequest: return await picks.respond(toClose: close.pick, force: close.force)
+        case let search as SearchRequest:
+            return await catalog.search(search.query, year: search.year, page: search.page)
+        case let discover as DiscoverRequest: return await catalog.discover(discover.list, page: discover.page)
+        case let similar as SimilarRequest: return await catalog.similar(similar.movie, page: similar.page)
+        case is GenresRequest: return await catalog.genres()
+        case let services as ServicesRequest:
+            return await catalog.services(region: services.region, names: services.services)
+        case let show as ShowRequest: return await catalog.show(show.movie)
+        case let refresh as RefreshRequest: return await catalog.refresh(refresh.movie)
+        case let batch as ImportBatch:
             guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
             return await imports.importRows(batch)
-        case .peers, .invite, .join, .forget, .trust, .connect, .status, .page, .diagnose, .follow:
-            return await respondOwn(to: request)
+        default: return await respondOwn(to: request)
         }
     }
 
     /// The requests about this daemon and its peers.
     private func respondOwn(to request: ControlRequest) async -> ControlResponse {
-        switch request {
-        case .peers:
+        switch request.body {
+        case is PeersRequest:
             return .peers(
                 await directory.records(now: .now, relayed: await replica.origins(), trust: await trust.trustStates())
             )
-        case .invite(let expiresIn):
+        case let invite as InviteRequest:
             do {
-                let (code, expiresAt) = try await trust.invite(expiresIn: expiresIn)
+                let (code, expiresAt) = try await trust.invite(expiresIn: invite.expiresIn)
                 return .invite(code: code.description, expiresAt: expiresAt)
             } catch {
                 return .error(WireError(.badRequest, error.description))
             }
-        case .join(let text, let addressText): return await join(text, address: addressText)
-        case .forget(let query):
+        case let join as JoinRequest: return await self.join(join.code, address: join.address)
+        case let forget as ForgetRequest:
             do {
-                let (peer, name) = try await trust.forget(query)
+                let (peer, name) = try await trust.forget(forget.peer)
                 await directory.disconnect(peer, WireError(.revoked, "revoked with peerctl forget"))
                 return .forgotten(peer: peer, name: name)
             } catch {
                 return .error(WireError(.badRequest, error.description))
             }
-        case .trust(let query):
+        case let trusted as TrustRequest:
             do {
-                return .trusted(peer: try await trust.trust(query))
+                return .trusted(peer: try await trust.trust(trusted.peer))
             } catch {
                 return .error(WireError(.badRequest, error.description))
             }
-        case .status: return .status(await status())
-        case .connect(let text): return await connect(text)
-        case .page: return page()
-        case .diagnose: return .diagnosis(await diagnosis())
-        default: return .error(WireError(.internal, "\(request) is streamed by the control server or a desk's"))
+        case is StatusRequest: return .status(await status())
+        case let connect as ConnectRequest: return await self.connect(connect.address)
+        case is PageRequest: return page()
+        case is DiagnoseRequest: return .diagnosis(await diagnosis())
+        default: return .error(WireError(.internal, "\(request.type) is streamed by the control server"))
         }
     }
 

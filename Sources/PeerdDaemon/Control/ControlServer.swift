@@ -88,7 +88,7 @@ final class ControlServer: Service {
                 guard error.code == .unknownType else { return false }
                 continue
             }
-            if case .follow = request { return try await follow(frames: &frames, outbound: outbound) }
+            if request.body is FollowRequest { return try await follow(frames: &frames, outbound: outbound) }
             let response = await responder.respond(to: request)
             try await outbound.write(Self.encode(response))
             // A request peerd is too far into stopping to carry out closes the stream (CONTROL.md).

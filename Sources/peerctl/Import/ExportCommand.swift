@@ -35,7 +35,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var options: ControlOptions
 
     func run() throws {
-        guard case .status(let me) = try options.request(.status) else { throw Output.unexpected() }
+        guard case .status(let me) = try options.request(StatusRequest()) else { throw Output.unexpected() }
         let movies = try options.everyRow()
         let bytes = ExportWriter.write(movies, format: format, me: me.peer, myName: me.name, mine: mine)
         guard let output else {

@@ -54,7 +54,7 @@ struct ImportCommand: ParsableCommand {
         var size = ImportRun.firstBatch
         while next < source.rows.count {
             let rows = Array(source.rows[next..<min(next + size, source.rows.count)])
-            let request = ControlRequest.importRows(ImportBatch(id: source.fingerprint, rows: rows, dryRun: dryRun))
+            let request = ImportBatch(id: source.fingerprint, rows: rows, dryRun: dryRun)
             let asked = ContinuousClock.now
             let response: ControlResponse
             do {

@@ -49,13 +49,13 @@ extension Scenarios {
         spacing: Duration = .milliseconds(300)
     ) throws -> Sample {
         let follower = try ControlClient(socketPath: watcher.socket)
-        try follower.send(.follow)
+        try follower.send(FollowRequest())
         _ = try follower.receive()
         let writer = try ControlClient(socketPath: adder.socket)
         var sample = Sample()
         for n in movies {
             let started = ContinuousClock.now
-            _ = try writer.request(.add(Movie(id: MovieID(n)!)))
+            _ = try writer.request(AddRequest(movie: Movie(id: MovieID(n)!)))
             while true {
                 if case .change(let change) = try follower.receive(), change.movieId == n,
                     change.row?.title == "Movie \(n)"

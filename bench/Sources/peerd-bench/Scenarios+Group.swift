@@ -46,7 +46,7 @@ extension Scenarios {
         var sample = Sample()
         for n in 1...searchRuns {
             let started = ContinuousClock.now
-            guard case .searchResults = try client.request(.search(query: "\(words) \(n)", year: nil, page: 1))
+            guard case .searchResults = try client.request(SearchRequest(query: "\(words) \(n)", year: nil, page: 1))
             else { throw BenchError("search \(n) on \(daemon.name) failed") }
             let took = started.duration(to: .now)
             sample.add(took)

@@ -21,19 +21,19 @@ extension Scenarios {
         try seedMarkedLog(in: scratch.path("state-home"), movies: 10_000, members: 5, marks: 10_000)
         let home = try TestDaemon("home", in: scratch, logLevel: "warning")
         let client = try ControlClient(socketPath: home.socket)
-        _ = try client.request(.list(limit: 1, after: nil))
+        _ = try client.request(ListRequest(limit: 1, after: nil))
         Thread.sleep(forTimeInterval: 1)  // settled after start: the baseline RSS
         let before = Double(home.residentBytes ?? 0) / 1_048_576
         let picks = 10
         for _ in 1...picks {
-            guard case .pickState(let pick) = try client.request(.pick(PickOpening(with: []))) else {
+            guard case .pickState(let pick) = try client.request(PickOpening(with: [])) else {
                 throw BenchError("a pick did not open")
             }
             for card in pick.deck {
                 let yes = card.movieId % 3 == 0
                 guard
                     case .pickState = try client.request(
-                        .vote(pick: pick.pick, movie: MovieID(card.movieId), yes: yes, ranking: nil)
+                        VoteRequest(pick: pick.pick, movie: MovieID(card.movieId), yes: yes, ranking: nil)
                     )
                 else { throw BenchError("a vote was refused") }
             }

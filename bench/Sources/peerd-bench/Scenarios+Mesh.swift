@@ -263,7 +263,7 @@ final class Mesh {
 
     /// Adds movie `id` on daemon `index` and returns once it is acknowledged (durable there).
     func add(_ id: Int, on index: Int) throws {
-        let response = try clients[index].request(.add(Movie(id: MovieID(id)!, title: "Movie \(id)")))
+        let response = try clients[index].request(AddRequest(movie: Movie(id: MovieID(id)!, title: "Movie \(id)")))
         guard case .added = response else { throw BenchError("add \(id) on \(daemons[index].name): \(response)") }
     }
 
@@ -276,7 +276,7 @@ final class Mesh {
     }
 
     private func status(of index: Int) throws -> StatusRecord {
-        let response = try clients[index].request(.status)
+        let response = try clients[index].request(StatusRequest())
         guard case .status(let status) = response else {
             throw BenchError("status of \(daemons[index].name): \(response)")
         }

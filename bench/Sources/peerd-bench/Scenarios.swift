@@ -38,14 +38,14 @@ struct Scenarios {
         let bob = try TestDaemon("bob", in: scratch, peers: [alice], logLevel: "warning")
         try waitUntil { try alice.status().peersConnected == 1 && bob.status().peersConnected == 1 }
         let follower = try ControlClient(socketPath: bob.socket)
-        try follower.send(.follow)
+        try follower.send(FollowRequest())
         _ = try follower.receive()
         let writer = try ControlClient(socketPath: alice.socket)
         var sample = Sample()
         let clock = ContinuousClock()
         for n in 1...adds {
             let started = clock.now
-            _ = try writer.request(.add(Movie(id: MovieID(n)!, title: "Movie \(n)")))
+            _ = try writer.request(AddRequest(movie: Movie(id: MovieID(n)!, title: "Movie \(n)")))
             while true {
                 if case .change(let change) = try follower.receive(), change.movieId == n { break }
             }

@@ -85,8 +85,8 @@ struct PickDesk: Sendable {
     func close(_ pick: OperationID?, force: Bool) async -> Result<Stepped, Refusal> {
         let snapshot = await replica.snapshot
         guard let state = snapshot.pickState(pick) else { return .failure(.noPick) }
-        guard state.isOpen else { return .failure(.rule(.closed(state.id))) }
-        guard force || state.opener == roster.me else {
+        // A closed pick is the model's to refuse (``PickRefusal/closed``), whoever opened it.
+        guard force || state.opener == roster.me || !state.isOpen else {
             return .failure(.notYours(opener: snapshot.memberName(state.opener)))
         }
         return await step(Pick(action: .close, pick: state.id), on: Operation.groupMovie, of: state.id)

@@ -6,31 +6,52 @@ enum PageFiles {
         let contentType: String
     }
 
-    /// Each file by its path; `/` is `index.html`.
+    private static let script = "text/javascript; charset=utf-8"
+    private static let style = "text/css; charset=utf-8"
+    private static let html = "text/html; charset=utf-8"
+
+    /// What both pages use, by name: the base stylesheet, and the modules for the DOM, the API, the
+    /// event stream and a pick's card to vote on.
+    static let shared: [String: File] = [
+        "base.css": File(bytes: PackageResources.base_css, contentType: style),
+        "dom.js": File(bytes: PackageResources.dom_js, contentType: script),
+        "api.js": File(bytes: PackageResources.api_js, contentType: script),
+        "live.js": File(bytes: PackageResources.live_js, contentType: script),
+        "card.js": File(bytes: PackageResources.card_js, contentType: script),
+    ]
+
+    /// The member's page's own files, by name: its entry module, one module per view and what they share.
+    private static let own: [String: File] = [
+        "index.html": File(bytes: PackageResources.index_html, contentType: html),
+        "app.css": File(bytes: PackageResources.app_css, contentType: style),
+        "app.js": File(bytes: PackageResources.app_js, contentType: script),
+        "page.js": File(bytes: PackageResources.page_js, contentType: script),
+        "list.js": File(bytes: PackageResources.list_js, contentType: script),
+        "listcard.js": File(bytes: PackageResources.listcard_js, contentType: script),
+        "listbutton.js": File(bytes: PackageResources.listbutton_js, contentType: script),
+        "peers.js": File(bytes: PackageResources.peers_js, contentType: script),
+        "search.js": File(bytes: PackageResources.search_js, contentType: script),
+        "discover.js": File(bytes: PackageResources.discover_js, contentType: script),
+        "movie.js": File(bytes: PackageResources.movie_js, contentType: script),
+        "activity.js": File(bytes: PackageResources.activity_js, contentType: script),
+        "tonight.js": File(bytes: PackageResources.tonight_js, contentType: script),
+    ]
+
+    /// Each file of the member's page by its path; `/` is `index.html`.
     static let files: [String: File] = {
-        let html = File(bytes: PackageResources.index_html, contentType: "text/html; charset=utf-8")
-        let script = "text/javascript; charset=utf-8"
-        return [
-            "/": html, "/index.html": html,
-            "/app.js": File(bytes: PackageResources.app_js, contentType: script),
-            "/live.js": live,
-            "/browse.js": File(bytes: PackageResources.browse_js, contentType: script),
-            "/app.css": File(bytes: PackageResources.app_css, contentType: "text/css; charset=utf-8"),
-        ]
+        var files = Dictionary(uniqueKeysWithValues: shared.merging(own) { $1 }.map { ("/" + $0.key, $0.value) })
+        files["/"] = files["/index.html"]
+        return files
     }()
 
     static func file(at path: String) -> File? { files[path] }
 
-    /// What both pages use: the event stream's reader and the card's swipe.
-    static let live = File(bytes: PackageResources.live_js, contentType: "text/javascript; charset=utf-8")
-
     /// The guest page's files, by name (proto/WEB.md, "Guests"): served only by the guest door.
-    static let guestFiles: [String: File] = [
-        "guest.html": File(bytes: PackageResources.guest_html, contentType: "text/html; charset=utf-8"),
-        "live.js": live,
-        "guest.js": File(bytes: PackageResources.guest_js, contentType: "text/javascript; charset=utf-8"),
-        "guest.css": File(bytes: PackageResources.guest_css, contentType: "text/css; charset=utf-8"),
-    ]
+    static let guestFiles: [String: File] = shared.merging([
+        "guest.html": File(bytes: PackageResources.guest_html, contentType: html),
+        "guest.js": File(bytes: PackageResources.guest_js, contentType: script),
+        "guest.css": File(bytes: PackageResources.guest_css, contentType: style),
+    ]) { $1 }
 
     /// Bytes of all the page's files, for the README.
     static var totalBytes: Int {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import PeerdWeb
 
-@Suite("GuestGate: the link's host, six routes under one capability, nothing else")
+@Suite("GuestGate: the link's host, the page, its files and four routes under one capability, nothing else")
 struct GuestGateTests {
     let gate = GuestGate(address: "10.0.0.5", port: 7603)
     let cap = "uGRvtKEZ16TsOXojop-0RA"
@@ -17,8 +17,10 @@ struct GuestGateTests {
     @Test("each route, by its method, with the capability")
     func routes() {
         let expected: [(String, String, GuestGate.Route)] = [
-            ("GET", "/", .page), ("GET", "/guest.js", .script), ("GET", "/live.js", .shared),
-            ("GET", "/guest.css", .style),
+            ("GET", "/", .page), ("GET", "/guest.js", .file("guest.js")), ("GET", "/live.js", .file("live.js")),
+            ("GET", "/guest.css", .file("guest.css")), ("GET", "/base.css", .file("base.css")),
+            ("GET", "/api.js", .file("api.js")), ("GET", "/card.js", .file("card.js")),
+            ("GET", "/dom.js", .file("dom.js")),
             ("GET", "/state", .state), ("GET", "/events", .events),
             ("POST", "/join", .join), ("POST", "/vote", .vote),
         ]
@@ -34,6 +36,9 @@ struct GuestGateTests {
             "/", "/index.html", "/app.js", "/api/request", "/api/events", "/g/", "/g/\(cap)/list",
             "/g/\(cap)/state/x", "/g/\(cap)/../state", "/g/\(cap)//state", "/g/short/state",
             "/g/\(cap)x/state", "/g/\(cap.dropLast())!/state", "/G/\(cap)/state", "/g/\(cap)/%73tate",
+            // The member's page's own files are not the guest page's.
+            "/g/\(cap)/app.js", "/g/\(cap)/tonight.js", "/g/\(cap)/page.js", "/g/\(cap)/app.css",
+            "/g/\(cap)/index.html", "/g/\(cap)/guest.html",
         ] {
             #expect(admit("GET", path) == GuestGate.notFound, "\(path)")
         }

@@ -356,8 +356,8 @@ def check_refused(w):
     # The door works: so a refusal below is a refusal, not a door that answers 404 to everything.
     expect(p("GET", link.path()), 200, lambda a: None if a["headers"].get("content-type", "").startswith("text/html")
            else f"Content-Type {a['headers'].get('content-type')!r}")
-    expect(p("GET", link.path("guest.js")), 200)
-    expect(p("GET", link.path("guest.css")), 200)
+    for name in ("guest.js", "api.js", "live.js", "card.js", "dom.js", "base.css", "guest.css"):
+        expect(p("GET", link.path(name)), 200)
     expect(p("GET", link.path("state")), 200)
     joined = p("POST", link.path("join"), origin=True, body={"name": "Probe"})
     expect(joined, 200)
@@ -375,7 +375,8 @@ def check_refused(w):
     for path in ["/", "/index.html", "/app.js", "/api/events", "/favicon.ico", link.path("list"),
                  link.path("../state"), f"/g/{link.cap}/../{link.cap}/state", link.path("./state"),
                  link.path("/state"), link.path("%2e%2e/state"), link.path("state/x"), link.path("state/"),
-                 link.path("guest.js/x"), f"/g/{other}/state", f"/g/{other}/", f"/g/{link.cap[:-1]}/state",
+                 link.path("guest.js/x"), link.path("app.js"), link.path("tonight.js"), link.path("guest.html"),
+                 f"/g/{other}/state", f"/g/{other}/", f"/g/{link.cap[:-1]}/state",
                  f"/g/{link.cap}x/state", f"/G/{link.cap}/state", "/g/", "/g//state"]:
         expect(p("GET", path), 404)
     expect(p("POST", "/api/request", origin=True, body={"type": "list", "version": 1, "limit": 1}), 404)
@@ -491,6 +492,7 @@ def check_qr(w):
     if from_svg != link.url:
         raise CheckFailed(f"pickState's svg reads {from_svg!r}; the link is {link.url}")
     return f"figure#guest-qr and pickState's svg both decode (zbarimg) to {link.url}; a#guest-link the same"
+
 
 
 # MARK: 6. flood

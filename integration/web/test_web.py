@@ -214,20 +214,40 @@ def check_page_files(w):
     w.up()
     api = w.api["alice"]
     found = []
-    for path, kind in (("/", "text/html"), ("/index.html", "text/html"), ("/app.js", "text/javascript"),
-                       ("/browse.js", "text/javascript"), ("/app.css", "text/css")):
+    html = api.call("GET", "/", token=None).body.decode()
+    # The page's files: index.html, the stylesheets it links, and its modules, followed import by
+    # import from the one it loads (each must be served, as JavaScript, without a token).
+    entry = re.findall(r'<script type="module" src="([^"]+)"', html)
+    styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
+    if entry != ["app.js"] or styles != ["base.css", "app.css"]:
+        raise CheckFailed(f"index.html loads modules {entry} and styles {styles}; expected app.js, base.css, app.css")
+    files = [("/", "text/html"), ("/index.html", "text/html")] + [(f"/{s}", "text/css") for s in styles]
+    modules, queue = [], list(entry)
+    while queue:
+        name = queue.pop(0)
+        if name in modules:
+            continue
+        modules.append(name)
+        r = api.call("GET", f"/{name}", token=None)
+        queue += re.findall(r"^import .* from '\./([\w.]+)';$", r.body.decode(errors="replace"), re.M)
+    files += [(f"/{m}", "text/javascript") for m in modules]
+    # Every module app.js imports is preloaded with it, so the page does not wait import by import.
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)"', html)
+    if sorted(preloaded) != sorted(modules[1:]):
+        raise CheckFailed(f"index.html preloads {sorted(preloaded)}; app.js imports {sorted(modules[1:])}")
+    for path, kind in files:
         r = api.call("GET", path, token=None)
         if r.status != 200 or not r.headers.get("content-type", "").startswith(kind):
             raise CheckFailed(f"GET {path} without a token: {r.status} {r.headers.get('content-type')}")
         found.append(f"{path} {len(r.body)} B")
-    html = api.call("GET", "/", token=None).body.decode()
     inline = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>|<style|\bon[a-z]+=|style=", html, re.I)
     if inline:
         raise CheckFailed(f"index.html has inline script or style: {inline[:5]}")
     head = api.call("HEAD", "/app.js", token=None)
     if head.status != 200 or head.body:
         raise CheckFailed(f"HEAD /app.js: {head.status}, {len(head.body)} bytes of body")
-    return "; ".join(found) + "; no inline script or style; HEAD 200 without a body"
+    return (f"{len(modules)} modules from app.js (the rest preloaded), {len(styles)} stylesheets: " + "; ".join(found)
+            + "; no inline script or style; HEAD 200 without a body")
 
 
 def leak_problems(w, response):
@@ -901,7 +921,8 @@ def check_phone_keyboard_dark(w):
 
 CHECKS = [
     ("open: the page's URL with a 256-bit token, web.token mode 600, status shows the address", check_open),
-    ("files: index.html, app.js, browse.js, app.css without a token, no inline script or style", check_page_files),
+    ("files: index.html, its modules (app.js's imports) and styles without a token, no inline script or style",
+     check_page_files),
     ("token: missing or wrong → 401 with a line of text, no data", check_no_token),
     ("host: a wrong Host → 421; 127.0.0.1, localhost, [::1] with the port admitted", check_host),
     ("origin: a POST from another origin, or none → 403, nothing added", check_origin),

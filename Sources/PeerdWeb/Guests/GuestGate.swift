@@ -1,15 +1,38 @@
 /// Pure: what a request to the guest door may reach (proto/WEB.md, "Guests"). The `Host` check
-/// first, then the path: `/g/CAPABILITY/` and five names under it, nothing else; then the method,
-/// and the `Origin` of a `POST`. Whether the capability opens a pick is the door's to say.
+/// first, then the path: `/g/CAPABILITY/`, the guest page's files and four names under it, nothing
+/// else; then the method, and the `Origin` of a `POST`. Whether the capability opens a pick is the
+/// door's to say.
 package struct GuestGate: PortBoundGate {
-    package enum Route: String, CaseIterable, Hashable, Sendable {
-        case page = ""
-        case script = "guest.js"
-        case shared = "live.js"
-        case style = "guest.css"
+    package enum Route: Hashable, Sendable {
+        /// The guest page itself, `guest.html`.
+        case page
+        /// One of its scripts and styles, by name (``PageFiles/guestFiles``).
+        case file(String)
         case state, join, vote, events
 
+        /// The route of a name under `/g/CAPABILITY/`, if it is one.
+        init?(_ name: String) {
+            switch name {
+            case "": self = .page
+            case "state": self = .state
+            case "join": self = .join
+            case "vote": self = .vote
+            case "events": self = .events
+            default:
+                guard name != "guest.html", PageFiles.guestFiles[name] != nil else { return nil }
+                self = .file(name)
+            }
+        }
+
         var method: String { self == .join || self == .vote ? "POST" : "GET" }
+
+        /// The page and its files: a closed pick's get a line of text, not the API's JSON.
+        var isPage: Bool {
+            switch self {
+            case .page, .file: true
+            case .state, .join, .vote, .events: false
+            }
+        }
     }
 
     package enum Verdict: Hashable, Sendable {
@@ -44,7 +67,7 @@ package struct GuestGate: PortBoundGate {
         guard parts.count == 4 else {
             return ["GET", "HEAD"].contains(method) ? .redirect(capability: capability) : Self.notFound
         }
-        guard let route = Route(rawValue: String(parts[3])) else { return Self.notFound }
+        guard let route = Route(String(parts[3])) else { return Self.notFound }
         let allowed = route.method == "GET" ? ["GET", "HEAD"] : ["POST"]
         guard allowed.contains(method) else {
             return .refuse(status: 405, reason: "use \(route.method)", allow: allowed.joined(separator: ", "))

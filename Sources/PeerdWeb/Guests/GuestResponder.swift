@@ -62,9 +62,7 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
     {
         switch route {
         case .page: return Self.file("guest.html")
-        case .script: return Self.file("guest.js")
-        case .shared: return Self.file("live.js")
-        case .style: return Self.file("guest.css")
+        case .file(let name): return Self.file(name)
         case .state:
             guard let state = await desk.state(of: pick, for: guest(of: request, in: pick)) else {
                 return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
@@ -114,7 +112,7 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
     /// A closed pick: its page and files get a line of text, its API the result.
     static func closed(_ pick: OwnPick, route: GuestGate.Route) -> Response {
         let closed = GuestErrorRecord.closed(result: pick.result)
-        guard [.page, .script, .shared, .style].contains(route) else { return json(closed, status: .gone) }
+        guard route.isPage else { return json(closed, status: .gone) }
         return WebGateMiddleware<BasicRequestContext>.text(status: 410, closed.error.message)
     }
 }

@@ -240,7 +240,7 @@ let package = Package(
             name: "PeerdDaemonTests",
             dependencies: [
                 "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
-                "PeerdSync", "PeerdTestKit", "PeerdLoops", nioCore, nioPosix,
+                "PeerdSync", "PeerdTestKit", "PeerdLoops", "PeerdWeb", nioCore, nioPosix,
                 .product(name: "NIOEmbedded", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),

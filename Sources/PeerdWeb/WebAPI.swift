@@ -1,6 +1,5 @@
 import Hummingbird
 import NIOCore
-import PeerdModel
 import PeerdWire
 
 /// The page's JSON API (proto/WEB.md, "The API"): control requests in, control responses out, and
@@ -31,17 +30,21 @@ struct WebAPI<Backend: WebBackend> {
         return Self.json(await backend.respond(to: control), status: .ok)
     }
 
-    /// `follow`'s changes as `event: change`, each pick that changed as `event: pick`, and a comment
-    /// line when nothing else was sent for a while. The stream ends when the page goes away (a write fails) or peerd shuts down.
+    /// `follow`'s changes as `event: change`, each pick that changed as `event: pick` with its whole
+    /// state, and a comment line when nothing else was sent for a while. The stream ends when the
+    /// page goes away (a write fails) or peerd shuts down.
     func events() async -> Response {
         // Listening starts before the answer's head is sent: a page that lists once the stream is
         // open misses no change (proto/WEB.md).
         let follow = await backend.follow()
+        let picks = await backend.pickEvents()
         return EventStream.response { sink in
             // Both end when the replica stops (or the page goes away); then the stream does.
             await withDiscardingTaskGroup { forwarders in
                 forwarders.addTask { await follow.forward { sink.yield(Self.event($0)) } }
-                forwarders.addTask { await follow.forwardPicks { sink.yield(Self.event(pick: $0)) } }
+                forwarders.addTask {
+                    for await pick in picks { sink.yield(pick.frame) }
+                }
             }
         }
     }
@@ -49,13 +52,6 @@ struct WebAPI<Backend: WebBackend> {
     static func event(_ change: ChangeRecord) -> ByteBuffer {
         let data = String(decoding: WireCoding.encode(ControlResponse.change(change)), as: UTF8.self)
         return ByteBuffer(string: "event: change\ndata: \(data)\n\n")
-    }
-
-    /// `event: pick` with the pick's opening id: the page asks `pickStatus` for how it stands now.
-    static func event(pick: OperationID) -> ByteBuffer {
-        ByteBuffer(
-            string: #"event: pick\#ndata: {"pick":{"origin":"\#(pick.origin.rawValue)","seq":\#(pick.seq)}}\#n\#n"#
-        )
     }
 
     static func json(_ response: ControlResponse, status: HTTPResponse.Status) -> Response {

@@ -6,4 +6,9 @@ package protocol WebBackend: Sendable {
     func respond(to request: ControlRequest) async -> ControlResponse
     /// The list's changes from now on, as `follow` streams them.
     func follow() async -> ChangeFollow
+    /// The page's `pick` events from now on: each pick a commit changed, as `pickStatus` answers it,
+    /// built once for every open event stream.
+    func pickEvents() async -> AsyncStream<PickEvent>
+    /// Runs for as long as the page is served (until graceful shutdown): what ``pickEvents()`` yields.
+    func run() async
 }

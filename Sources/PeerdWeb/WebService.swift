@@ -46,9 +46,11 @@ package final class WebService<Backend: WebBackend>: Service {
     }
 
     /// Binds the first address (on the settings' port, or a free one), then the others on the same
-    /// port. An address that can't be bound beyond the first is only logged (no IPv6, say).
+    /// port. An address that can't be bound beyond the first is only logged (no IPv6, say). The
+    /// backend runs beside them: it feeds the event streams.
     private func serve(token: WebToken) async throws {
         try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await self.backend.run() }
             let (bound, report) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
             let first = settings.addresses[0]
             group.addTask {

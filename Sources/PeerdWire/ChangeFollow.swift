@@ -5,25 +5,10 @@ package import PeerdModel
 /// replica's changes. The subscription ends with its stream: once the reader stops and lets go.
 package struct ChangeFollow: Sendable {
     let changes: AsyncStream<[WatchListChange]>
-    /// The picks that changed, by their openings' ids, for the page (WEB.md, "pick" events).
-    let picks: AsyncStream<[OperationID]>?
 
-    /// Follows `changes`, a subscription that keeps every change (no batch may be dropped), and
-    /// the picks `picks` says changed.
-    package init(_ changes: AsyncStream<[WatchListChange]>, picks: AsyncStream<[OperationID]>? = nil) {
+    /// Follows `changes`, a subscription that keeps every change (no batch may be dropped).
+    package init(_ changes: AsyncStream<[WatchListChange]>) {
         self.changes = changes
-        self.picks = picks
-    }
-
-    /// Hands each pick that changed to `deliver`, until `deliver` throws, the picks end or the task
-    /// is cancelled.
-    package func forwardPicks(to deliver: (OperationID) async throws -> Void) async {
-        guard let picks else { return }
-        for await batch in picks {
-            for pick in batch {
-                guard (try? await deliver(pick)) != nil else { return }
-            }
-        }
     }
 
     /// Hands each change to `deliver` as its record, in order, until `deliver` throws (the reader

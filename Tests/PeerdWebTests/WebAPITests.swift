@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -35,11 +36,27 @@ final class FakeBackend: WebBackend {
         let (changes, sink) = AsyncStream.makeStream(of: [WatchListChange].self)
         sink.yield([.added(row, by: op)])
         sink.finish()
-        let (picks, pickSink) = AsyncStream.makeStream(of: [OperationID].self)
-        pickSink.yield([OperationID(origin: origin, seq: 14)])
-        pickSink.finish()
-        return ChangeFollow(changes, picks: picks)
+        return ChangeFollow(changes)
     }
+
+    /// One pick event: the golden `pickState` response, as `pickStatus` answers it.
+    func pickEvents() async -> AsyncStream<PickEvent> {
+        let (events, sink) = AsyncStream.makeStream(of: PickEvent.self)
+        if let state = try? WireCoding.decode(ControlResponse.self, from: ByteBuffer(bytes: Self.pickStateJSON)) {
+            sink.yield(PickEvent(state))
+        }
+        sink.finish()
+        return events
+    }
+
+    func run() async {}
+
+    /// The golden `pickState` response's JSON (proto/golden), without its frame's length.
+    static let pickStateJSON: [UInt8] = {
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../proto/golden/control-response-pickState.bin")
+        return Array(((try? Data(contentsOf: golden)) ?? Data(count: 4)).dropFirst(4))
+    }()
 
     static let changeJSON = """
         {"at":1763700000000,"by":"alice","change":"added","movieId":603,"peer":"e47d41781ad71e3c12901eaf77360415",\
@@ -168,7 +185,7 @@ struct WebAPITests {
         }
     }
 
-    @Test("the event stream sends follow's changes as `event: change` and picks as `event: pick`")
+    @Test("the event stream: follow's changes as `event: change`, each pick's whole state as `event: pick`")
     func eventStream() async throws {
         try await test { client in
             try await client.execute(uri: "/api/events", method: .get, headers: headers(origin: false)) { response in
@@ -177,11 +194,10 @@ struct WebAPITests {
                 let text = String(buffer: response.body)
                 #expect(text.contains("event: change\ndata: {"))
                 #expect(text.contains(#""movieId":603"#))
-                #expect(
-                    text.contains(
-                        #"event: pick\#ndata: {"pick":{"origin":"e47d41781ad71e3c12901eaf77360415","seq":14}}\#n\#n"#
-                    )
-                )
+                // The pick's state exactly as `pickStatus` answers it: the page needs not ask again.
+                let state = String(decoding: FakeBackend.pickStateJSON, as: UTF8.self)
+                #expect(state.contains(#""type":"pickState""#) && state.contains(#""voters":["#))
+                #expect(text.contains("event: pick\ndata: \(state)\n\n"))
                 #expect(text.hasSuffix("}\n\n"))
             }
         }

@@ -23,7 +23,8 @@ and Chromium; plain HTTP probes and the flood also run in a phone's namespace). 
      without this Origin, 308 to the slash, 405 with Allow, the member page's port closed on the LAN;
      after the close 410 (JSON `closed` with `result` from the API) and section#closed on the phone
   5. QR: alice's member page (Chromium in her namespace, on loopback) shows figure#guest-qr; zbarimg
-     reads the guest URL from its screenshot, exactly (and from pickState's svg)
+     reads the guest URL from its screenshot, exactly (and from pickState's svg); a guest's vote shows on
+     that Tonight view from the `pick` event's state, with no `pickStatus` asked
   6. flood: 1,000 connections from a phone (half with bad capabilities, half idle): alice's RSS grows
      ≤ 10 MB, and members are served meanwhile
   7. opening: with alice's door shut (restarted, no pick open), the answer that opens a pick carries the
@@ -478,6 +479,7 @@ def check_qr(w):
     if not href or href[0] != link.url:
         raise CheckFailed(f"a#guest-link is {href}, expected href {link.url}")
     decoded, path = decode_png(w, b.screenshot("figure#guest-qr"), "guest-qr.png")
+    live = guest_vote_on_tonight(w, b, link, record["deck"][0]["movieId"])
     # pickState's svg, on its own with a wide white margin: tells a QR that is wrong from one cut short.
     svg = record["guests"].get("svg", "")
     b.get("about:blank")
@@ -491,8 +493,31 @@ def check_qr(w):
                           f"pickState's svg alone reads {from_svg!r}")
     if from_svg != link.url:
         raise CheckFailed(f"pickState's svg reads {from_svg!r}; the link is {link.url}")
-    return f"figure#guest-qr and pickState's svg both decode (zbarimg) to {link.url}; a#guest-link the same"
+    return (f"figure#guest-qr and pickState's svg both decode (zbarimg) to {link.url}; a#guest-link the same; "
+            f"{live}")
 
+
+def guest_vote_on_tonight(w, b, link, movie):
+    """A guest's vote shows on alice's open Tonight view from the `pick` event alone: the event carries
+    the pick's whole state, so her page asks no `pickStatus` for it (proto/WEB.md)."""
+    b.js("window.__asked = []; const f = window.fetch; window.fetch = function (r, init) {"
+         "  try { window.__asked.push(JSON.parse(init && init.body).type); } catch (e) { /* no JSON */ }"
+         "  return f.apply(this, arguments); }")
+    p = Probe(w.phones[0], link)
+    joined = p("POST", link.path("join"), origin=True, body={"name": "Eve"})
+    try:
+        token = json.loads(joined["body"])["token"]
+    except (ValueError, KeyError, TypeError):
+        raise CheckFailed(f"Eve's join: {said(joined)}") from None
+    voted = p("POST", link.path("vote"), origin=True, token=token, body={"movie": movie, "yes": True})
+    if voted.get("status") != 200:
+        raise CheckFailed(f"Eve's vote: {said(voted)}")
+    b.wait("return [...document.querySelectorAll('#pick-voters li.voter')].some(li => "
+           "li.textContent.includes('Eve (guest)') && li.dataset.voted === '1')", "Eve's vote on alice's Tonight view")
+    asked = b.js("return window.__asked")
+    if "pickStatus" in asked:
+        raise CheckFailed(f"alice's page asked {asked} for Eve's vote; the pick event carries the pick's state")
+    return f"Eve's guest vote on alice's Tonight view from the event alone (asked {asked or 'nothing'})"
 
 
 # MARK: 6. flood
@@ -655,7 +680,8 @@ CHECKS = [
      check_restart),
     ("refused: only the routes behind the capability, the link's Host and Origin; 410 and section#closed after",
      check_refused),
-    ("qr: figure#guest-qr on alice's Tonight view decodes (zbarimg) to the guest URL", check_qr),
+    ("qr: figure#guest-qr on alice's Tonight view decodes (zbarimg) to the guest URL; a guest's vote shows there "
+     "from the pick event alone", check_qr),
     ("flood: 1,000 connections from a phone: alice's RSS grows ≤ 10 MB and members are served", check_flood),
     ("opening: with the door shut, the answer that opens a pick carries the guest link", check_opening_link),
     ("peerctl: pick --status reads the opener's pickState whatever the length of its QR svg", check_peerctl_reads),

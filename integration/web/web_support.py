@@ -49,7 +49,7 @@ CHROMIUM_FLAGS = [
 #     the page (a card re-rendered within one task, removed and put back, counts as staying)
 #   __web.readyAt, __web.readyCards: when body[data-ready] first turned "true", and the cards then
 #   __web.clicks: {at, what} of every click on a button, seen before the page's own handlers
-#   __web.requests: {at, url} of every fetch the page made, when it made it
+#   __web.requests: {at, url, type} of every fetch the page made, when it made it (type: a control request's)
 #   __web.csp: every securitypolicyviolation; __web.session: set once per document, to tell a reload
 #   __web.wait(kind, id, ms): a promise of __web[kind][id] once it is set (null after ms)
 RECORDER = r"""
@@ -58,7 +58,9 @@ RECORDER = r"""
                             readyCards: null, session: Math.random().toString(36).slice(2)};
   const fetch = window.fetch;
   window.fetch = function (resource, ...rest) {
-    w.requests.push({at: Date.now(), url: String(resource && resource.url || resource)});
+    let type = null;  // a control request's type, for /api/request
+    try { type = JSON.parse(rest[0] && rest[0].body).type || null; } catch (e) { /* no JSON body */ }
+    w.requests.push({at: Date.now(), url: String(resource && resource.url || resource), type});
     return fetch.call(this, resource, ...rest);
   };
   const CARDS = 'li.card[data-movie-id]';

@@ -1,15 +1,29 @@
 import PeerdWeb
 import PeerdWire
 
-/// The page's API answered by the control socket's responder, and its events by `follow`'s stream.
+/// The page's API answered by the control socket's responder, its changes by `follow`'s stream,
+/// and its pick events built by the same responder's `pickStatus`.
 struct ControlWebBackend: WebBackend {
     let responder: ControlResponder
+    private let picks = PagePickEvents()
+
+    init(responder: ControlResponder) {
+        self.responder = responder
+    }
 
     func respond(to request: ControlRequest) async -> ControlResponse {
         await responder.respond(to: request)
     }
 
     func follow() async -> ChangeFollow {
-        ChangeFollow(await responder.replica.changes(), picks: await responder.replica.pickChanges())
+        ChangeFollow(await responder.replica.changes())
+    }
+
+    func pickEvents() async -> AsyncStream<PickEvent> { picks.subscribe() }
+
+    func run() async {
+        await picks.run(changes: await responder.replica.pickChanges()) { pick in
+            await responder.respond(to: .pickStatus(pick: pick))
+        }
     }
 }

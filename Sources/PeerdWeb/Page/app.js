@@ -58,7 +58,7 @@ function peersSoon() {
 
 // ---------------------------------------------------------------- the event stream
 
-/** `GET /api/events`: each `change` to the list, each `pick` to Tonight. */
+/** `GET /api/events`: each `change` to the list, each `pick` (the pick's whole state) to Tonight. */
 function listen() {
   page.stream = follow('/api/events', {
     headers: () => ({ Authorization: `Bearer ${page.token}` }),
@@ -69,7 +69,7 @@ function listen() {
     },
     onEvent(type, data) {
       if (type === 'change') list.apply(JSON.parse(data));
-      else if (type === 'pick') tonight.reload(); // how it stands: Tonight asks `pickStatus`
+      else if (type === 'pick') tonight.heard(JSON.parse(data));
     },
     async onRefused(res) {
       if (res.status === 401) refused();

@@ -1,6 +1,7 @@
 // The Tonight view (#tonight, proto/WEB.md): picking tonight's movie. Starting a pick, this member's
 // next card with Yes and No (→ and ←, a swipe), a ranked pick's finalists to order, each voter's
-// progress, the guest link's QR code, closing, and the result; live from the stream's `pick` events.
+// progress, the guest link's QR code, closing, and the result; live from the stream's `pick` events,
+// each of which carries the pick's whole state.
 import { voteCard, cardName } from './card.js';
 import { $, button, h } from './dom.js';
 import { api, page } from './page.js';
@@ -47,7 +48,23 @@ async function askPick(request) {
 /** Asks how the group's current pick stands (the view shows it). */
 export const loadPick = () => askPick({ type: 'pickStatus' });
 
-/** The pick again, after a `pick` event or once the stream is back, while the view is shown. */
+/** A `pick` event's state (proto/WEB.md): shown at once, without asking, when it is the pick on
+ * screen or the one that takes its place; it is newer than any answer still on its way. */
+export function heard(s) {
+  if (page.view !== 'tonight' || !s?.pick) return; // showing the view asks `pickStatus` anew
+  const now = pick.state;
+  if (pickId(now) !== pickId(s)) {
+    // Another pick: one opened after the shown one closed, or one older than it (left alone). Two
+    // voting at once (after a partition healed), or a closed one before the view knew of any, is
+    // for `pickStatus` to order.
+    if (s.open ? now?.open : !now) return void loadPick();
+    if (now && (now.open || (!s.open && s.openedAt < now.openedAt))) return;
+  }
+  pick.shown = pick.asked;
+  renderPick(s);
+}
+
+/** The pick again, once the stream is back: what changed while it was down was not heard. */
 export function reload() {
   if (page.view === 'tonight') loadPick();
 }

@@ -2,7 +2,7 @@ import PeerdWeb
 import PeerdWire
 
 /// The page's API answered by the control socket's responder, its changes by `follow`'s stream,
-/// and its pick events built by the same responder's `pickStatus`.
+/// and its pick events built by the pick desk's `status`, as `pickStatus` answers.
 struct ControlWebBackend: WebBackend {
     let responder: ControlResponder
     private let picks = PagePickEvents()
@@ -23,7 +23,7 @@ struct ControlWebBackend: WebBackend {
 
     func run() async {
         await picks.run(changes: await responder.replica.pickChanges()) { pick in
-            await responder.respond(to: .pickStatus(pick: pick))
+            await responder.picks.status(pick)
         }
     }
 }

@@ -1,14 +1,13 @@
+import PeerdModel
 import PeerdWire
 
 /// How fast one peer may send: two token buckets, one counting frames and one counting bytes, each
 /// with a sustained rate and a burst. A plain value like `PeerSession`: the connection asks
 /// ``admit(bytes:now:)`` for every frame it receives and closes the session when told no.
 ///
-/// Each bucket holds at most its burst and refills at its rate; a frame takes one token from the
-/// frame bucket and its length from the byte bucket, and is admitted only if both have enough.
-/// A refused frame takes nothing. Kept as a "theoretical arrival time" (GCRA, the token bucket
-/// expressed in time): the instant the bucket would be full again. Refilling is a `max` with `now`,
-/// never a product of elapsed time and rate, so no gap, however long, can overflow.
+/// Each bucket (a ``TokenBucket``) holds at most its burst and refills at its rate; a frame takes one
+/// token from the frame bucket and its length from the byte bucket, and is admitted only if both have
+/// enough. A refused frame takes nothing.
 ///
 /// The defaults, and why:
 /// - **Frames: 2,000 a second sustained, a burst of 2,000.** Frames per second is what a flood of
@@ -50,25 +49,25 @@ package struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durat
     }
 
     package let configuration: Configuration
-    private var frames: Bucket
-    private var bytes: Bucket
+    private var frames: TokenBucket<Instant>
+    private var bytes: TokenBucket<Instant>
 
     /// Both buckets start full.
     package init(configuration: Configuration = .init()) {
         precondition(configuration.framesPerSecond > 0 && configuration.bytesPerSecond > 0, "rates must be positive")
         precondition(configuration.frameBurst >= 1 && configuration.byteBurst >= 1, "bursts must be at least 1")
         self.configuration = configuration
-        frames = Bucket(rate: configuration.framesPerSecond, burst: configuration.frameBurst)
-        bytes = Bucket(rate: configuration.bytesPerSecond, burst: configuration.byteBurst)
+        frames = TokenBucket(rate: configuration.framesPerSecond, burst: configuration.frameBurst)
+        bytes = TokenBucket(rate: configuration.bytesPerSecond, burst: configuration.byteBurst)
     }
 
     /// Whether a frame of `bytes` bytes (its body length) received at `now` is within the limits;
     /// if it is, its tokens are taken.
     package mutating func admit(bytes count: Int, now: Instant) -> Decision {
-        guard let frameFull = frames.take(1, now: now) else { return .tooManyFrames }
-        guard let byteFull = bytes.take(max(0, count), now: now) else { return .tooManyBytes }
-        frames.fullAt = frameFull
-        bytes.fullAt = byteFull
+        var (frames, bytes) = (self.frames, self.bytes)
+        guard frames.take(1, now: now) else { return .tooManyFrames }
+        guard bytes.take(max(0, count), now: now) else { return .tooManyBytes }
+        (self.frames, self.bytes) = (frames, bytes)
         return .admitted
     }
 
@@ -80,33 +79,6 @@ package struct RateLimit<Instant: InstantProtocol>: Sendable where Instant.Durat
             "more than \(configuration.framesPerSecond) frames a second (burst \(configuration.frameBurst))"
         case .tooManyBytes:
             "more than \(configuration.bytesPerSecond) bytes a second (burst \(configuration.byteBurst))"
-        }
-    }
-
-    /// One bucket in GCRA form: each unit of cost is `interval` of time, and a bucket may run at
-    /// most `burst` units ahead of now.
-    struct Bucket: Sendable {
-        let burst: Int
-        /// The time one unit takes to refill: one second over the rate.
-        let interval: Duration
-        /// How far ahead of now `fullAt` may be: `interval × burst`.
-        let tolerance: Duration
-        /// When the bucket is full again if nothing more is taken; nil when it is full now.
-        var fullAt: Instant?
-
-        init(rate: Int, burst: Int) {
-            self.burst = burst
-            interval = .seconds(1) / rate
-            tolerance = interval * burst
-        }
-
-        /// The new `fullAt` if `cost` units are there at `now`, else nil. Changes nothing.
-        func take(_ cost: Int, now: Instant) -> Instant? {
-            // More than the burst never fits; refusing it first also keeps `interval × cost` small.
-            guard cost <= burst else { return nil }
-            let base = fullAt.map { max($0, now) } ?? now
-            let next = base.advanced(by: interval * cost)
-            return now.duration(to: next) <= tolerance ? next : nil
         }
     }
 }

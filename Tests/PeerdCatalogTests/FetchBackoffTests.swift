@@ -1,5 +1,6 @@
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import Testing
 
 /// The schedule's retries under a failing TMDB (issue 35, point 10): a try a second or so while

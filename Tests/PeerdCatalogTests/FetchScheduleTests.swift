@@ -1,5 +1,6 @@
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import Testing
 
 @Suite struct FetchScheduleTests {

@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdTestKit
 import PeerdWire
 import Testing
 
@@ -27,32 +28,6 @@ import Testing
     @Test(arguments: ["", "soon", "-5", "1.5", "Friday, 31-Dec-99 23:59:59 GMT", "Fri, 31 Dec 1999 23:59:59 CET"])
     func anythingElseIsNoRetryAfter(value: String) {
         #expect(RetryAfter.parse(value, now: Self.endOf1999) == nil)
-    }
-}
-
-@Suite struct TokenBucketTests {
-    @Test func aBurstGoesAtOnceThenRequestsWaitTheirInterval() {
-        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(250), burst: 3)
-        let now = TestInstant.zero
-        let waits = (0..<6).map { _ in bucket.reserve(now: now, maxWait: .seconds(10)) }
-        #expect(waits == [.zero, .zero, .zero, .milliseconds(250), .milliseconds(500), .milliseconds(750)])
-    }
-
-    @Test func aWaitOverTheLimitTakesNoSlot() {
-        var bucket = TokenBucket<TestInstant>(interval: .seconds(1), burst: 1)
-        #expect(bucket.reserve(now: .zero, maxWait: .zero) == .zero)
-        #expect(bucket.reserve(now: .zero, maxWait: .milliseconds(500)) == nil)
-        #expect(bucket.waitForSlot(now: .zero) == .seconds(1))
-        #expect(bucket.reserve(now: .seconds(1), maxWait: .zero) == .zero)
-    }
-
-    @Test func quietTimeRefillsTheBurst() {
-        var bucket = TokenBucket<TestInstant>(interval: .milliseconds(500), burst: 2)
-        _ = bucket.reserve(now: .zero, maxWait: .zero)
-        _ = bucket.reserve(now: .zero, maxWait: .zero)
-        #expect(bucket.reserve(now: .zero, maxWait: .zero) == nil)
-        #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
-        #expect(bucket.reserve(now: .seconds(10), maxWait: .zero) == .zero)
     }
 }
 

@@ -1,26 +1,18 @@
 import PeerdSync
+import PeerdTestKit
 import PeerdWire
 import Testing
 
-/// A clock reading the tests set by hand, with room for gaps of billions of years.
-struct ManualInstant: InstantProtocol {
-    var offset: Duration
+typealias Limit = RateLimit<TestInstant>
 
-    func advanced(by duration: Duration) -> ManualInstant { ManualInstant(offset: offset + duration) }
-    func duration(to other: ManualInstant) -> Duration { other.offset - offset }
-    static func < (lhs: ManualInstant, rhs: ManualInstant) -> Bool { lhs.offset < rhs.offset }
-}
-
-typealias Limit = RateLimit<ManualInstant>
-
-private let zero = ManualInstant(offset: .zero)
+private let zero = TestInstant.zero
 
 /// Sends `count` frames of `bytes` bytes, one every `every` from `start`; returns the decisions.
 private func send(
     _ count: Int,
     of bytes: Int,
     every: Duration,
-    from start: ManualInstant = zero,
+    from start: TestInstant = zero,
     to limit: inout Limit
 ) -> [Limit.Decision] {
     (0..<count).map { limit.admit(bytes: bytes, now: start.advanced(by: every * $0)) }

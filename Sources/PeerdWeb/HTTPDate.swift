@@ -1,3 +1,5 @@
+import PeerdModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,7 +18,7 @@ enum HTTPDate {
         var clock = time_t(seconds)
         var parts = tm()
         gmtime_r(&clock, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func two(_ value: Int32) -> String { LocalTime.twoDigits(Int(value)) }
         let day = "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday))"
         let date = "\(day) \(months[Int(parts.tm_mon)]) \(1900 + parts.tm_year)"
         return "\(date) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"

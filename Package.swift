@@ -139,25 +139,26 @@ let package = Package(
             resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
-        // For tests: a seeded random generator, operations of a later version, a log to await.
+        // For tests: a seeded random generator, operations of a later version, a log to await, an instant
+        // tests step, a scratch directory.
         .target(
             name: "PeerdTestKit",
-            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging],
+            dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging, systemPackage],
             swiftSettings: strict
         ),
         // Starts real peerd processes and runs the real peerctl: shared by end-to-end tests and benchmarks.
         .target(
             name: "PeerdTestSupport",
             dependencies: [
-                "PeerControl", "PeerdModel", "PeerdWire", "PeerdSecurity", nioCore, nioPosix, nioSSL,
+                "PeerControl", "PeerdModel", "PeerdWire", "PeerdSecurity", "PeerdTestKit", nioCore, nioPosix, nioSSL,
             ],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "peerd-bench",
             dependencies: [
-                "PeerdTestSupport", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdStore",
-                "PeerdSecurity", logging, systemPackage,
+                "PeerdTestSupport", "PeerdTestKit", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec",
+                "PeerdStore", "PeerdSecurity", logging, systemPackage,
             ],
             path: "bench/Sources/peerd-bench",
             swiftSettings: strict
@@ -193,17 +194,17 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdDoctorTests",
-            dependencies: ["PeerdDoctor", "PeerdWire", "PeerdModel"],
+            dependencies: ["PeerdDoctor", "PeerdWire", "PeerdModel", "PeerdTestKit"],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PeerdImportTests",
-            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", zipFoundation],
+            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", "PeerdTestKit", zipFoundation],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PeerdQRTests", dependencies: ["PeerdQR"], swiftSettings: strict),
+        .testTarget(name: "PeerdQRTests", dependencies: ["PeerdQR", "PeerdTestKit"], swiftSettings: strict),
         .testTarget(
             name: "PeerdWireTests",
             dependencies: [
@@ -250,7 +251,8 @@ let package = Package(
         .testTarget(
             name: "PeerdWebTests",
             dependencies: [
-                "PeerdWeb", "PeerdWire", "PeerdModel", hummingbird, httpTypes, nioCore, logging, systemPackage,
+                "PeerdWeb", "PeerdWire", "PeerdModel", "PeerdTestKit", hummingbird, httpTypes, nioCore, nioPosix,
+                logging, systemPackage,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: strict

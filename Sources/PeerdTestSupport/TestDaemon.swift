@@ -1,5 +1,6 @@
 package import Foundation
 import PeerControl
+package import PeerdTestKit
 package import PeerdWire
 
 /// A real `peerd` process on loopback with its own state directory and control socket.

@@ -1,6 +1,7 @@
 import Foundation
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import Testing

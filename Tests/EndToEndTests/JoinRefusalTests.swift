@@ -1,5 +1,6 @@
 import Foundation
 import PeerControl
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import PeerdModel
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import Testing

@@ -109,7 +109,7 @@ import Testing
     }
 
     @Test func aCachedMovieIsNotFetchedAgainAfterARestart() async throws {
-        let state = try TemporaryDirectory()
+        let state = try ScratchDirectory("catalog")
         defer { state.remove() }
         let cache = state.path.appending("tmdb")
         let first = try await FakeTMDB.serving(Self.movies())
@@ -150,7 +150,7 @@ import Testing
 
     @Test func theServiceStopsOnGracefulShutdown() async throws {
         let server = try await FakeTMDB.start { _, _ in .stall }
-        let state = try TemporaryDirectory()
+        let state = try ScratchDirectory("catalog")
         defer { state.remove() }
         // The request would wait a minute; only cancellation can end it sooner.
         let patient = CatalogLimits(requestTimeout: .seconds(60))
@@ -188,7 +188,7 @@ import Testing
         cache: FilePath? = nil,
         _ body: @escaping @Sendable (CatalogService) async throws -> Void
     ) async throws {
-        let state = try TemporaryDirectory()
+        let state = try ScratchDirectory("catalog")
         defer { state.remove() }
         let directory = cache ?? state.path.appending("tmdb")
         let client = TMDBClient(

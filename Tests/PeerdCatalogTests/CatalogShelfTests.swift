@@ -1,6 +1,7 @@
 import Foundation
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import PeerdWire
 import SystemPackage
 import Testing
@@ -22,7 +23,7 @@ import Testing
     }
 
     @Test func aKeptPageComesBackWithWhenItWasFetched() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         #expect(shelf.kept(Self.popular) == nil)
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func searchesAreNeverKept() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let search = CatalogQuery.Ask.search(text: "dune", year: nil, page: 1)
@@ -62,7 +63,7 @@ import Testing
     }
 
     @Test func eachFilterIsAPageOfItsOwn() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let comedy = CatalogQuery.Ask.discover(DiscoverList(filter: DiscoverFilter(genre: 35)), page: 1)
@@ -75,14 +76,14 @@ import Testing
 
     @Test(arguments: ["", "{", #"{"version":1,"key":"list-popular-p2","fetchedAt":0,"answer":{"id":0,"genres":[]}}"#])
     func aCorruptOrMisplacedFileIsIgnored(content: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(content, to: "tmdb/list-popular-p1.json")
         #expect(CatalogShelf(directory: directory.path.appending("tmdb")).kept(Self.popular) == nil)
     }
 
     @Test func theOldestPagesGoFirstWhenTheShelfIsFull() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let pages = CatalogShelf.maxPages + 3

@@ -1,6 +1,7 @@
 import Foundation
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }
 
     @Test func storedDetailsComeBackTheSame() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         #expect(cache.details(of: Self.matrix, language: "en-US") == nil)
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func theFolderAndFilesAreOnlyTheOwners() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         try cache.store(Self.details(), of: Self.matrix)
@@ -35,7 +36,7 @@ import Testing
 
     @Test(arguments: ["", "{", "{\"version\":1,\"movie\":604,\"details\":{}}", "[1,2,3]"])
     func aCorruptFileIsIgnored(content: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(content, to: "tmdb/movie-603.en-US.json")
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func detailsOfAnotherMovieUnderThisOnesNameAreIgnored() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         try cache.store(Self.details(), of: MovieID(604)!)
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func theImageBaseIsKept() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         #expect(cache.imageBase() == nil)

@@ -2,6 +2,7 @@ import Foundation
 import PeerdCatalog
 import PeerdCodec
 import PeerdModel
+import PeerdTestKit
 import PeerdWire
 import SystemPackage
 import Testing
@@ -78,7 +79,7 @@ import Testing
     }
 
     @Test func theCacheKeepsEveryFieldInTheFilesItAlwaysWrote() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         try cache.store(Self.matrix, of: MovieID(603)!)
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func aCacheFileWithAnEmptyGenresListStillReads() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(
             #"{"details":{"fetchedAt":1,"genres":[],"language":"en-US","title":"T"},"movie":603,"version":1}"#,

@@ -1,5 +1,6 @@
 import Foundation
 import PeerdCatalog
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test func aFileOthersCanReadIsRefusedWithTheChmodHint() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let file = try directory.write(Self.apiKey, to: "tmdb.token", mode: 0o644)
         let error = #expect(throws: CatalogError.tokenFileOpenToOthers(file, mode: "644")) {
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func aFileOnlyItsOwnerCanReadIsAccepted() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let file = try directory.write("\(Self.apiKey)\n", to: "tmdb.token")
         let credential = try #require(try TMDBCredential.load(file: file, environment: [:]))
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func aMissingFileThatWasAskedForIsAnError() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let file = directory.path.appending("absent.token")
         #expect(throws: CatalogError.tokenFileUnreadable(file, .noSuchFileOrDirectory)) {
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aGivenFileBeatsTheEnvironmentWhichBeatsTheDefaultFile() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let given = try directory.write(Self.apiKey, to: "given.token")
         let defaultFile = try directory.write(Self.apiKey, to: "config/peerd/tmdb.token")
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func theDefaultFileIsUnderHomeWithoutXDGConfigHome() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let file = try directory.write(Self.apiKey, to: ".config/peerd/tmdb.token")
         let credential = try TMDBCredential.load(file: nil, environment: ["HOME": directory.path.string])
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func noTokenAnywhereIsNil() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         #expect(
             try TMDBCredential.load(file: nil, environment: ["HOME": directory.path.string, "TMDB_TOKEN": " "]) == nil

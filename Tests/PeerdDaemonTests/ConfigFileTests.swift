@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PeerdModel
+import PeerdTestKit
 import PeerdWire
 import Testing
 
@@ -77,10 +78,9 @@ struct ConfigFileTests {
     }
 
     @Test func aMissingFileIsNoConfigAndABrokenOneNamesItsPath() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-config-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("config.json").path
+        let directory = try ScratchDirectory("config")
+        defer { directory.remove() }
+        let path = directory.path("config.json")
         #expect(try ConfigFile.load(path: path) == nil)
         try Data(#"{"logLevel": "debug"}"#.utf8).write(to: URL(fileURLWithPath: path))
         #expect(try ConfigFile.load(path: path)?.logLevel == .debug)
@@ -88,7 +88,7 @@ struct ConfigFileTests {
         #expect(throws: ConfigFileError.invalid(path: path, reason: "port must be between 0 and 65535")) {
             try ConfigFile.load(path: path)
         }
-        #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: directory.path) }
+        #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: directory.url.path) }
     }
 
     @Test func theDefaultPathFollowsXdgConfigHome() {
@@ -133,12 +133,13 @@ struct ConfigFileTests {
 
 extension ConfigFileTests {
     @Test func aFileNamedByConfigMustExistButTheDefaultOneMayNot() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-config-\(UUID())")
-        let missing = directory.appendingPathComponent("config.json").path
+        let directory = try ScratchDirectory("config")
+        defer { directory.remove() }
+        let missing = directory.path("config.json")
         #expect(throws: ConfigFileError.unreadable(path: missing, reason: "no such file")) {
             try ConfigFile.load(given: missing, environment: [:])
         }
-        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.path]) == DaemonSettings())
+        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.url.path]) == DaemonSettings())
         #expect(try ConfigFile.load(given: nil, environment: [:]) == DaemonSettings())
     }
 }

@@ -3,6 +3,7 @@ import Logging
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
+import PeerdTestKit
 import PeerdWire
 import ServiceLifecycleTestKit
 import SystemPackage
@@ -22,8 +23,10 @@ struct ControlResponderTests {
         catalog: (any CatalogAccess)? = nil,
         _ body: (ControlResponder, MemoryStore, ScriptedDialing) async throws -> Void
     ) async throws {
-        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-responder-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        // The state directory is made by `StateDirectory`, inside a scratch one.
+        let root = try ScratchDirectory("responder")
+        defer { root.remove() }
+        let scratch = root.path.appending("state")
         let logger = Logger(label: "test")
         let identity = try PeerIdentity.generate(name: "alice")
         let (store, dialing) = (MemoryStore(), ScriptedDialing(outcome: Self.refused))

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PeerControl
+import PeerdTestKit
 import Testing
 
 @testable import PeerdDaemon
@@ -8,12 +9,11 @@ import Testing
 extension DaemonConfigurationTests {
     /// A config file in a fresh directory, which is also the home: no TMDB token to find there.
     func withConfigFile(_ json: String, _ body: (String, PeerdEnvironment) throws -> Void) throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-load-\(UUID())")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: home) }
-        let path = home.appendingPathComponent("peerd.json").path
+        let home = try ScratchDirectory("load")
+        defer { home.remove() }
+        let path = home.path("peerd.json")
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
-        try body(path, PeerdEnvironment(variables: ["HOME": home.path]))
+        try body(path, PeerdEnvironment(variables: ["HOME": home.url.path]))
     }
 
     @Test func theFilesLevelAppliesAtOnceAndOnReloadUnlessTheFlagFixedIt() throws {

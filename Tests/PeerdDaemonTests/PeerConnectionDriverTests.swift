@@ -23,9 +23,9 @@ struct PeerConnectionDriverTests {
     let remote = try! PeerIdentity.generate(name: "remote")
 
     @Test func admitsASessionCatchesUpTakesOperationsAndClosesCleanly() async throws {
-        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-driver-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: scratch.string, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let root = try ScratchDirectory("driver")
+        defer { root.remove() }
+        let scratch = root.path
         let store = MemoryStore()
         let replica = ReplicaService.testing(local, name: "local", store: store)
         let trust = try TrustService(

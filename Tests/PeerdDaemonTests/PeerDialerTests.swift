@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PeerdModel
 import PeerdStore
+import PeerdTestKit
 import PeerdWire
 import ServiceLifecycleTestKit
 import Synchronization
@@ -29,8 +30,10 @@ struct PeerDialerTests {
         dialing: ScriptedDialing,
         _ body: (PeerDialer, Scene, inout AsyncStream<[PeerAddress]>.AsyncIterator) async throws -> Void
     ) async throws {
-        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-dialer-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        // The state directory is made by `StateDirectory`, inside a scratch one.
+        let root = try ScratchDirectory("dialer")
+        defer { root.remove() }
+        let scratch = root.path.appending("state")
         let logger = Logger(label: "test")
         let state = try StateDirectory(at: scratch, logger: logger)
         let local = PeerID("a11ce000000000000000000000000001")!

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import ServiceLifecycleTestKit
 import SystemPackage
 import Testing
@@ -21,9 +22,9 @@ struct TrustServiceTests {
         name: String? = nil,
         _ body: (TrustService) async throws -> Void
     ) async throws {
-        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-trust-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: scratch.string, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let directory = try ScratchDirectory("trust")
+        defer { directory.remove() }
+        let scratch = directory.path
         let trust = try TrustService(
             local: local.peer,
             path: scratch.appending("trust.json"),

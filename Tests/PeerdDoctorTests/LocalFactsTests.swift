@@ -1,5 +1,6 @@
 import Foundation
 import PeerdDoctor
+import PeerdTestKit
 import Testing
 
 /// The small parsers around what peerctl reads on this machine.
@@ -74,9 +75,9 @@ struct LocalFactsTests {
         #expect(custom.contains("/h/.local/share/systemd/user") && !custom.contains("/usr/share/systemd/user"))
 
         // A temporary folder stands for /usr/lib/systemd/user; no user manager answers here.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try ScratchDirectory("units")
+        defer { scratch.remove() }
+        let folder = scratch.url.path
         let unit = folder + "/" + SystemdUnitState.unitName
         #expect(FileManager.default.createFile(atPath: unit, contents: Data("[Service]\n".utf8)))
         let found = ([folder + "/none"] + [folder]).map { $0 + "/peerd.service" }.first {

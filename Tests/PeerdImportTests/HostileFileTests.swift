@@ -1,5 +1,6 @@
 import Foundation
 import PeerdImport
+import PeerdTestKit
 import PeerdWire
 import Testing
 import ZIPFoundation
@@ -12,9 +13,10 @@ struct HostileFileTests {
 
     /// A sparse file: refused by its size, before a byte is read.
     @Test func aFileOf200MBIsRefusedBeforeItIsRead() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-import-\(UUID()).csv").path
+        let scratch = try ScratchDirectory("import")
+        defer { scratch.remove() }
+        let path = scratch.path("watchlist.csv")
         #expect(FileManager.default.createFile(atPath: path, contents: Data(header.utf8)))
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.truncate(atOffset: 200_000_000)
         try handle.close()

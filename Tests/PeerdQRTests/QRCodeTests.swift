@@ -1,5 +1,6 @@
 import Foundation
 import PeerdQR
+import PeerdTestKit
 import Testing
 
 /// The QR code of a guest link: libqrencode's modules, drawn three ways, and read back by zbar.
@@ -43,9 +44,10 @@ import Testing
             return
         }
         let code = try #require(QRCode(Self.link))
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-qr-\(UUID()).pgm")
+        let scratch = try ScratchDirectory("qr")
+        defer { scratch.remove() }
+        let file = scratch.url.appendingPathComponent("code.pgm")
         try Data(code.pgm()).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: zbarimg)
         process.arguments = ["--raw", "-q", file.path]

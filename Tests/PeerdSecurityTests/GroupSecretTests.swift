@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -21,14 +22,12 @@ import Testing
         mode: mode_t = 0o600,
         _ body: (FilePath) throws -> Result
     ) throws -> Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("peerd-group-secret-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = FilePath(directory.path).appending("group.secret")
-        #expect(FileManager.default.createFile(atPath: path.string, contents: contents))
-        #expect(chmod(path.string, mode) == 0)
-        return try body(path)
+        try withScratchDirectory("group-secret") { directory in
+            let path = directory.appending("group.secret")
+            #expect(FileManager.default.createFile(atPath: path.string, contents: contents))
+            #expect(chmod(path.string, mode) == 0)
+            return try body(path)
+        }
     }
 
     @Test(arguments: [0o600, 0o400] as [mode_t])

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import SwiftASN1
 import SystemPackage
 import Testing
@@ -11,19 +12,12 @@ import X509
 @Suite struct PeerIdentityTests {
     let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    func withTemporaryDirectory<Result>(_ body: (FilePath) throws -> Result) throws -> Result {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-identity-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: url) }
-        return try body(FilePath(url.path))
-    }
-
     func mode(_ path: FilePath) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path.string)[.posixPermissions] as? Int) ?? -1
     }
 
     @Test func theFirstStartMakesAPrivateKeyAndACertificateForIt() throws {
-        try withTemporaryDirectory { root in
+        try withScratchDirectory("identity") { root in
             let identity = try PeerIdentity.loadOrCreate(in: root, logger: logger)
             #expect(try mode(root.appending("identity.key")) == 0o600)
             let pem = try String(contentsOfFile: root.appending("identity.crt").string, encoding: .utf8)
@@ -35,7 +29,7 @@ import X509
     }
 
     @Test func thePeerIDIsTheKeysFingerprintAndSurvivesRestarts() throws {
-        try withTemporaryDirectory { root in
+        try withScratchDirectory("identity") { root in
             let first = try PeerIdentity.loadOrCreate(in: root, logger: logger)
             let second = try PeerIdentity.loadOrCreate(in: root, logger: logger)
             #expect(first.peer == second.peer)
@@ -48,7 +42,7 @@ import X509
     }
 
     @Test func aKeyOthersCanReadIsRefused() throws {
-        try withTemporaryDirectory { root in
+        try withScratchDirectory("identity") { root in
             _ = try PeerIdentity.loadOrCreate(in: root, logger: logger)
             chmod(root.appending("identity.key").string, 0o644)
             let error = #expect(throws: IdentityError.self) { try PeerIdentity.loadOrCreate(in: root, logger: logger) }
@@ -57,7 +51,7 @@ import X509
     }
 
     @Test func aDamagedKeyIsReportedAndNotReplaced() throws {
-        try withTemporaryDirectory { root in
+        try withScratchDirectory("identity") { root in
             let path = root.appending("identity.key")
             _ = FileManager.default.createFile(
                 atPath: path.string,
@@ -72,7 +66,7 @@ import X509
     }
 
     @Test func aStateDirectoryFromBeforeKeysIsNotSilentlyGivenANewIdentity() throws {
-        try withTemporaryDirectory { root in
+        try withScratchDirectory("identity") { root in
             _ = FileManager.default.createFile(
                 atPath: root.appending("identity.json").string,
                 contents: Data("{}".utf8)

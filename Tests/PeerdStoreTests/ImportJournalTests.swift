@@ -1,4 +1,5 @@
 import Foundation
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 @Suite("Import journal")
 struct ImportJournalTests {
     @Test func linesComeBackAfterAReopen() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let (journal, none) = try ImportJournal.open(in: root, id: "abc")
             #expect(none.isEmpty)
             try journal.append([Array("one".utf8), Array("two".utf8)])
@@ -20,7 +21,7 @@ struct ImportJournalTests {
     }
 
     @Test func aTornLastLineIsCutOffAndAppendsGoOnAfterTheLastWholeOne() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let (journal, _) = try ImportJournal.open(in: root, id: "abc")
             try journal.append([Array("whole".utf8)])
             let path = root.appending("imports/abc.journal")
@@ -36,7 +37,7 @@ struct ImportJournalTests {
     }
 
     @Test func readingWithoutOpeningMakesNothing() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             #expect(try ImportJournal.lines(in: root, id: "abc").isEmpty)
             #expect(!FileManager.default.fileExists(atPath: root.appending("imports").string))
             let (journal, _) = try ImportJournal.open(in: root, id: "abc")

@@ -24,7 +24,7 @@ struct OperationLogRecoveryTests {
     }
 
     @Test func aLogCutAtEveryByteInsideItsLastRecordKeepsTheRecordsBefore() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let original = directory.appending("original.log")
             let (operations, starts) = try makeLog(at: original)
             let bytes = try contents(of: original)
@@ -60,7 +60,7 @@ struct OperationLogRecoveryTests {
     }
 
     @Test func aLogCutExactlyBetweenRecordsNeedsNoRecovery() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (operations, starts) = try makeLog(at: path)
             try write(Array(try contents(of: path)[..<Int(starts[2])]), to: path)
@@ -72,7 +72,7 @@ struct OperationLogRecoveryTests {
 
     @Test(arguments: [1, 2])
     func aFlippedPayloadByteDropsThatRecordAndEverythingAfterIt(damagedRecord: Int) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (operations, starts) = try makeLog(at: path)
             var bytes = try contents(of: path)
@@ -124,7 +124,7 @@ struct OperationLogRecoveryTests {
     }
 
     @Test func theDroppedBytesAreSavedBesideTheLogAndOneWarningIsLogged() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (_, starts) = try makeLog(at: path)
             var bytes = try contents(of: path)
@@ -149,7 +149,7 @@ struct OperationLogRecoveryTests {
     }
 
     @Test func twoRecoveriesInOneSecondKeepBothCopies() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             _ = try makeLog(at: path)
             let good = try contents(of: path)
@@ -173,7 +173,7 @@ struct OperationLogRecoveryTests {
         _ comment: Comment? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (operations, _) = try makeLog(at: path)
             let good = try contents(of: path)

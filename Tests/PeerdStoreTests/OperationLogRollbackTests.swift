@@ -1,5 +1,6 @@
 import Foundation
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -16,7 +17,7 @@ struct OperationLogRollbackTests {
     /// with `EFBIG`. The child checks the error and that the log still appends what fits; the
     /// parent then checks, from the file alone, that no byte of the failed batch stayed.
     @Test func aBatchThatFailsHalfwayIsCutBackOffAndTheLogStillWorks() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let saved = makeOperations(count: 3)
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)

@@ -1,5 +1,6 @@
 import PeerdCodec
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite("Operation log")
 struct OperationLogTests {
     @Test func openingAMissingLogCreatesItWithOnlyTheHeaderAndMode0600() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (log, operations, recovery) = try OperationLog.open(at: path, logger: quietLogger)
             #expect(operations.isEmpty)
@@ -20,7 +21,7 @@ struct OperationLogTests {
     }
 
     @Test func appendedBatchesComeBackInTheSameOrderAfterReopening() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let all = makeOperations(count: 60)
             do {
@@ -41,7 +42,7 @@ struct OperationLogTests {
     }
 
     @Test func recordsHoldBigEndianLengthCRCAndSortedKeyJSON() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operation = makeOperations(count: 1)[0]
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
@@ -62,7 +63,7 @@ struct OperationLogTests {
     }
 
     @Test func anEmptyFileIsTakenAsANewLogAndGetsItsHeader() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             for start in [[], Array("PEER".utf8)] {
                 try write(start, to: path)
@@ -76,7 +77,7 @@ struct OperationLogTests {
 
     @Test(arguments: ["NOTALOG1 and then some text", "PEERDLG0", "hi", "PEERDLG\u{0}"])
     func aFileWithAnotherHeaderIsRefusedAndLeftUntouched(content: String) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let original = Array(content.utf8)
             try write(original, to: path)
@@ -91,7 +92,7 @@ struct OperationLogTests {
 
     @Test(arguments: ["PEERDLG2", "PEERDLG9 and records"])
     func aLogANewerReleaseWroteIsRefusedAsNewerAndLeftUntouched(content: String) async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let original = Array(content.utf8)
             try write(original, to: path)
@@ -105,7 +106,7 @@ struct OperationLogTests {
     }
 
     @Test func anOperationTooLargeForARecordIsRefusedBeforeAnythingIsWritten() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
             var huge = makeOperations(count: 1)[0]
@@ -134,7 +135,7 @@ struct OperationLogTests {
 @Suite("Operation log keeps what it does not know")
 struct OperationLogVerbatimTests {
     @Test func anOperationWithAnUnknownFieldComesBackByteForByteAfterReopening() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let origin = makeOperations(count: 1)[0].id.origin
             let json =

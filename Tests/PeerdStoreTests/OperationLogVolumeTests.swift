@@ -1,5 +1,6 @@
 import PeerdCodec
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 @Suite("Operation log volume")
 struct OperationLogVolumeTests {
     @Test func oneHundredThousandOperationsAppendInBatchesAndReadBackTheSame() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let all = makeOperations(count: 100_000)
             do {

@@ -1,6 +1,7 @@
 import Foundation
 import PeerdCodec
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -26,7 +27,7 @@ struct OperationLogWindowTests {
     }
 
     @Test func aLogOfManyWindowsReadsBackWhole() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations = makeOperations(count: 30_000)
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
@@ -42,7 +43,7 @@ struct OperationLogWindowTests {
     }
 
     @Test func aRecordLargerThanTheWindowIsReadWhole() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations =
                 makeOperations(count: 5_000) + [hugeRemoval(seq: 5_001, naming: 25_000)]
@@ -60,7 +61,7 @@ struct OperationLogWindowTests {
     }
 
     @Test func damageBeyondTheFirstWindowKeepsEverythingBeforeIt() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations = makeOperations(count: 25_000)
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
@@ -81,7 +82,7 @@ struct OperationLogWindowTests {
     }
 
     @Test func aTornRecordAtTheEndOfALongLogIsCutOff() async throws {
-        try await withTemporaryDirectory { directory in
+        try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations = makeOperations(count: 12_000)
             let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)

@@ -1,5 +1,6 @@
 import Foundation
 import PeerdModel
+import PeerdTestKit
 import SystemPackage
 import Testing
 
@@ -23,7 +24,7 @@ struct StateDirectoryTests {
     }
 
     @Test func itCreatesMissingDirectoriesWithMode0700() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let path = root.appending("a/b/peerd")
             let state = try StateDirectory(at: path, logger: quietLogger)
             #expect(try mode(of: root.appending("a")) == 0o700)
@@ -34,7 +35,7 @@ struct StateDirectoryTests {
     }
 
     @Test func aSecondOpenWhileTheFirstIsHeldFailsAsLocked() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             do {
                 let held = try StateDirectory(at: root, logger: quietLogger)
                 #expect(throws: StoreError.locked(root)) { _ = try StateDirectory(at: root, logger: quietLogger) }
@@ -47,7 +48,7 @@ struct StateDirectoryTests {
     }
 
     @Test func staticPeersRoundTripAndStartEmpty() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let state = try StateDirectory(at: root, logger: quietLogger)
             #expect(try state.loadPeers() == [])
             try state.savePeers(["192.168.1.20:7400", "nas.local:7400"])
@@ -60,7 +61,7 @@ struct StateDirectoryTests {
     }
 
     @Test func aDamagedPeersFileIsReported() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let state = try StateDirectory(at: root, logger: quietLogger)
             try write(Array("{\"not\": \"a list\"}".utf8), to: state.peersPath)
             #expect(
@@ -75,7 +76,7 @@ struct StateDirectoryTests {
     }
 
     @Test func aPathThatIsAFileIsNotADirectory() async throws {
-        try await withTemporaryDirectory { root in
+        try await withScratchDirectory("store") { root in
             let path = root.appending("file")
             try write([1], to: path)
             #expect(throws: StoreError.cannotAccess(path, .notDirectory)) {

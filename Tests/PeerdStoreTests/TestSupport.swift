@@ -6,14 +6,6 @@ import SystemPackage
 /// The watch list's operation, not Foundation's `Operation` (NSOperation).
 typealias Operation = PeerdModel.Operation
 
-/// Runs `body` with a fresh directory under the system's temporary directory, removed afterwards.
-func withTemporaryDirectory<Result>(_ body: (FilePath) async throws -> Result) async throws -> Result {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-store-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try await body(FilePath(url.path))
-}
-
 /// `count` well-formed operations from one origin, seqs `firstSeq...`: mostly adds (some with
 /// non-ASCII titles), every fifth a removal of the add before it.
 func makeOperations(count: Int, firstSeq: UInt64 = 1) -> [Operation] {

@@ -1,20 +1,14 @@
 import Foundation
+import PeerdTestKit
 import PeerdWeb
 import SystemPackage
 import Testing
 
 @Suite("WebToken: made once, kept 0600, compared whole")
 struct WebTokenTests {
-    func withDirectory(_ body: (FilePath) throws -> Void) throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-web-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: url) }
-        try body(FilePath(url.path))
-    }
-
     @Test("first start makes 256 random bits in a 0600 file; later starts read the same token")
     func madeOnceAndKept() throws {
-        try withDirectory { directory in
+        try withScratchDirectory("web") { directory in
             let path = directory.appending("web.token")
             let first = try WebToken.load(at: path)
             #expect(first.hex.count == 64)
@@ -27,7 +21,7 @@ struct WebTokenTests {
 
     @Test("a token file others can read, or one that isn't 64 hex digits, turns the page off with the fix")
     func refusesLooseOrMalformedFiles() throws {
-        try withDirectory { directory in
+        try withScratchDirectory("web") { directory in
             let path = directory.appending("web.token")
             _ = try WebToken.load(at: path)
             chmod(path.string, 0o644)

@@ -13,7 +13,7 @@ final class ReloadHarness: Sendable {
     static let noFile = "SIGHUP: no config file to reload (no home directory to look in)"
 
     let path: String?
-    private let directory: URL
+    private let directory: ScratchDirectory
     private let hangups = AsyncStream.makeStream(of: Void.self)
     private let recorder = LogRecorder()
     private let dials = Mutex<[PeerAddress]>([])
@@ -21,12 +21,9 @@ final class ReloadHarness: Sendable {
     /// The config file is `config.json` in a fresh directory; without `hasConfigPath` there is none
     /// to reload (no home directory to look in).
     init(hasConfigPath: Bool = true) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("peerd-reload-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = hasConfigPath ? directory.appendingPathComponent("config.json").path : nil
+        directory = try ScratchDirectory("reload")
+        path = hasConfigPath ? directory.path("config.json") : nil
     }
-
-    deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// The peers the reloader asked to dial, in order.
     var dialed: [PeerAddress] { dials.withLock { $0 } }

@@ -1,6 +1,7 @@
 import Foundation
 import PeerControl
 import PeerdModel
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 

@@ -1,4 +1,5 @@
 import Foundation
+import PeerdTestKit
 import PeerdTestSupport
 
 /// How often an idle daemon wakes: voluntary context switches of all its threads (each one a thread

@@ -4,6 +4,7 @@ import PeerControl
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
+import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
 import SystemPackage

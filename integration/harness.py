@@ -14,10 +14,12 @@ import json
 import os
 import pathlib
 import random
+import shutil
 import signal
 import socket
 import struct
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -129,6 +131,20 @@ def tail(path, lines=40):
 def indent(text, prefix="        "):
     """`text` indented to stand under a check's PASS or FAIL line."""
     return "\n".join(prefix + line for line in str(text).splitlines())
+
+
+# MARK: scratch directories
+
+
+def scratch_dir(name):
+    """A fresh directory `/tmp/peerd-NAME-XXXXXXXX` (mode 0700), for `remove_scratch` once done: the
+    one way the suites make one. Under /tmp itself: daemons' control sockets go in it, and a Unix
+    socket's path is at most 107 bytes."""
+    return pathlib.Path(tempfile.mkdtemp(prefix=f"peerd-{name}-", dir="/tmp"))
+
+
+def remove_scratch(path):
+    shutil.rmtree(path, ignore_errors=True)
 
 
 # MARK: peerd and peerctl

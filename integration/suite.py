@@ -19,15 +19,12 @@ line `NAME skipped: why` and exits 77 (`skip()`).
 
 import argparse
 import contextlib
-import pathlib
-import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
 
-from harness import BIN_DIR, CheckFailed, HarnessError, indent
+from harness import BIN_DIR, CheckFailed, HarnessError, indent, remove_scratch, scratch_dir
 
 SKIP_EXIT_CODE = 77
 
@@ -127,7 +124,7 @@ class Suite:
     def work_dir(self, keep=False):
         """A scratch directory for the run's logs and states: removed after a clean run; kept, and
         named, after a failure or with `keep`; after a skip, kept only if the reason names it."""
-        work = pathlib.Path(tempfile.mkdtemp(prefix=f"peerd-{self.name}-"))
+        work = scratch_dir(self.name)
         try:
             yield work
         finally:
@@ -137,7 +134,7 @@ class Suite:
                 print(f"{self.name}: logs kept in {work}", flush=True)
                 keep = True
             if not keep:
-                shutil.rmtree(work, ignore_errors=True)
+                remove_scratch(work)
 
 
 def exit_on_signals():

@@ -35,12 +35,12 @@ import selectors
 import socket
 import ssl
 import sys
-import tempfile
 import threading
 import time
+import weakref
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from harness import frame, split_frame  # noqa: E402
+from harness import frame, remove_scratch, scratch_dir, split_frame  # noqa: E402
 
 try:
     from cryptography import x509
@@ -201,9 +201,10 @@ class Identity:
         self.cert_der = cert.public_bytes(serialization.Encoding.DER)
         self.id_bytes = fingerprint(self.cert_der)
         self.peer_id = self.id_bytes.hex()
-        self._dir = tempfile.TemporaryDirectory(prefix="attacker-id-")
-        self.cert_file = os.path.join(self._dir.name, "cert.pem")
-        self.key_file = os.path.join(self._dir.name, "key.pem")
+        directory = scratch_dir("attacker-id")
+        weakref.finalize(self, remove_scratch, directory)  # with the identity, as the files' only user
+        self.cert_file = str(directory / "cert.pem")
+        self.key_file = str(directory / "key.pem")
         with open(self.cert_file, "wb") as f:
             f.write(cert.public_bytes(serialization.Encoding.PEM))
         with open(self.key_file, "wb") as f:

@@ -26,7 +26,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -353,14 +352,14 @@ def main():
     if not deb or not deb.exists():
         suite.fail("no package: run `make deb` first")
         return suite.finish()
-    work = pathlib.Path(tempfile.mkdtemp(prefix="peerd-package-"))
+    work = harness.scratch_dir("package")
     w = World(work, deb)
     try:
         suite.run(CHECKS, w)
     finally:
         w.chroot.down()
         if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+            harness.remove_scratch(work)
     return suite.finish()
 
 

@@ -22,12 +22,11 @@ import re
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 from cgroups import cgroup_roots, enter_cgroups, make_cgroups, remove_cgroups  # noqa: E402
-from harness import ROOT, free_port, indent, stop_process  # noqa: E402
+from harness import ROOT, free_port, indent, remove_scratch, scratch_dir, stop_process  # noqa: E402
 from suite import Suite  # noqa: E402
 
 UID = int(os.environ.get("PEERD_SYSTEMD_TEST_UID", "61234"))
@@ -166,7 +165,7 @@ def main():
         return inner(pathlib.Path(sys.argv[2]))
     preflight()
     suite = Suite("systemd")
-    scratch = pathlib.Path(tempfile.mkdtemp(prefix="peerd-systemd-"))
+    scratch = scratch_dir("systemd")
     scratch.chmod(0o755)
     cgroups = []
     try:
@@ -197,7 +196,7 @@ def main():
             test_uninstall(suite, scratch)
     finally:
         remove_cgroups(cgroups)
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_scratch(scratch)
     return suite.finish()
 
 

@@ -139,8 +139,8 @@ let package = Package(
             resources: [.embedInCode("Page")],
             swiftSettings: strict
         ),
-        // For tests: a seeded random generator, operations of a later version, a log to await, an instant
-        // tests step, a scratch directory.
+        // For tests: the one waiting helper (on events) and a feed for fakes to announce on, a scratch directory,
+        // an instant tests step, a seeded random generator, operations of a later version, a log to await.
         .target(
             name: "PeerdTestKit",
             dependencies: ["PeerdModel", "PeerdCodec", "PeerdSecurity", logging, systemPackage],

@@ -83,6 +83,10 @@ package final class ControlClient {
 
     deinit { close(fd) }
 
+    /// Ends the connection both ways now; callable from any thread, so that a ``receive()`` blocked
+    /// on another (a `follow` reader's) wakes with an error.
+    package func shutDown() { shutdown(fd, Int32(SHUT_RDWR)) }
+
     /// Sends one request and reads its one response.
     package func request(_ request: ControlRequest) throws(Failure) -> ControlResponse {
         try send(request)

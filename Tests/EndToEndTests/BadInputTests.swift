@@ -19,13 +19,13 @@ struct BadInputTests {
             alice = try TestDaemon("alice", in: scratch)
             bob = try TestDaemon("bob", in: scratch, peers: [alice])
             #expect(try alice.peerctl("add", "603").status == 0)
-            #expect(try await eventually { try bob.movieIDs() == [603] })
+            #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
         }
 
         /// Alice still answers, and still replicates to bob.
         func stillServing(movie: Int) async throws {
             #expect(try alice.peerctl("add", String(movie)).status == 0)
-            #expect(try await eventually { try bob.movieIDs().contains(movie) })
+            #expect(try await bob.waitUntil { try bob.movieIDs().contains(movie) })
         }
     }
 

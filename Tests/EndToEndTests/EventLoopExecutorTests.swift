@@ -31,9 +31,9 @@ struct EventLoopExecutorTests {
         let alice = try TestDaemon("alice", in: scratch, arguments: ["--keepalive-interval", "1"])
         let bob = try TestDaemon("bob", in: scratch, peers: [alice], arguments: ["--keepalive-interval", "1"])
         #expect(try alice.peerctl("add", "603").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
         #expect(try bob.peerctl("remove", "603").status == 0)
-        #expect(try await eventually { try alice.movieIDs().isEmpty })
+        #expect(try await alice.waitUntil { try alice.movieIDs().isEmpty })
         for daemon in [alice, bob] {
             let names = try Self.threadNames(of: daemon)
             #expect(names.contains { $0.hasPrefix("NIO-") }, "\(daemon.name): \(names)")

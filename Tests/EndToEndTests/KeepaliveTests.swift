@@ -22,7 +22,8 @@ struct KeepaliveTests {
         let scratch = try ScratchDirectory("keepalive")
         let bob = try TestDaemon("bob", in: scratch, arguments: Self.interval)
         let alice = try TestDaemon("alice", in: scratch, peers: [bob], arguments: Self.interval)
-        #expect(try await eventually { try Self.peer(of: alice)?.state == .connected })
+        // Sessions and the log show in `peers` and a file; no control event announces them: polls.
+        #expect(try await waitUntil(Ticks(every: .milliseconds(50))) { try Self.peer(of: alice)?.state == .connected })
         let since = try #require(try Self.peer(of: alice)?.connectedSince)
 
         // Nothing to replicate for ten intervals: a session without pings would be closed for
@@ -36,6 +37,10 @@ struct KeepaliveTests {
         kill(frozen, SIGSTOP)
         defer { kill(frozen, SIGCONT) }
         // alice closes the session for silence, with the protocol's words (in its log: bob can't read).
-        #expect(try await eventually(timeout: .seconds(10)) { alice.log.contains("nothing received for") })
+        #expect(
+            try await waitUntil(Ticks(every: .milliseconds(50)), within: .seconds(10)) {
+                alice.log.contains("nothing received for")
+            }
+        )
     }
 }

@@ -62,7 +62,7 @@ struct OperationsCanGrowEndToEndTests {
         #expect(BadInputTests.errorCodes(exchange.frames).isEmpty, "alice refused: \(exchange.frames)")
 
         // Accepted and written to the log as made; an add among them lists, the rating changes nothing.
-        #expect(try await eventually { try alice.movieIDs() == [603, 680] })
+        #expect(try await alice.waitUntil { try alice.movieIDs() == [603, 680] })
         for operation in sent { #expect(try Self.logHolds(alice, operation)) }
 
         // Kept across a restart, then relayed to bob, who verifies the chain through both.
@@ -70,7 +70,7 @@ struct OperationsCanGrowEndToEndTests {
         try alice.start()
         #expect(try alice.movieIDs() == [603, 680])
         let bob = try TestDaemon("bob", in: scratch, peers: [alice])
-        #expect(try await eventually { try bob.movieIDs() == [603, 680] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603, 680] })
         for operation in sent { #expect(try Self.logHolds(bob, operation)) }
         #expect(!bob.log.contains("invalid-operation"))
         #expect(try bob.status().operations == alice.status().operations)

@@ -24,13 +24,14 @@ struct OrdinaryCloseTests {
         let alice = try TestDaemon("alice", in: scratch)
         let bob = try TestDaemon("bob", in: scratch, peers: [alice])
         #expect(try alice.peerctl("add", "603").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
 
         alice.stop()
         // bob dials again after a backoff; until the first redial fails, its record shows the close.
         var afterClose: PeerRecord?
         #expect(
-            try await eventually(every: .milliseconds(10)) {
+            // A session's state shows only in `peers`; no control event announces it: a poll.
+            try await waitUntil(Ticks(every: .milliseconds(10))) {
                 afterClose = try Self.peers(of: bob).first { $0.state == .retrying }
                 return afterClose != nil
             }
@@ -41,9 +42,11 @@ struct OrdinaryCloseTests {
         #expect(Self.heardShuttingDown(bobLog), "alice, stopping, said so on her session with bob: \(bobLog)")
 
         try alice.start()
-        #expect(try await eventually { try Self.peers(of: bob).first?.state == .connected })
+        #expect(
+            try await waitUntil(Ticks(every: .milliseconds(50))) { try Self.peers(of: bob).first?.state == .connected }
+        )
         bob.stop()
-        #expect(try await eventually { try Self.peers(of: alice).isEmpty })
+        #expect(try await waitUntil(Ticks(every: .milliseconds(50))) { try Self.peers(of: alice).isEmpty })
         #expect(Self.heardShuttingDown(alice.log), "bob, stopping, said so on the session he dialed: \(alice.log)")
         #expect(!alice.log.contains("code=internal"), "\(alice.log)")
     }

@@ -47,14 +47,18 @@ struct PeerctlTests {
         out.fileHandleForReading.readabilityHandler = { handle in lines.append(handle.availableData) }
         process.standardOutput = out
         process.standardError = Pipe()
+        let exited = EventFeed<Void>()
+        process.terminationHandler = { _ in exited.send(()) }
+        let exits = exited.subscribe()
         try process.run()
         defer {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
-        // The follower may subscribe after a first add; keep adding until one reaches it.
+        // The follower may subscribe after a first add, and says nothing until a change: one add
+        // every 200 ms until one reaches it.
         var probe = 1
         #expect(
-            try await eventually(every: .milliseconds(200)) {
+            try await waitUntil(Ticks(every: .milliseconds(200))) {
                 probe += 1
                 _ = try alice.peerctl("add", String(probe))
                 return !lines.all.isEmpty
@@ -62,7 +66,7 @@ struct PeerctlTests {
         )
         #expect(try alice.peerctl("add", "603", "--title", "The Matrix").status == 0)
         #expect(try alice.peerctl("remove", "603").status == 0)
-        #expect(try await eventually { lines.all.contains { $0.contains("\"removed\"") } })
+        #expect(try await waitUntil(lines.arrivals.subscribe()) { lines.all.contains { $0.contains("\"removed\"") } })
 
         let events = try lines.all.map { try JSONDecoder().decode(ChangeRecord.self, from: Data($0.utf8)) }
         let matrix = events.filter { $0.movieId == 603 }
@@ -73,7 +77,7 @@ struct PeerctlTests {
 
         // Ctrl-C ends it.
         process.interrupt()
-        #expect(try await eventually { !process.isRunning })
+        #expect(try await waitUntil(exits) { !process.isRunning })
     }
 
     @Test func statusShowsIdentityNamePortAndCounts() async throws {
@@ -111,9 +115,12 @@ final class LockedLines: @unchecked Sendable {
     // @unchecked: `buffer` is only touched under `lock`.
     private let lock = NSLock()
     private var buffer = ""
+    /// An event each time more was printed.
+    let arrivals = EventFeed<Void>()
 
     func append(_ data: Data) {
         lock.withLock { buffer += String(decoding: data, as: UTF8.self) }
+        arrivals.send(())
     }
 
     /// Complete lines so far.

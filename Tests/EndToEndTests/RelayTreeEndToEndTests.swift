@@ -17,7 +17,10 @@ struct RelayTreeEndToEndTests {
         }
         let others = count - 1
         #expect(
-            try await eventually(timeout: .seconds(30)) { try daemons.allSatisfy { try $0.connectedPeers() == others } }
+            // Sessions show only in `peers`; no control event announces them: a poll.
+            try await waitUntil(Ticks(every: .milliseconds(50)), within: .seconds(30)) {
+                try daemons.allSatisfy { try $0.connectedPeers() == others }
+            }
         )
         return daemons
     }
@@ -38,7 +41,7 @@ struct RelayTreeEndToEndTests {
             #expect(try daemon.peerctl("add", "\(9_000 + index)").status == 0)
         }
         #expect(
-            try await eventually(timeout: .seconds(30)) {
+            try await TestDaemon.waitUntil(daemons, within: .seconds(30)) {
                 try daemons.allSatisfy { try $0.movieIDs().count == daemons.count }
             }
         )
@@ -50,7 +53,8 @@ struct RelayTreeEndToEndTests {
         // (50 ms apart) show them done.
         var last: (sent: Int, received: Int)?
         #expect(
-            try await eventually(timeout: .seconds(30)) {
+            // Quiet traffic is the absence of events: the counters, twice alike in a row, polled.
+            try await waitUntil(Ticks(every: .milliseconds(50)), within: .seconds(30)) {
                 let now = try traffic(daemons)
                 defer { last = now }
                 return now.sent == now.received && last.map { $0 == now } == true
@@ -62,7 +66,9 @@ struct RelayTreeEndToEndTests {
         }
         let total = daemons.count + adds
         #expect(
-            try await eventually(timeout: .seconds(30)) { try daemons.allSatisfy { try $0.movieIDs().count == total } }
+            try await TestDaemon.waitUntil(daemons, within: .seconds(30)) {
+                try daemons.allSatisfy { try $0.movieIDs().count == total }
+            }
         )
         let lists = try daemons.map { try $0.list() }
         #expect(lists.allSatisfy { $0 == lists[0] })
@@ -92,7 +98,7 @@ struct RelayTreeEndToEndTests {
         let d = try TestDaemon("d", in: scratch, peers: [c, a])
         for movie in 1...20 { #expect(try [a, b, c, d][movie % 4].peerctl("add", "\(movie)").status == 0) }
         #expect(
-            try await eventually(timeout: .seconds(30)) {
+            try await TestDaemon.waitUntil([a, b, c, d], within: .seconds(30)) {
                 try [a, b, c, d].allSatisfy { try $0.movieIDs().count == 20 }
             }
         )

@@ -17,7 +17,11 @@ struct ReplicationTests {
         let fromURL = try bob.peerctl("add", "https://www.themoviedb.org/movie/550-fight-club")
         #expect(fromURL.status == 0, "\(fromURL)")
 
-        #expect(try await eventually { try alice.movieIDs().count == 2 && bob.movieIDs().count == 2 })
+        #expect(
+            try await TestDaemon.waitUntil([alice, bob]) {
+                try alice.movieIDs().count == 2 && bob.movieIDs().count == 2
+            }
+        )
         let onAlice = try alice.list()
         #expect(onAlice.map(\.movieId) == [603, 550])
         #expect(try bob.list() == onAlice)
@@ -32,13 +36,18 @@ struct ReplicationTests {
         let scratch = try ScratchDirectory("both")
         let alice = try TestDaemon("alice", in: scratch)
         let bob = try TestDaemon("bob", in: scratch, peers: [alice])
-        #expect(try await eventually { try alice.peerctl("peers", "--json").stdout.contains("\"connected\"") })
+        // A session shows only in `peers`; no control event announces it: a poll.
+        #expect(
+            try await waitUntil(Ticks(every: .milliseconds(50))) {
+                try alice.peerctl("peers", "--json").stdout.contains("\"connected\"")
+            }
+        )
 
         #expect(try alice.peerctl("add", "603").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
         #expect(try bob.peerctl("add", "603", "--title", "The Matrix").status == 0)
 
-        #expect(try await eventually { try alice.list().first?.addedBy == ["alice", "bob"] })
+        #expect(try await alice.waitUntil { try alice.list().first?.addedBy == ["alice", "bob"] })
         let row = try #require(try bob.list().first)
         #expect(try alice.list() == [row])
         #expect(row.addedBy == ["alice", "bob"])
@@ -52,19 +61,23 @@ struct ReplicationTests {
 
         #expect(try alice.peerctl("add", "550", "--title", "Fight Club").status == 0)
         #expect(try alice.peerctl("add", "603").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [550, 603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [550, 603] })
 
         let removed = try alice.peerctl("remove", "550")
         #expect(removed.status == 0, "\(removed)")
         #expect(removed.stdout.contains("removed 550 Fight Club"))
-        #expect(try await eventually { try bob.movieIDs() == [603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
 
         let again = try alice.peerctl("remove", "550")
         #expect(again.status == 1)
         #expect(again.stderr.contains("not on the list"))
 
         #expect(try bob.peerctl("add", "550").status == 0)
-        #expect(try await eventually { try alice.movieIDs() == [603, 550] && bob.movieIDs() == [603, 550] })
+        #expect(
+            try await TestDaemon.waitUntil([alice, bob]) {
+                try alice.movieIDs() == [603, 550] && bob.movieIDs() == [603, 550]
+            }
+        )
         #expect(try alice.list().last?.addedBy == ["bob"])
     }
 
@@ -77,7 +90,7 @@ struct ReplicationTests {
         #expect(try a.peerctl("add", "603", "--title", "The Matrix").status == 0)
         #expect(try c.peerctl("add", "680").status == 0)
 
-        #expect(try await eventually { try c.movieIDs().count == 2 && a.movieIDs().count == 2 })
+        #expect(try await TestDaemon.waitUntil([a, c]) { try c.movieIDs().count == 2 && a.movieIDs().count == 2 })
         #expect(try a.list() == c.list())
         #expect(try b.list() == c.list())
         // c never connected to a: everything came through b.
@@ -100,7 +113,7 @@ struct ReplicationTests {
         #expect(try alice.peerctl("remove", "7").status == 0)
 
         let late = try TestDaemon("late", in: scratch, peers: [alice])
-        #expect(try await eventually { try late.movieIDs().count == 149 })
+        #expect(try await late.waitUntil { try late.movieIDs().count == 149 })
         #expect(try late.list() == alice.list())
         #expect(try late.status().operations == 151)
     }
@@ -110,17 +123,18 @@ struct ReplicationTests {
         let alice = try TestDaemon("alice", in: scratch)
         let bob = try TestDaemon("bob", in: scratch, peers: [alice])
         #expect(try alice.peerctl("add", "1").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [1] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [1] })
 
         alice.stop()
         #expect(try bob.peerctl("add", "2").status == 0)
         #expect(
-            try await eventually {
+            // A session's end shows only in `peers`; no control event announces it: a poll.
+            try await waitUntil(Ticks(every: .milliseconds(50))) {
                 try bob.peerctl("peers", "--json").json([PeerRecord].self).first?.state == .retrying
             }
         )
         try alice.start()
-        #expect(try await eventually(timeout: .seconds(40)) { try alice.movieIDs() == [1, 2] })
+        #expect(try await alice.waitUntil(within: .seconds(40)) { try alice.movieIDs() == [1, 2] })
     }
 
     @Test func connectDialsANewPeerAndPeersShowsIt() async throws {
@@ -131,7 +145,7 @@ struct ReplicationTests {
 
         let run = try alice.peerctl("connect", carol.address)
         #expect(run.status == 0, "\(run)")
-        #expect(try await eventually { try alice.movieIDs() == [13] })
+        #expect(try await alice.waitUntil { try alice.movieIDs() == [13] })
 
         let peers = try alice.peerctl("peers", "--json").json([PeerRecord].self)
         let carolRow = try #require(peers.first)
@@ -154,7 +168,7 @@ struct ReplicationTests {
         let alice = try TestDaemon("alice", in: scratch, runAsNobody: true)
         let bob = try TestDaemon("bob", in: scratch, peers: [alice], runAsNobody: true)
         #expect(try alice.peerctl("add", "603").status == 0)
-        #expect(try await eventually { try bob.movieIDs() == [603] })
+        #expect(try await bob.waitUntil { try bob.movieIDs() == [603] })
         let peers = try bob.peerctl("peers", "--json").json([PeerRecord].self)
         #expect(peers.first?.state == .connected)
         #expect(peers.first?.lastError == nil)

@@ -44,7 +44,7 @@ struct ShutdownTests {
             let dialers = Dialers(port: alice.port, socket: alice.socket)
             defer { dialers.stop() }
             // Both kinds arriving, steadily, before the stop.
-            #expect(try await eventually { dialers.connected >= 40 }, "round \(round)")
+            #expect(try await waitUntil(dialers.connections.subscribe()) { dialers.connected >= 40 }, "round \(round)")
             alice.stop()
             dialers.stop()
             let process = try #require(alice.process)
@@ -62,6 +62,8 @@ struct ShutdownTests {
         private let running = DispatchGroup()
 
         var connected: Int { count.withLock { $0 } }
+        /// An event per connection made.
+        let connections = EventFeed<Void>()
 
         init(port: Int, socket: String) {
             for index in 0..<2 {
@@ -86,6 +88,7 @@ struct ShutdownTests {
                     connection.sendFrame(#"{"type":"status","version":1}"#)
                 }
                 count.withLock { $0 += 1 }
+                connections.send(())
             }
         }
 
@@ -111,9 +114,10 @@ struct ShutdownTests {
             process.standardOutput = out
             process.standardError = err
             try process.run()
-            // The follower may subscribe after a first add; keep adding until one reaches it.
+            // The follower may subscribe after a first add, and says nothing until a change: one add
+            // every 200 ms until one reaches it.
             var probe = 1
-            let following = try await eventually(every: .milliseconds(200)) {
+            let following = try await waitUntil(Ticks(every: .milliseconds(200))) {
                 probe += 1
                 _ = try daemon.peerctl("add", String(probe))
                 return !printed.all.isEmpty
@@ -124,7 +128,10 @@ struct ShutdownTests {
         func expectSaysShuttingDownAndExits69() async throws {
             process.waitUntilExit()
             #expect(process.terminationStatus == 69)
-            #expect(try await eventually { said.all.contains { $0.contains("shutting down") } }, "\(said.all)")
+            #expect(
+                try await waitUntil(said.arrivals.subscribe()) { said.all.contains { $0.contains("shutting down") } },
+                "\(said.all)"
+            )
             #expect(printed.all.allSatisfy { $0.hasPrefix("{\"at\":") }, "only change records on stdout")
         }
     }

@@ -11,7 +11,8 @@ struct WebPortTests {
     @Test func aRequestNamingThePickedPortIsServed() async throws {
         let alice = try TestDaemon("alice", in: try ScratchDirectory("web-port"))
         // The page starts serving beside the rest, just after peerd reports ready.
-        #expect(try await eventually { try alice.status().web != nil })
+        // Only `status` shows the page's port; no event says it listens: a poll.
+        #expect(try await waitUntil(Ticks(every: .milliseconds(50))) { try alice.status().web != nil })
         let web = try #require(try alice.status().web, "the page is on")
         let port = try #require(URL(string: web)?.port, "\(web) names its port")
         #expect(port != 0)

@@ -135,7 +135,8 @@ import Testing
         let replica = MemoryReplica([(Self.matrix, false)])
         let policy = FetchPolicy(turnDelay: .seconds(3_600) ... .seconds(3_600))
         try await Self.run(server, replica, LogRecorder(), policy: policy) { service in
-            #expect(await eventually { await service.pendingReason(Self.matrix) != nil })
+            // The service's schedule takes the movie in its own turn, which nothing announces: a poll.
+            #expect(try await waitUntil(Ticks()) { await service.pendingReason(Self.matrix) != nil })
             #expect(await service.pendingReason(Self.matrix)?.hasPrefix("waiting for a peer with a TMDB token") == true)
             let details = try TMDBResponses.details(Fixtures.bytes("movie-603.json"), language: "en-US", fetchedAt: 1)
             await replica.describe(Self.matrix, details)
@@ -167,10 +168,11 @@ import Testing
             logger: Logger(label: "test")
         )
         let started = ContinuousClock.now
+        let arrivals = server.arrivals.subscribe()
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await service.run() }
-                #expect(await eventually { server.count("/3/movie/603") == 1 })
+                #expect(try await waitUntil(arrivals) { server.count("/3/movie/603") == 1 })
                 trigger.triggerGracefulShutdown()
                 try await group.waitForAll()
             }
@@ -211,13 +213,4 @@ import Testing
         }
         try await server.stop()
     }
-}
-
-/// Whether `condition` comes to hold while other tasks run (it is asked again after each yield).
-func eventually(_ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<1_000_000 {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return false
 }

@@ -1,3 +1,5 @@
+import Foundation
+import PeerdTestKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,21 +9,27 @@ import Glibc
 /// A datagram socket standing in for systemd's notification socket: bound to a fresh path, or to a
 /// fresh name in the abstract namespace, and read without blocking.
 ///
-/// With `draining`, a task empties the socket every 5 ms into a queue the test reads at its own
-/// pace, as systemd reads its socket: a test starved for a second would otherwise leave the
-/// kernel's queue of ten datagrams full, and a service pinging every 100 ms would fail to send.
+/// With `draining`, a thread empties the socket as each datagram arrives (`poll(2)`) into a queue
+/// the test reads at its own pace, as systemd reads its socket: a test starved for a second would
+/// otherwise leave the kernel's queue of ten datagrams full, and a service pinging every 100 ms would
+/// fail to send. ``receive(within:)`` waits on those arrivals.
 final class NotifyListener: Sendable {
     let fd: Int32
     /// What `NOTIFY_SOCKET` would say: the path, or `@name` for an abstract socket.
     let address: String
     /// Datagrams taken off the socket, oldest first, not yet received.
     private let taken = Mutex<[String]>([])
-    private let drain = Mutex<Task<Void, Never>?>(nil)
+    /// An event each time the drain took datagrams off the socket.
+    private let arrivals = EventFeed<Void>()
+    /// Signalled by the drain once it let go of the socket.
+    private let drained = DispatchSemaphore(value: 0)
+    private let draining: Bool
 
     init(abstract: Bool = false, draining: Bool = false) throws {
         let name = "peerd-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         address = abstract ? "@" + name : "/tmp/" + name + ".sock"
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        self.draining = draining
         var socketAddress = sockaddr_un()
         socketAddress.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(address.utf8)
@@ -33,18 +41,24 @@ final class NotifyListener: Sendable {
         }
         guard fd >= 0, bound == 0 else { throw Failure.cannotBind(errno) }
         guard draining else { return }
-        drain.withLock {
-            $0 = Task { [weak self] in
-                while let self, !Task.isCancelled {
-                    self.takeWaiting()
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
+        let (socket, feed, done) = (fd, arrivals, drained)
+        // Until the listener goes (its `deinit` has begun once `self` is nil).
+        Thread.detachNewThread { [weak self] in
+            var ready = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            while poll(&ready, 1, -1) >= 0 || errno == EINTR, let listener = self {
+                listener.takeWaiting()
+                feed.send(())
             }
+            done.signal()
         }
     }
 
     deinit {
-        drain.withLock { $0?.cancel() }
+        if draining {
+            // Wakes the drain's `poll`, and waits for it to let go of the socket before closing it.
+            shutdown(fd, Int32(SHUT_RDWR))
+            drained.wait()
+        }
         close(fd)
         if address.hasPrefix("/") { unlink(address) }
     }
@@ -65,15 +79,12 @@ final class NotifyListener: Sendable {
         }
     }
 
-    /// Waits up to `timeout` for the next datagram. The default is generous because other suites
-    /// running at the same time can keep the service from being scheduled for many seconds.
+    /// Waits up to `timeout` for the next datagram (with `draining`). The default is generous because
+    /// other suites running at the same time can keep the service from being scheduled for many seconds.
     func receive(within timeout: Duration = .seconds(60)) async throws -> String? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let message = receiveNow() { return message }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        // A last look: a test starved past the deadline may wake to a datagram sent long ago.
+        let arrived = arrivals.subscribe()
+        if let message = receiveNow() { return message }
+        _ = try await firstEvent(of: arrived, within: timeout) { _ in !taken.withLock(\.isEmpty) }
         return receiveNow()
     }
 

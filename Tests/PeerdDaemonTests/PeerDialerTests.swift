@@ -22,6 +22,7 @@ struct PeerDialerTests {
     struct Scene {
         let state: StateDirectory
         let directory: PeerDirectory
+        let log: LogRecorder
     }
 
     /// A dialer over a scratch state directory and trust list, running until the body returns.
@@ -34,7 +35,8 @@ struct PeerDialerTests {
         let root = try ScratchDirectory("dialer")
         defer { root.remove() }
         let scratch = root.path.appending("state")
-        let logger = Logger(label: "test")
+        let log = LogRecorder()
+        let logger = log.logger
         let state = try StateDirectory(at: scratch, logger: logger)
         let local = PeerID("a11ce000000000000000000000000001")!
         let trust = try TrustService(local: local, path: scratch.appending("trust.json"), groupKey: nil, logger: logger)
@@ -51,7 +53,7 @@ struct PeerDialerTests {
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await dialer.run() }
-                try await body(dialer, Scene(state: state, directory: directory), &dials)
+                try await body(dialer, Scene(state: state, directory: directory, log: log), &dials)
                 shutdown.triggerGracefulShutdown()
                 try await group.waitForAll()
             }
@@ -82,19 +84,11 @@ struct PeerDialerTests {
         let itself = ScriptedDialing(outcome: .init(reachedItself: true))
         try await withDialer(initial: [Self.den], dialing: itself) { _, scene, dials in
             #expect(await dials.next() == [Self.den])
-            // The dialer asked what next, was told to stop, and the target is gone from the directory.
-            let stopped = try await eventually { await scene.directory.target(.address(Self.den)) == nil }
-            #expect(stopped, "the target is not to be dialed again")
+            // The dialer asked what next, was told to stop (and says so), and the target is gone.
+            let saying = scene.log.stream(of: "this peer address is this peerd itself; not dialing it again")
+            let said = try await firstEvent(of: saying)
+            #expect(said != nil)
+            #expect(await scene.directory.target(.address(Self.den)) == nil, "the target is not to be dialed again")
         }
     }
-}
-
-/// `condition` holds within `timeout`, checked every 10 ms.
-private func eventually(timeout: Duration = .seconds(10), _ condition: () async -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
 }

@@ -1,5 +1,6 @@
 import Logging
 import NIOPosix
+import PeerdTestKit
 import ServiceLifecycle
 import ServiceLifecycleTestKit
 import Synchronization
@@ -14,6 +15,8 @@ struct SystemdServiceTests {
     final class Counter: Sendable {
         let counts = Mutex(SystemdService.Counts(peers: 0, movies: 0))
         let asked = Atomic<Int>(0)
+        /// An event each time the service asked for the counts.
+        let asks = EventFeed<Void>()
         let changes = AsyncStream.makeStream(of: Void.self)
 
         func service(_ notifier: SystemdNotifier, statusInterval: Duration) -> SystemdService {
@@ -26,6 +29,7 @@ struct SystemdServiceTests {
                 for await _ in self.changes.stream { await ring() }
             } counts: {
                 self.asked.add(1, ordering: .relaxed)
+                self.asks.send(())
                 return self.counts.withLock { $0 }
             }
         }
@@ -84,8 +88,9 @@ struct SystemdServiceTests {
                 #expect(counter.asked.load(ordering: .relaxed) == 1)
                 // A ring without a change asks but sends nothing (else it would come before the
                 // next); a change is sent at once.
+                let asks = counter.asks.subscribe()
                 counter.change(to: .init(peers: 0, movies: 0))
-                #expect(await eventually { counter.asked.load(ordering: .relaxed) == 2 })
+                #expect(try await waitUntil(asks) { counter.asked.load(ordering: .relaxed) == 2 })
                 counter.change(to: .init(peers: 1, movies: 0))
                 #expect(try await listener.receive() == "STATUS=1 peer, 0 movies")
                 trigger.triggerGracefulShutdown()
@@ -93,15 +98,5 @@ struct SystemdServiceTests {
             }
         }
         #expect(listener.receiveNow() == "STOPPING=1\nSTATUS=stopping")
-    }
-
-    /// Whether `condition` holds within 5 s, looked at every 10 ms: for the service's asking, which
-    /// no datagram shows.
-    private func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import PeerdTestKit
 import Synchronization
 
 /// A small TMDB on 127.0.0.1 (port 0) for the client's tests: each request is answered as
@@ -51,6 +52,8 @@ final class FakeTMDB: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
     var requests: [Request] { log.all }
+    /// An event per request, once it is recorded.
+    var arrivals: EventFeed<Void> { log.arrivals }
 
     /// How many requests asked for `path`.
     func count(_ path: String) -> Int { requests.filter { $0.path == path }.count }
@@ -96,15 +99,18 @@ final class FakeTMDB: Sendable {
 
 private final class RequestLog: Sendable {
     private let requests = Mutex<[FakeTMDB.Request]>([])
+    let arrivals = EventFeed<Void>()
 
     var all: [FakeTMDB.Request] { requests.withLock { $0 } }
 
     /// Records `request`; returns how many came for its path before it.
     func record(_ request: FakeTMDB.Request) -> Int {
-        requests.withLock { requests in
+        let earlier = requests.withLock { requests in
             defer { requests.append(request) }
             return requests.count { $0.path == request.path }
         }
+        arrivals.send(())
+        return earlier
     }
 }
 

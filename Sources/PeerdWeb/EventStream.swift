@@ -5,20 +5,31 @@ import ServiceLifecycle
 
 /// A `text/event-stream` answer, for the page's events and the guests': what `produce` yields, a
 /// comment line when nothing else was sent for a while (so proxies and browsers keep it open),
-/// until `produce` returns, the reader goes away (a write fails) or peerd shuts down.
+/// until `produce` returns, the reader goes away (`readerGone` completes, or else a write fails)
+/// or peerd shuts down.
 enum EventStream {
     /// How often an idle stream gets a comment line.
     static var keepAliveInterval: Duration { .seconds(15) }
 
-    static func response(_ produce: @escaping @Sendable (AsyncStream<ByteBuffer>.Continuation) async -> Void)
-        -> Response
-    {
+    static func response(
+        until readerGone: EventLoopFuture<Void>? = nil,
+        _ produce: @escaping @Sendable (AsyncStream<ByteBuffer>.Continuation) async -> Void
+    ) -> Response {
         let body = ResponseBody { writer in
             let (frames, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     await produce(sink)
                     sink.finish()
+                }
+                if let readerGone {
+                    group.addTask {
+                        // A stream, not `readerGone.get()`, so that the group's cancelling ends the wait.
+                        let (gone, leave) = AsyncStream.makeStream(of: Never.self)
+                        readerGone.whenComplete { _ in leave.finish() }
+                        for await _ in gone {}
+                        sink.finish()
+                    }
                 }
                 group.addTask {
                     while (try? await LoopClock.shared.sleep(for: keepAliveInterval)) != nil {

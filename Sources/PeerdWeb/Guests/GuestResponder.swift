@@ -4,14 +4,23 @@ import NIOCore
 import PeerdModel
 import PeerdWire
 
-/// A request to the guest door, with the address it came from (for the per-address limits).
+/// A request to the guest door, with the address it came from (for the per-address limits) and
+/// its connection (to learn when the client leaves).
 struct GuestRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let address: String
+    let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         address = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        channel = source.channel
+    }
+
+    /// Completes when the client closed its side of the connection: what ``ConnectionCap`` on it
+    /// says; nil on a connection without one.
+    func clientGone() async -> EventLoopFuture<Void>? {
+        try? await channel.pipeline.handler(type: ConnectionCap.self).get().clientGone
     }
 }
 
@@ -25,13 +34,13 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
     let desk: Desk
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        var response = await answer(request, from: context.address)
+        var response = await answer(request, context: context)
         response.headers.append(contentsOf: WebHeaders.all)
         return response
     }
 
-    private func answer(_ request: Request, from address: String) async -> Response {
-        if let wait = ledger.admit(.request, from: address) { return Self.tooMany(wait) }
+    private func answer(_ request: Request, context: Context) async -> Response {
+        if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
         let verdict = gate.current.admit(
             method: request.method.rawValue,
             path: request.uri.path,
@@ -53,11 +62,11 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
                 return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
             }
             guard pick.open else { return Self.closed(pick, route: route) }
-            return await serve(route, pick: pick.id, request: request, from: address)
+            return await serve(route, pick: pick.id, request: request, context: context)
         }
     }
 
-    private func serve(_ route: GuestGate.Route, pick: OperationID, request: Request, from address: String) async
+    private func serve(_ route: GuestGate.Route, pick: OperationID, request: Request, context: Context) async
         -> Response
     {
         switch route {
@@ -68,9 +77,9 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
                 return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
             }
             return Self.json(state, status: .ok)
-        case .join: return await join(request, pick: pick, from: address)
+        case .join: return await join(request, pick: pick, from: context.address)
         case .vote: return await vote(request, pick: pick)
-        case .events: return await events(pick: pick, from: address)
+        case .events: return await events(pick: pick, from: context.address, until: await context.clientGone())
         }
     }
 

@@ -1,6 +1,7 @@
 """Three real peerd on loopback, paired by one group secret: alice dials bob and carol, carol dials
-bob. What the marks and picks suites share: starting and stopping them, waiting until they are
-connected or hold every operation made, running scripts at once, and reading a refused peerctl."""
+bob. What the marks, picks and catalog suites share: starting and stopping them, waiting until they
+are connected or hold every operation made, running scripts at once, and reading a refused peerctl.
+(The catalog's daemons add a fake TMDB and alice's token to these.)"""
 
 import json
 import threading
@@ -30,6 +31,8 @@ class Daemon(harness.Peerd):
 
     def __init__(self, trio, name, dials=()):
         self.trio = trio
+        if name not in trio.ports:  # one more than the three (a check's own): a port of its own
+            trio.ports[name] = harness.free_port()
         super().__init__(trio.work, name, trio.ports[name])
         self.dial(dials)
 

@@ -34,6 +34,7 @@ import urllib.request
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
+import daemon_trio as trio  # noqa: E402
 import harness  # noqa: E402
 from harness import CheckFailed, HarnessError  # noqa: E402
 from fake_tmdb import CATALOG, DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
@@ -79,18 +80,17 @@ def write_secret_file(path, text, mode=0o600):
 # MARK: daemons
 
 
-class Daemon(harness.Peerd):
-    """A peerd of the catalog test: debug log, the group secret, the fake TMDB, traced peer frames."""
+class Daemon(trio.Daemon):
+    """A peerd of the catalog test: the trio's (debug log, the group secret, the peers it dials), with
+    the fake TMDB, traced peer frames, and the token file its world gives its name, if any."""
 
-    def __init__(self, w, name, peers=(), token_file=None):
-        self.w, self.peers_to_dial, self.token_file = w, peers, token_file
-        env = {k: v for k, v in os.environ.items() if k != "TMDB_TOKEN"}
-        env.update(XDG_CONFIG_HOME=str(w.work / "config"), PEERD_TRACE_FRAMES=str(w.work / f"{name}.trace"))
-        super().__init__(w.work, name, w.ports.get(name) or harness.free_port(), env=env)
+    def __init__(self, w, name, dials=(), token_file=None):
+        self.token_file = token_file or w.token_files.get(name)
+        super().__init__(w, name, dials)
+        self.env.update(XDG_CONFIG_HOME=str(w.work / "config"), PEERD_TRACE_FRAMES=str(w.work / f"{name}.trace"))
 
     def argv(self):
-        args = ["--log-level", "debug", "--group-secret-file", self.w.secret, "--tmdb-url", self.w.fake.url]
-        args += [a for p in self.peers_to_dial for a in ("--peer", f"127.0.0.1:{self.w.ports[p]}")]
+        args = ["--tmdb-url", self.trio.fake.url]
         if self.token_file:
             args += ["--tmdb-token-file", self.token_file]
         return super().argv() + args
@@ -136,49 +136,29 @@ class Sampler:
         self._thread.join()
 
 
-class World:
+class World(trio.Trio):
+    """The shared three daemons (daemon_trio), against a fake TMDB; alice holds a v4 token."""
+
+    label = "catalog"
+    daemon_class = Daemon
+
     def __init__(self, work):
-        self.work = work
         self.v4, self.v3 = v4_token(), secrets.token_hex(16)
         self.fake = FakeTMDB([self.v4, self.v3]).start()
-        self.secret = harness.write_group_secret(work / "group.secret")
+        super().__init__(work)
         self.token_v4 = write_secret_file(work / "alice-v4.token", self.v4)
         self.token_v3 = write_secret_file(work / "alice-v3.token", self.v3)
-        self.ports = {n: harness.free_port() for n in ("alice", "bob", "carol")}
-        self.daemons = []
-        self.alice = self.bob = self.carol = None
+        self.token_files = {"alice": self.token_v4}
         self.rss_before = None
 
     def up(self):
         """Starts the three daemons the first time a check needs them; waits until they are connected."""
-        if self.alice:
-            return
-        self.bob = self.track(Daemon(self, "bob")).start()
-        self.carol = self.track(Daemon(self, "carol", ["bob"])).start()
-        self.alice = self.track(Daemon(self, "alice", ["bob", "carol"], self.token_v4)).start()
-        self.connected()
-        print(f"catalog: alice {self.alice.id[:8]}, bob {self.bob.id[:8]}, carol {self.carol.id[:8]}; "
-              f"fake TMDB {self.fake.url}; work dir {self.work}", flush=True)
-
-    def track(self, daemon):
-        self.daemons.append(daemon)
-        return daemon
-
-    def all(self):
-        return [self.alice, self.bob, self.carol]
-
-    def connected(self):
-        def linked(x, y):
-            return any(p.get("peer") == y.id and p.get("state") == "connected" for p in x.peers())
-        harness.expect_eventually(lambda: all(linked(self.alice, o) and linked(o, self.alice)
-                                              for o in (self.bob, self.carol)), 30, "alice connected to bob and carol")
+        if not self.alice:
+            super().up()
+            print(f"catalog: fake TMDB {self.fake.url}", flush=True)
 
     def stop(self):
-        for daemon in reversed(self.daemons):
-            try:
-                daemon.stop()
-            except Exception:  # cleanup goes on
-                pass
+        super().stop()
         self.fake.stop()
 
     # What TMDB was asked, and what the peers made of it.
@@ -240,17 +220,10 @@ class World:
             self.alice.peerctl("add", movie)
         return self.details_everywhere(movie)
 
-    def settle(self):
+    def settle_fetches(self):
         """Returns once every request and describe alice would still make is seen (wait_settled);
         returns the seconds that took."""
         return wait_settled([self.alice], self.all())
-
-    def dead(self):
-        """Why the run can't go on: one of alice, bob and carol died (the tail of its log)."""
-        dead = [d for d in (self.all() if self.alice else []) if not d.alive()]
-        if dead:
-            return f"{', '.join(d.name for d in dead)} died; log:\n{harness.tail(dead[0].log)}"
-        return None
 
 
 # Movie ids the fake knows as made-up movies (fake_tmdb.MARKERS), one per marker.
@@ -673,7 +646,7 @@ def check_healthy(w):
     started = time.monotonic()
     shown = {m: w.details_everywhere(m) for m in (550, 769)}
     arrived = time.monotonic() - started
-    settled = w.settle()  # a second, needless fetch would have been asked by now
+    settled = w.settle_fetches()  # a second, needless fetch would have been asked by now
     problems = []
     for movie, s in shown.items():
         problems += compare_details(movie, s)
@@ -769,7 +742,7 @@ def fault_check(mode):
                 except CheckFailed as failure:
                     problems.append(str(failure))
             arrived = time.monotonic() - cleared
-            settled = w.settle()  # a needless request or describe would be seen by now
+            settled = w.settle_fetches()  # a needless request or describe would be seen by now
         tries = {m: w.attempts(m) for m in (alice_movie, bob_movie)}
         describes = {m: len(w.describes(m)) for m in tries}
         for movie, asked in tries.items():
@@ -888,12 +861,12 @@ def check_missing_refused(w):
     before anything is written, on any peer. A settle (a marker's add, describe and removal: three
     operations of alice's) shows what reached bob and carol after the refusal."""
     w.up()
-    w.settle()
+    w.settle_fetches()
     before = {d.name: d.status()["operations"] for d in w.all()}
     result = w.alice.peerctl("add", MISSING)
     said = (result.stdout + result.stderr).strip()
     at_once = w.alice.status()["operations"] - before["alice"]
-    w.settle()
+    w.settle_fetches()
     grown = {d.name: d.status()["operations"] - before[d.name] for d in w.all()}
     listed = [d.name for d in w.all() if MISSING in d.movie_ids()]
     problems = []
@@ -942,7 +915,7 @@ def check_add_titled(w):
         raise CheckFailed(f"exit {result.returncode}: {result.stdout.strip()!r} {result.stderr.strip()!r}; "
                           f"expected 'added {TITLED} {title}'")
     w.details_everywhere(TITLED)
-    w.settle()
+    w.settle_fetches()
     if len(w.attempts(TITLED)) != 1:
         raise CheckFailed(f"{len(w.attempts(TITLED))} requests for {TITLED}: the describe asked TMDB again")
     return f"{result.stdout.strip()!r}; one request for it (the add's check; the describe used its answer)"
@@ -957,7 +930,7 @@ def check_refresh(w):
     fresh = lambda: all(d.show(550).get("describedBy", {}).get("operation") not in (None, before["operation"])  # noqa
                         for d in w.all())
     w.wait_for(fresh, DETAILS_WAIT, "a new describe of 550 on all three")
-    settled = w.settle()  # a second request of the refresh would have been asked by now
+    settled = w.settle_fetches()  # a second request of the refresh would have been asked by now
     if len(w.attempts(550)) != count + 1:
         raise CheckFailed(f"{len(w.attempts(550)) - count} requests for 550 after the refresh, not 1")
     return f"one more request (now {count + 1}, settled {settled:.1f} s after the describe); describe " \
@@ -973,7 +946,7 @@ def check_restart(w):
     w.connected()
     ops = w.bob.status()["operations"]
     harness.expect_eventually(lambda: w.alice.status()["operations"] >= ops, 20, "alice caught up with bob")
-    settled = w.settle()  # a fetch of a movie described before the restart would have been asked by now
+    settled = w.settle_fetches()  # a fetch of a movie described before the restart would have been asked by now
     again = {p: w.fake.count(p) - n for p, n in asked.items() if w.fake.count(p) != n}
     if again:
         raise CheckFailed(f"movies described before the restart asked for again after it: {again}")
@@ -1040,13 +1013,13 @@ class Crowd:
         self.fake = FakeTMDB(tokens).start()
         self.secret = harness.write_group_secret(work / "group.secret")
         self.ports = {f"p{i}": harness.free_port() for i in range(10)}
+        self.token_files = {name: write_secret_file(work / f"{name}.token", tokens[index])
+                            for name, index in self.HOLDERS.items()}
         self.daemons = {}
         for i in range(10):
             name = f"p{i}"
-            token = self.HOLDERS.get(name)
-            token_file = write_secret_file(work / f"{name}.token", tokens[token]) if token is not None else None
             dials = sorted({"p0", f"p{i - 1}"} - {name}) if i else []
-            self.daemons[name] = Daemon(self, name, dials, token_file).start()
+            self.daemons[name] = Daemon(self, name, dials).start()
 
     def stop(self):
         for daemon in self.daemons.values():

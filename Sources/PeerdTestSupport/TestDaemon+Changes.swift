@@ -45,7 +45,7 @@ private final class FollowReader: @unchecked Sendable {
     init(socket: String, sink: AsyncStream<Void>.Continuation) throws {
         client = try ControlClient(socketPath: socket)
         self.sink = sink
-        guard case .following = try client.request(.follow) else {
+        guard case .following = try client.request(FollowRequest()) else {
             throw ControlClient.Failure.protocolError("follow was not answered `following`")
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PeerdCatalog
 import PeerdModel
+import PeerdTestKit
 import PeerdWire
 import Synchronization
 import SystemPackage
@@ -38,12 +39,11 @@ struct CatalogDeskTests {
     }
 
     func withDesk(_ body: (CatalogDesk, ScriptedCatalog, DeskWorld) async throws -> Void) async throws {
-        let shelf = FilePath(NSTemporaryDirectory()).appending("peerd-shelf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: shelf.string, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: shelf.string) }
+        let shelf = try ScratchDirectory("shelf")
+        defer { shelf.remove() }
         let tmdb = ScriptedCatalog()
         try await DeskWorld.run { world in
-            let desk = CatalogDesk(replica: world.replica, catalog: tmdb, shelf: CatalogShelf(directory: shelf))
+            let desk = CatalogDesk(replica: world.replica, catalog: tmdb, shelf: CatalogShelf(directory: shelf.path))
             try await body(desk, tmdb, world)
         }
     }

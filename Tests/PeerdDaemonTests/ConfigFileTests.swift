@@ -139,7 +139,9 @@ extension ConfigFileTests {
         #expect(throws: ConfigFileError.unreadable(path: missing, reason: "no such file")) {
             try ConfigFile.load(given: missing, environment: [:])
         }
-        #expect(try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.url.path]) == DaemonSettings())
+        #expect(
+            try ConfigFile.load(given: nil, environment: ["XDG_CONFIG_HOME": directory.url.path]) == DaemonSettings()
+        )
         #expect(try ConfigFile.load(given: nil, environment: [:]) == DaemonSettings())
     }
 }

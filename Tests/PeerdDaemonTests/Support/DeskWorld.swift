@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PeerdModel
 import PeerdSecurity
+import PeerdTestKit
 import PeerdWire
 import ServiceLifecycleTestKit
 import Synchronization
@@ -21,9 +22,9 @@ struct DeskWorld {
 
     /// Runs alice's replica until `body` returns.
     static func run(_ body: (DeskWorld) async throws -> Void) async throws {
-        let scratch = FilePath(NSTemporaryDirectory()).appending("peerd-desks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: scratch.string, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch.string) }
+        let directory = try ScratchDirectory("desks")
+        defer { directory.remove() }
+        let scratch = directory.path
         let identity = try PeerIdentity.generate(name: "alice")
         let store = MemoryStore()
         let replica = ReplicaService.testing(identity, name: "alice", store: store)

@@ -15,7 +15,8 @@ import Musl
 
 /// The folder of the state directory where what TMDB said is kept (``DetailsCache``,
 /// ``CatalogShelf``): small JSON files, each written atomically (``AtomicFile``), mode 0600 in a
-/// folder of mode 0700. A file that can't be read back is as good as absent.
+/// folder of mode 0700. A file that can't be read back is as good as absent. Every call blocks on
+/// the disk: those two make them on the `BlockingPool` only.
 package struct CacheFolder: Sendable {
     package let directory: FilePath
 

@@ -10,7 +10,7 @@ extension CatalogService {
     /// added it) asks TMDB nothing more.
     package func checkBeforeAdd(_ movie: MovieID) async -> AddCheck {
         let wait = schedule.policy.addCheckWait
-        if let cached = cache.details(of: movie, language: client.settings.language) { return .found(cached) }
+        if let cached = await cache.details(of: movie, language: client.settings.language) { return .found(cached) }
         guard !schedule.isHeld(now: clock.now) else { return .unknown("TMDB asked to wait, or looks down") }
         let region = await replica.groupRegion()
         let client = self.client
@@ -24,7 +24,7 @@ extension CatalogService {
         switch outcome {
         case .success(let details)?:
             schedule.answered(now: clock.now)
-            save(details, of: movie)
+            await save(details, of: movie)
         case .failure(let error)?:
             guard let failure = error.upstreamFailure else { break }
             if failure.isPermanent {

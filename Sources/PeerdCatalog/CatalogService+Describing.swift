@@ -11,7 +11,7 @@ extension CatalogService {
         let groupRegion = await replica.groupRegion()
         let details: MovieDetails
         let source: String
-        if !schedule.isRefresh(movie), let cached = cache.details(of: movie, language: client.settings.language),
+        if !schedule.isRefresh(movie), let cached = await cache.details(of: movie, language: client.settings.language),
             groupRegion == nil || cached.providers?.region == groupRegion
         {
             (details, source) = (cached, "cache")
@@ -23,7 +23,7 @@ extension CatalogService {
                 return failed(movie, error, attempt: attempt)
             }
             source = "TMDB"
-            save(details, of: movie)
+            await save(details, of: movie)
         }
         await reconcileIfChanged()
         guard schedule.isWanted(movie) else { return }
@@ -51,9 +51,9 @@ extension CatalogService {
         )
     }
 
-    func save(_ details: MovieDetails, of movie: MovieID) {
+    func save(_ details: MovieDetails, of movie: MovieID) async {
         do {
-            try cache.store(details, of: movie)
+            try await cache.store(details, of: movie)
         } catch {
             logger.warning("could not cache fetched details", metadata: ["movie": "\(movie)", "cause": "\(error)"])
         }
@@ -61,12 +61,12 @@ extension CatalogService {
 
     /// The poster base: from the cache, else from TMDB once (then cached); TMDB's default until then.
     func loadImageBase() async {
-        if let base = cache.imageBase() {
+        if let base = await cache.imageBase() {
             client.useImageBase(base)
             return
         }
         do {
-            try cache.storeImageBase(try await client.fetchImageBase())
+            try await cache.storeImageBase(try await client.fetchImageBase())
         } catch {
             guard error.upstreamFailure != .cancelled else { return }
             logger.notice("using the default poster base", metadata: ["cause": "\(error)"])

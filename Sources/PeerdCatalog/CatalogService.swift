@@ -69,10 +69,10 @@ package actor CatalogService: Service {
     /// Why `movie` (undescribed) has no details yet, or nil when nothing is pending for it. Details
     /// an add's check cached (``checkBeforeAdd(_:)``) are described without asking TMDB again: in
     /// the moment before that, TMDB has answered.
-    package func pendingReason(_ movie: MovieID) -> String? {
+    package func pendingReason(_ movie: MovieID) async -> String? {
         let reason = schedule.pendingReason(movie, now: clock.now)
         if schedule.failures(of: movie) == 0, !schedule.isRefresh(movie),
-            cache.details(of: movie, language: client.settings.language) != nil
+            await cache.details(of: movie, language: client.settings.language) != nil
         {
             return "TMDB answered; describing it for the group now"
         }

@@ -1,3 +1,4 @@
+import PeerdLoops
 import PeerdModel
 package import PeerdWire
 package import SystemPackage
@@ -18,7 +19,7 @@ package import SystemPackage
 /// The genres and a region's services are fresh for 7 days, a page of a list for 1 hour: trending
 /// and popular change within a day. A fresh entry is answered from here and asks nobody; an older
 /// one only when a fresh one can't be had. Searches are not kept. At most ``maxPages`` pages are kept: the
-/// oldest go first.
+/// oldest go first. Reads and writes run on the ``BlockingPool``, never on an event loop.
 package struct CatalogShelf: Sendable {
     /// A kept answer and when TMDB gave it (ms since 1970).
     package struct Kept: Sendable, Hashable {
@@ -42,13 +43,16 @@ package struct CatalogShelf: Sendable {
     }
 
     /// What is kept for `ask`, fresh or not; nil for an ask that is never kept.
-    package func kept(_ ask: CatalogQuery.Ask) -> Kept? {
-        guard let key = Self.key(for: ask),
-            let entry = folder.read(ShelvedAnswer.self, named: key + ".json"),
-            entry.version == ShelvedAnswer.currentVersion, entry.key == key,
-            case .success(let found) = entry.answer.outcome
-        else { return nil }
-        return Kept(found: found, fetchedAt: entry.fetchedAt)
+    package func kept(_ ask: CatalogQuery.Ask) async -> Kept? {
+        guard let key = Self.key(for: ask) else { return nil }
+        let folder = self.folder
+        return await BlockingPool.run { () -> Kept? in
+            guard let entry = folder.read(ShelvedAnswer.self, named: key + ".json"),
+                entry.version == ShelvedAnswer.currentVersion, entry.key == key,
+                case .success(let found) = entry.answer.outcome
+            else { return nil }
+            return Kept(found: found, fetchedAt: entry.fetchedAt)
+        }
     }
 
     /// Whether `kept` is young enough to answer `ask` without asking TMDB.
@@ -64,7 +68,7 @@ package struct CatalogShelf: Sendable {
 
     /// Keeps `found`, the answer to `ask` that TMDB gave at `fetchedAt`; an ask that is never kept is ignored.
     package func keep(_ found: CatalogAnswer.Found, for ask: CatalogQuery.Ask, at fetchedAt: Int64)
-        throws(CatalogError)
+        async throws(CatalogError)
     {
         guard let key = Self.key(for: ask) else { return }
         let entry = ShelvedAnswer(
@@ -72,11 +76,14 @@ package struct CatalogShelf: Sendable {
             fetchedAt: fetchedAt,
             answer: CatalogAnswer(id: 0, outcome: .success(found))
         )
-        try folder.write(entry, named: key + ".json")
-        guard Self.isPage(key) else { return }
-        let pages = folder.names(where: Self.isPage)
-        guard pages.count > Self.maxPages else { return }
-        for name in folder.oldestFirst(pages).dropLast(Self.maxPages) { folder.remove(named: name) }
+        let folder = self.folder
+        try await BlockingPool.run { () throws(CatalogError) in
+            try folder.write(entry, named: key + ".json")
+            guard Self.isPage(key) else { return }
+            let pages = folder.names(where: Self.isPage)
+            guard pages.count > Self.maxPages else { return }
+            for name in folder.oldestFirst(pages).dropLast(Self.maxPages) { folder.remove(named: name) }
+        }
     }
 
     /// Whether a key or file name is a page of a list or of similar movies: those are capped at

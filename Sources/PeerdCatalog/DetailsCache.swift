@@ -1,3 +1,4 @@
+import PeerdLoops
 package import PeerdModel
 package import SystemPackage
 
@@ -11,7 +12,8 @@ package import SystemPackage
 /// ```
 ///
 /// Each file is small and written atomically (``CacheFolder``). A file that cannot be read back as
-/// valid details of that movie in that language is ignored, so the movie is fetched again.
+/// valid details of that movie in that language is ignored, so the movie is fetched again. Reads
+/// and writes run on the ``BlockingPool``, never on an event loop.
 package struct DetailsCache: Sendable {
     package let directory: FilePath
     let folder: CacheFolder
@@ -22,31 +24,41 @@ package struct DetailsCache: Sendable {
     }
 
     /// The cached details of `movie` in `language`, or nil when there are none (or none readable).
-    package func details(of movie: MovieID, language: String) -> MovieDetails? {
-        guard let name = name(of: movie, language: language),
-            let entry = folder.read(CachedDetails.self, named: name),
-            entry.version == CachedDetails.currentVersion, entry.movie == movie
-        else { return nil }
-        let details = entry.details
-        guard details.language == language, details.invalidReason == nil else { return nil }
-        return details
+    package func details(of movie: MovieID, language: String) async -> MovieDetails? {
+        guard let name = name(of: movie, language: language) else { return nil }
+        let folder = self.folder
+        return await BlockingPool.run { () -> MovieDetails? in
+            guard let entry = folder.read(CachedDetails.self, named: name),
+                entry.version == CachedDetails.currentVersion, entry.movie == movie
+            else { return nil }
+            let details = entry.details
+            guard details.language == language, details.invalidReason == nil else { return nil }
+            return details
+        }
     }
 
     /// Saves `details` of `movie`, replacing what was there.
-    package func store(_ details: MovieDetails, of movie: MovieID) throws(CatalogError) {
+    package func store(_ details: MovieDetails, of movie: MovieID) async throws(CatalogError) {
         guard let name = name(of: movie, language: details.language) else {
             throw .cacheUnwritable(directory, reason: "the language \(details.language) is not a language tag")
         }
-        try folder.write(CachedDetails(movie: movie, details: details), named: name)
+        let folder = self.folder
+        try await BlockingPool.run { () throws(CatalogError) in
+            try folder.write(CachedDetails(movie: movie, details: details), named: name)
+        }
     }
 
     /// The poster base URL from `/3/configuration`, once fetched.
-    package func imageBase() -> String? {
-        folder.read(CachedConfiguration.self, named: "configuration.json")?.imageBase
+    package func imageBase() async -> String? {
+        let folder = self.folder
+        return await BlockingPool.run { folder.read(CachedConfiguration.self, named: "configuration.json")?.imageBase }
     }
 
-    package func storeImageBase(_ base: String) throws(CatalogError) {
-        try folder.write(CachedConfiguration(imageBase: base), named: "configuration.json")
+    package func storeImageBase(_ base: String) async throws(CatalogError) {
+        let folder = self.folder
+        try await BlockingPool.run { () throws(CatalogError) in
+            try folder.write(CachedConfiguration(imageBase: base), named: "configuration.json")
+        }
     }
 
     private func name(of movie: MovieID, language: String) -> String? {

@@ -3,6 +3,7 @@ import HummingbirdCore
 package import Logging
 package import NIOCore
 import NIOPosix
+import PeerdLoops
 import ServiceLifecycle
 
 #if canImport(Glibc)
@@ -35,7 +36,8 @@ package final class WebService<Backend: WebBackend>: Service {
 
     package func run() async throws {
         do {
-            let token = try WebToken.load(at: settings.tokenPath)
+            let path = settings.tokenPath
+            let token = try await BlockingPool.run { () throws(WebTokenError) in try WebToken.load(at: path) }
             try await serve(token: token)
         } catch {
             let reason = "\(error)"

@@ -22,15 +22,17 @@ import Testing
         )
     }
 
-    @Test func aKeptPageComesBackWithWhenItWasFetched() throws {
+    @Test func aKeptPageComesBackWithWhenItWasFetched() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
-        #expect(shelf.kept(Self.popular) == nil)
-        try shelf.keep(Self.page("popular"), for: Self.popular, at: 5 * Self.hour)
-        #expect(shelf.kept(Self.popular) == CatalogShelf.Kept(found: Self.page("popular"), fetchedAt: 5 * Self.hour))
-        #expect(shelf.kept(.discover(DiscoverList(), page: 2)) == nil)
-        #expect(shelf.kept(.discover(DiscoverList(.topRated), page: 1)) == nil)
+        #expect(await shelf.kept(Self.popular) == nil)
+        try await shelf.keep(Self.page("popular"), for: Self.popular, at: 5 * Self.hour)
+        #expect(
+            await shelf.kept(Self.popular) == CatalogShelf.Kept(found: Self.page("popular"), fetchedAt: 5 * Self.hour)
+        )
+        #expect(await shelf.kept(.discover(DiscoverList(), page: 2)) == nil)
+        #expect(await shelf.kept(.discover(DiscoverList(.topRated), page: 1)) == nil)
     }
 
     @Test func aPageIsFreshForAnHourAndTheGenresForAWeek() {
@@ -49,46 +51,46 @@ import Testing
         )
     }
 
-    @Test func searchesAreNeverKept() throws {
+    @Test func searchesAreNeverKept() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let search = CatalogQuery.Ask.search(text: "dune", year: nil, page: 1)
-        try shelf.keep(
+        try await shelf.keep(
             .search(SearchResultsRecord(query: "dune", page: 1, totalPages: 0, totalResults: 0, results: [])),
             for: search,
             at: 0
         )
-        #expect(shelf.kept(search) == nil)
+        #expect(await shelf.kept(search) == nil)
     }
 
-    @Test func eachFilterIsAPageOfItsOwn() throws {
+    @Test func eachFilterIsAPageOfItsOwn() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let comedy = CatalogQuery.Ask.discover(DiscoverList(filter: DiscoverFilter(genre: 35)), page: 1)
-        try shelf.keep(Self.page("comedy"), for: comedy, at: 0)
-        #expect(shelf.kept(comedy)?.found == Self.page("comedy"))
-        #expect(shelf.kept(Self.popular) == nil)
+        try await shelf.keep(Self.page("comedy"), for: comedy, at: 0)
+        #expect(await shelf.kept(comedy)?.found == Self.page("comedy"))
+        #expect(await shelf.kept(Self.popular) == nil)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path.appending("tmdb").string)
         #expect(names == ["list-popular-g35-p1.json"])
     }
 
     @Test(arguments: ["", "{", #"{"version":1,"key":"list-popular-p2","fetchedAt":0,"answer":{"id":0,"genres":[]}}"#])
-    func aCorruptOrMisplacedFileIsIgnored(content: String) throws {
+    func aCorruptOrMisplacedFileIsIgnored(content: String) async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(content, to: "tmdb/list-popular-p1.json")
-        #expect(CatalogShelf(directory: directory.path.appending("tmdb")).kept(Self.popular) == nil)
+        #expect(await CatalogShelf(directory: directory.path.appending("tmdb")).kept(Self.popular) == nil)
     }
 
-    @Test func theOldestPagesGoFirstWhenTheShelfIsFull() throws {
+    @Test func theOldestPagesGoFirstWhenTheShelfIsFull() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let shelf = CatalogShelf(directory: directory.path.appending("tmdb"))
         let pages = CatalogShelf.maxPages + 3
         for page in 1...pages {
-            try shelf.keep(Self.page("p"), for: .discover(DiscoverList(), page: page), at: Int64(page))
+            try await shelf.keep(Self.page("p"), for: .discover(DiscoverList(), page: page), at: Int64(page))
             // Written a second apart as far as the file system says, so the order is certain.
             let path = directory.path.appending("tmdb/list-popular-p\(page).json").string
             try FileManager.default.setAttributes(
@@ -96,10 +98,10 @@ import Testing
                 ofItemAtPath: path
             )
         }
-        try shelf.keep(CatalogAnswer.Found.genres([]), for: .genres, at: 0)
-        #expect((1...3).allSatisfy { shelf.kept(.discover(DiscoverList(), page: $0)) == nil })
-        #expect(shelf.kept(.discover(DiscoverList(), page: 4)) != nil)
-        #expect(shelf.kept(.discover(DiscoverList(), page: pages)) != nil)
-        #expect(shelf.kept(.genres) != nil)
+        try await shelf.keep(CatalogAnswer.Found.genres([]), for: .genres, at: 0)
+        for page in 1...3 { #expect(await shelf.kept(.discover(DiscoverList(), page: page)) == nil) }
+        #expect(await shelf.kept(.discover(DiscoverList(), page: 4)) != nil)
+        #expect(await shelf.kept(.discover(DiscoverList(), page: pages)) != nil)
+        #expect(await shelf.kept(.genres) != nil)
     }
 }

@@ -12,22 +12,22 @@ import Testing
         try TMDBResponses.details(Fixtures.bytes("movie-603.json"), language: language, fetchedAt: 1_763_700_070_000)
     }
 
-    @Test func storedDetailsComeBackTheSame() throws {
+    @Test func storedDetailsComeBackTheSame() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        #expect(cache.details(of: Self.matrix, language: "en-US") == nil)
-        try cache.store(Self.details(), of: Self.matrix)
-        #expect(cache.details(of: Self.matrix, language: "en-US") == (try Self.details()))
-        #expect(cache.details(of: Self.matrix, language: "fr-FR") == nil)
-        #expect(cache.details(of: MovieID(550)!, language: "en-US") == nil)
+        #expect(await cache.details(of: Self.matrix, language: "en-US") == nil)
+        try await cache.store(Self.details(), of: Self.matrix)
+        #expect(await cache.details(of: Self.matrix, language: "en-US") == (try Self.details()))
+        #expect(await cache.details(of: Self.matrix, language: "fr-FR") == nil)
+        #expect(await cache.details(of: MovieID(550)!, language: "en-US") == nil)
     }
 
-    @Test func theFolderAndFilesAreOnlyTheOwners() throws {
+    @Test func theFolderAndFilesAreOnlyTheOwners() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        try cache.store(Self.details(), of: Self.matrix)
+        try await cache.store(Self.details(), of: Self.matrix)
         let folder = try cache.directory.stat()
         let file = try cache.directory.appending("movie-603.en-US.json").stat()
         #expect(folder.permissions.rawValue & 0o777 == 0o700)
@@ -35,31 +35,31 @@ import Testing
     }
 
     @Test(arguments: ["", "{", "{\"version\":1,\"movie\":604,\"details\":{}}", "[1,2,3]"])
-    func aCorruptFileIsIgnored(content: String) throws {
+    func aCorruptFileIsIgnored(content: String) async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(content, to: "tmdb/movie-603.en-US.json")
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        #expect(cache.details(of: Self.matrix, language: "en-US") == nil)
+        #expect(await cache.details(of: Self.matrix, language: "en-US") == nil)
     }
 
-    @Test func detailsOfAnotherMovieUnderThisOnesNameAreIgnored() throws {
+    @Test func detailsOfAnotherMovieUnderThisOnesNameAreIgnored() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        try cache.store(Self.details(), of: MovieID(604)!)
+        try await cache.store(Self.details(), of: MovieID(604)!)
         let wrong = cache.directory.appending("movie-604.en-US.json")
         let right = cache.directory.appending("movie-603.en-US.json")
         try FileManager.default.moveItem(atPath: wrong.string, toPath: right.string)
-        #expect(cache.details(of: Self.matrix, language: "en-US") == nil)
+        #expect(await cache.details(of: Self.matrix, language: "en-US") == nil)
     }
 
-    @Test func theImageBaseIsKept() throws {
+    @Test func theImageBaseIsKept() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        #expect(cache.imageBase() == nil)
-        try cache.storeImageBase("https://image.tmdb.org/t/p/w500")
-        #expect(cache.imageBase() == "https://image.tmdb.org/t/p/w500")
+        #expect(await cache.imageBase() == nil)
+        try await cache.storeImageBase("https://image.tmdb.org/t/p/w500")
+        #expect(await cache.imageBase() == "https://image.tmdb.org/t/p/w500")
     }
 }

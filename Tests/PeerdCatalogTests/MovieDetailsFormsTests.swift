@@ -78,18 +78,18 @@ import Testing
         #expect(general.details == Self.matrix && general.verbatim == nil)
     }
 
-    @Test func theCacheKeepsEveryFieldInTheFilesItAlwaysWrote() throws {
+    @Test func theCacheKeepsEveryFieldInTheFilesItAlwaysWrote() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
-        try cache.store(Self.matrix, of: MovieID(603)!)
-        #expect(cache.details(of: MovieID(603)!, language: "en-US") == Self.matrix)
+        try await cache.store(Self.matrix, of: MovieID(603)!)
+        #expect(await cache.details(of: MovieID(603)!, language: "en-US") == Self.matrix)
         let file = try String(contentsOfFile: cache.directory.appending("movie-603.en-US.json").string, encoding: .utf8)
         let escapedSlashes = Self.canonical.replacingOccurrences(of: "/", with: #"\/"#)
         #expect(file == #"{"details":\#(escapedSlashes),"movie":603,"version":1}"#)
     }
 
-    @Test func aCacheFileWithAnEmptyGenresListStillReads() throws {
+    @Test func aCacheFileWithAnEmptyGenresListStillReads() async throws {
         let directory = try ScratchDirectory("catalog")
         defer { directory.remove() }
         try directory.write(
@@ -98,7 +98,7 @@ import Testing
         )
         let cache = DetailsCache(directory: directory.path.appending("tmdb"))
         #expect(
-            cache.details(of: MovieID(603)!, language: "en-US")
+            await cache.details(of: MovieID(603)!, language: "en-US")
                 == MovieDetails(.init(title: "T", language: "en-US", fetchedAt: 1))
         )
     }

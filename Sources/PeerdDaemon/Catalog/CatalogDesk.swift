@@ -64,13 +64,13 @@ struct CatalogDesk: Sendable {
     func found(_ ask: CatalogQuery.Ask) async
         -> Result<(CatalogAnswer.Found, kept: CatalogShelf.Kept?, stale: String?), WireError>
     {
-        let kept = shelf?.kept(ask)
+        let kept = await shelf?.kept(ask)
         let now = Wallclock.millis()
         if let kept, CatalogShelf.isFresh(kept, for: ask, now: now) { return .success((kept.found, kept, nil)) }
         switch await lookup(ask) {
         case .success(let found):
             // A page that can't be kept (a full disk) is still answered: it is only not kept.
-            try? shelf?.keep(found, for: ask, at: now)
+            try? await shelf?.keep(found, for: ask, at: now)
             return .success((found, nil, nil))
         case .failure(let error):
             guard let kept else { return .failure(error) }

@@ -1,4 +1,5 @@
 import Logging
+import PeerdLoops
 import PeerdModel
 import ServiceLifecycle
 import UnixSignals
@@ -41,7 +42,7 @@ final class ConfigReloader<Hangups: AsyncSequence & Sendable>: Service where Han
                 continue
             }
             do {
-                let newer = try ConfigFile.load(path: path)
+                let newer = try await BlockingPool.run { () throws(ConfigFileError) in try ConfigFile.load(path: path) }
                 await apply(
                     ConfigChange(from: loaded, to: newer ?? DaemonSettings()),
                     path: path,

@@ -37,11 +37,14 @@ actor ImportJournals {
 
     /// What earlier runs of import `id` did, by row key. A dry run reads the journal without
     /// making one.
-    func done(_ id: String, dryRun: Bool = false) throws(StoreError) -> [String: ImportResult] {
+    func done(_ id: String, dryRun: Bool = false) async throws(StoreError) -> [String: ImportResult] {
         if dryRun, !journals.contains(where: { $0.id == id }) {
-            return Self.results(try ImportJournal.lines(in: stateDirectory, id: id))
+            let directory = stateDirectory
+            return Self.results(
+                try await BlockingPool.run { () throws(StoreError) in try ImportJournal.lines(in: directory, id: id) }
+            )
         }
-        return try entry(id).done
+        return try await entry(id).done
     }
 
     /// Journal lines as the results they record, by row key; a line that isn't one is passed over.
@@ -55,13 +58,14 @@ actor ImportJournals {
     }
 
     /// Records what `results` came to (those a run again should skip), after their operations.
-    func record(_ id: String, _ results: [ImportResult]) throws(StoreError) {
+    func record(_ id: String, _ results: [ImportResult]) async throws(StoreError) {
         let finished = results.filter { $0.outcome != .failed }
-        let entry = try entry(id)
+        let journal = try await entry(id).journal
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         // Encoding an ImportResult (strings, numbers) cannot fail.
-        try entry.journal.append(finished.map { Array(try! encoder.encode($0)) })
+        let lines = finished.map { Array(try! encoder.encode($0)) }
+        try await BlockingPool.run { () throws(StoreError) in try journal.append(lines) }
         guard let index = journals.firstIndex(where: { $0.id == id }) else { return }
         for result in finished { journals[index].done[Self.key(file: result.file, line: result.line)] = result }
     }
@@ -82,7 +86,7 @@ actor ImportJournals {
         heldUntil = max(heldUntil, .now + wait)
     }
 
-    private func entry(_ id: String) throws(StoreError) -> (
+    private func entry(_ id: String) async throws(StoreError) -> (
         id: String, journal: ImportJournal, done: [String: ImportResult]
     ) {
         if let index = journals.firstIndex(where: { $0.id == id }) {
@@ -90,7 +94,12 @@ actor ImportJournals {
             journals.append(entry)
             return entry
         }
-        let (journal, lines) = try ImportJournal.open(in: stateDirectory, id: id)
+        let directory = stateDirectory
+        let (journal, lines) = try await BlockingPool.run { () throws(StoreError) in
+            try ImportJournal.open(in: directory, id: id)
+        }
+        // A request of the same import that opened it meanwhile holds what was recorded since: its entry stands.
+        if let entry = journals.first(where: { $0.id == id }) { return entry }
         let done = Self.results(lines)
         journals.append((id, journal, done))
         if journals.count > Self.openJournals { journals.removeFirst() }

@@ -87,28 +87,28 @@ actor TrustService {
     /// Admission let `peer` in. Pins it when `via` says it is new, using up `invite`; false if that
     /// invite was used meanwhile by another peer (then the peer is refused after all). Another
     /// connection of the same peer that used it meanwhile made it a member: it is let in.
-    func admitted(_ peer: PeerID, via: TrustList.Via?, invite: Int?) -> Bool {
+    func admitted(_ peer: PeerID, via: TrustList.Via?, invite: Int?) async -> Bool {
         if let invite, !invites.use(invite, at: Wallclock.millis(), now: .now), !list.isMember(peer) {
             return false
         }
         if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
-            changed()
+            await changed()
         }
         return true
     }
 
     /// The peer's hello named it: remember the name for `peers` and introductions. An inviter we
     /// hold a code of admitted us, or it would not say hello: now it is pinned, and the join is over.
-    func named(_ peer: PeerID, _ name: String) {
+    func named(_ peer: PeerID, _ name: String) async {
         if joins.removeValue(forKey: peer) != nil, list.admit(peer, name: name, via: .invite, now: Wallclock.millis()) {
             logger.notice("trusting the inviter", metadata: ["peer": "\(peer)", "via": "invite"])
-            changed()
+            await changed()
         }
         endPairing(with: peer, .paired)
         guard let member = list.member(peer), member.name != name else { return }
         list.admit(peer, name: name, via: member.via, now: Wallclock.millis())
-        changed()
+        await changed()
     }
 
     /// `peer` refused this daemon. If it is the inviter of a code we join with and the refusal is
@@ -131,7 +131,7 @@ actor TrustService {
     }
 
     /// A trusted peer listed the members it trusts.
-    func introduced(_ members: [PeerMessage.Member], by introducer: PeerID) {
+    func introduced(_ members: [PeerMessage.Member], by introducer: PeerID) async {
         guard list.isMember(introducer) else { return }
         let added = list.introduce(
             members.map { ($0.peer, $0.name) },
@@ -144,7 +144,7 @@ actor TrustService {
             "trusting peers introduced by a member",
             metadata: ["by": "\(introducer.short)", "peers": "\(added.map(\.short))"]
         )
-        changed()
+        await changed()
     }
 
     /// What a `members` message lists.
@@ -227,20 +227,20 @@ actor TrustService {
     }
 
     /// Revokes the peer `query` names (id, unique id prefix or unique name).
-    func forget(_ query: String) throws(TrustError) -> (PeerID, String?) {
+    func forget(_ query: String) async throws(TrustError) -> (PeerID, String?) {
         let peer = try resolve(query)
         let name = list.member(peer)?.name
         guard peer != local else { throw .itself }
         list.forget(peer)
-        changed()
+        await changed()
         logger.notice("revoked a peer", metadata: ["peer": "\(peer)"])
         return (peer, name)
     }
 
-    func trust(_ query: String) throws(TrustError) -> PeerID {
+    func trust(_ query: String) async throws(TrustError) -> PeerID {
         guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else { throw .notAPeerID(query) }
         guard peer != local else { throw .itself }
-        if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) { changed() }
+        if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) { await changed() }
         return peer
     }
 
@@ -265,11 +265,15 @@ actor TrustService {
         joins = joins.filter { $0.value.expires > now || pairings[$0.key] != nil }
     }
 
-    private func changed() {
+    /// Saves the list as it is now (on the ``BlockingPool``, in the order of the changes), then
+    /// tells sessions and the dialer.
+    private func changed() async {
+        let path = self.path
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try AtomicFile.write(Array(try encoder.encode(list)) + Array("\n".utf8), to: path)
+            let bytes = Array(try encoder.encode(list)) + Array("\n".utf8)
+            try await BlockingPool.run { () throws(StoreError) in try AtomicFile.write(bytes, to: path) }
         } catch {
             logger.error("could not save the trust list", metadata: ["path": "\(path)", "error": "\(error)"])
         }

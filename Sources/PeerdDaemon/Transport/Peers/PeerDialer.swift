@@ -19,7 +19,7 @@ final class PeerDialer: Service {
     private let state: StateDirectory
     private let logger: Logger
     private let newTargets = AsyncStream.makeStream(of: Key.self)
-    /// Serialises read-modify-write of the remembered peers file.
+    /// Serialises read-modify-write of the remembered peers file (on the ``BlockingPool``).
     private let remembering = Mutex(())
 
     /// - Parameter dialing: how a target's addresses are reached and a session run on them: the
@@ -50,9 +50,11 @@ final class PeerDialer: Service {
             await directory.dialNow(.address(address))
         }
         guard remember else { return }
-        try remembering.withLock { _ throws(StoreError) in
-            let saved = try state.loadPeers()
-            if !saved.contains(address.description) { try state.savePeers(saved + [address.description]) }
+        try await BlockingPool.run { [self] () throws(StoreError) in
+            try remembering.withLock { _ throws(StoreError) in
+                let saved = try state.loadPeers()
+                if !saved.contains(address.description) { try state.savePeers(saved + [address.description]) }
+            }
         }
     }
 

@@ -89,6 +89,9 @@ let package = Package(
         ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
+        // titles as people type them, for peerctl: Foundation's folding takes accents off, and Foundation brings
+        // CoreFoundation and ICU's data, so this stays out of what peerd links (PeerControl is in it).
+        .target(name: "PeerdTitles", dependencies: ["PeerdWire"], swiftSettings: strict),
         // QR codes of a pick's guest link (the terminal, the page): Debian's libqrencode, linked like Avahi.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "PeerdQR", dependencies: ["CQRencode"], swiftSettings: strict),
@@ -173,7 +176,8 @@ let package = Package(
         .executableTarget(
             name: "peerctl",
             dependencies: [
-                "PeerControl", "PeerdDoctor", "PeerdImport", "PeerdModel", "PeerdWire", "PeerdQR", argumentParser,
+                "PeerControl", "PeerdDoctor", "PeerdImport", "PeerdModel", "PeerdWire", "PeerdQR", "PeerdTitles",
+                argumentParser,
             ],
             swiftSettings: strict
         ),
@@ -188,11 +192,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "PeerControlTests",
-            dependencies: ["PeerControl", "PeerdWire", "PeerdModel"],
-            swiftSettings: strict
-        ),
-        .testTarget(
             name: "PeerdDoctorTests",
             dependencies: ["PeerdDoctor", "PeerdWire", "PeerdModel", "PeerdTestKit"],
             exclude: ["Fixtures"],
@@ -204,7 +203,9 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PeerControlTests", dependencies: ["PeerControl"], swiftSettings: strict),
         .testTarget(name: "PeerdQRTests", dependencies: ["PeerdQR", "PeerdTestKit"], swiftSettings: strict),
+        .testTarget(name: "PeerdTitlesTests", dependencies: ["PeerdTitles", "PeerdWire"], swiftSettings: strict),
         .testTarget(
             name: "PeerdWireTests",
             dependencies: [

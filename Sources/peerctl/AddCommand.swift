@@ -1,6 +1,7 @@
 import ArgumentParser
 import PeerControl
 import PeerdModel
+import PeerdTitles
 import PeerdWire
 
 struct AddCommand: ParsableCommand {

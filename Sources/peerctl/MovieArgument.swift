@@ -1,6 +1,7 @@
 import ArgumentParser
 import PeerControl
 import PeerdModel
+import PeerdTitles
 
 /// A MOVIE argument: a TMDB id, `tmdb:ID` or a TMDB movie URL, parsed once, with the command line.
 /// Anything else is a usage error whose help names what is accepted.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import PeerControl
 import PeerdModel
+import PeerdTitles
 import PeerdWire
 
 /// The MOVIE a command's words name, as people type it: an id, `tmdb:ID`, a TMDB URL, or a title

@@ -1,4 +1,4 @@
-import PeerControl
+import PeerdTitles
 import PeerdWire
 import Testing
 
@@ -66,16 +66,5 @@ struct TitleQueryTests {
         #expect(TitleQuery("the matrix 2031")?.names("The Matrix", year: 1999) == false)
         #expect(TitleQuery("matrix reloaded")?.names("The Matrix", year: 1999) == false)
         #expect(TitleQuery("the matrix")?.names(nil, year: nil) == false)
-    }
-
-    @Test(
-        arguments: [
-            ("https://www.themoviedb.org/movie/550-fight-club", "Fight Club"),
-            ("https://www.themoviedb.org/de/movie/603-the-matrix?language=de", "The Matrix"),
-            ("https://www.themoviedb.org/movie/603", nil), ("603", nil),
-        ] as [(String, String?)]
-    )
-    func aTMDBURLsSlugGivesAProvisionalTitle(url: String, title: String?) {
-        #expect(MovieReference.slugTitle(url) == title)
     }
 }

@@ -15,6 +15,9 @@ that code just costs more memory until the file is made again.
 
     python3 linker/make_order.py [--bin-dir .build/release]     (after `make bench`; a few minutes)
 
+With --idle-only it profiles only the idle daemon and keeps the rest of the current file after it:
+what an idle daemon runs is laid out anew in a minute or two, without the benchmark under callgrind.
+
 valgrind 3.19 can't read the DWARF 5 the Swift toolchain writes, so it runs a copy of peerd
 without debug information (`objcopy --strip-debug`): same code, same symbols.
 """
@@ -24,6 +27,7 @@ import pathlib
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -59,17 +63,24 @@ def executed(files):
     return names
 
 
-def run_idle(peerd, scratch, seconds):
-    """peerd started idle, left `seconds`, then stopped with SIGTERM (so the shutdown runs too)."""
+def run_idle(peerd, peerctl, scratch, seconds):
+    """peerd started idle as the unit starts it (the page and the guest door on, NOTIFY_SOCKET set),
+    asked its status once, left `seconds`, then stopped with SIGTERM (so the shutdown runs too)."""
     state = scratch / "idle"
+    state.mkdir()
+    ready = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ready.bind(str(state / "notify.sock"))
+    ready.settimeout(120)
     process = subprocess.Popen(
         callgrind(str(scratch / "cg-idle.%p")) + [str(peerd), "--no-mdns", "--port", "0", "--web-port", "0", "--listen-address",
                                                    "127.0.0.1", "--state-dir", str(state / "state"),
                                                    "--socket", str(state / "control.sock")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while not (state / "control.sock").exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**{k: v for k, v in os.environ.items() if k != "TMDB_TOKEN"},
+             "NOTIFY_SOCKET": str(state / "notify.sock"), "XDG_CONFIG_HOME": str(state / "config")})
+    while b"READY=1" not in ready.recv(4096):
+        pass
+    subprocess.run([str(peerctl), "--socket", str(state / "control.sock"), "status"], stdout=subprocess.DEVNULL)
     time.sleep(seconds)
     process.send_signal(signal.SIGTERM)
     process.wait(timeout=60)
@@ -95,6 +106,8 @@ def main():
                         help="release peerd, peerctl and peerd-bench (default .build/release)")
     parser.add_argument("--out", default=str(ROOT / "linker" / "peerd.order"), type=pathlib.Path)
     parser.add_argument("--idle-seconds", type=float, default=5.0)
+    parser.add_argument("--idle-only", action="store_true",
+                        help="profile the idle daemon only; the current file's other functions follow, in their order")
     args = parser.parse_args()
     for tool in ("valgrind", "objcopy", "nm"):
         if shutil.which(tool) is None:
@@ -106,14 +119,17 @@ def main():
         peerd = scratch / "peerd"
         subprocess.run(["objcopy", "--strip-debug", str(bin_dir / "peerd"), str(peerd)], check=True)
         print("profiling an idle peerd…", flush=True)
-        idle = executed(run_idle(peerd, scratch, args.idle_seconds))
-        print("profiling peerd-bench --quick (every daemon under callgrind)…", flush=True)
-        bench = executed(run_bench(peerd, bin_dir, scratch))
+        idle = executed(run_idle(peerd, bin_dir / "peerctl", scratch, args.idle_seconds))
+        if args.idle_only:
+            bench = [name for name in args.out.read_text().splitlines() if name and not name.startswith("#")]
+        else:
+            print("profiling peerd-bench --quick (every daemon under callgrind)…", flush=True)
+            bench = sorted(executed(run_bench(peerd, bin_dir, scratch)))
         defined = set(subprocess.run(["nm", "--defined-only", "--format=just-symbols", str(peerd)],
                                      capture_output=True, text=True, check=True).stdout.split())
 
     first = sorted(idle & defined)
-    then = sorted((bench - idle) & defined)
+    then = [name for name in bench if name not in idle and name in defined]
     args.out.write_text(HEADER + "\n".join(first + then) + "\n")
     print(f"wrote {args.out}: {len(first)} functions run idle, {len(then)} more in the benchmark")
 

@@ -60,6 +60,7 @@ struct PeerdBench {
             ("catalog through the group", { try scenarios.groupCatalog() }),
             ("mesh replication CPU", { try scenarios.mesh() }),
             ("idle wakeups", { try scenarios.idleWakeups() }),
+            ("idle memory", { try scenarios.idleMemory() }),
             ("members' marks", { try scenarios.marks(binDirectory: binDirectory) }),
         ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))

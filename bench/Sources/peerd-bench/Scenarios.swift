@@ -75,6 +75,7 @@ struct Scenarios {
     }
 
     /// A fresh peer joins one that holds `catchUpMovies`; also cold start and memory at that size.
+    /// (Memory at rest is `idleMemory()`.)
     func catchUpAndMemory() throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-catchup")
         let seeded = scratch.path("state-big")
@@ -105,11 +106,6 @@ struct Scenarios {
         let freshRSS = Double(fresh.residentBytes ?? 0) / 1_048_576
         let coldStart = starts.percentile(50)
 
-        let idleScratch = try ScratchDirectory("bench-idle")
-        let idle = try TestDaemon("idle", in: idleScratch, logLevel: "warning")
-        Thread.sleep(forTimeInterval: 1)
-        let idleRSS = Double(idle.residentBytes ?? 0) / 1_048_576
-
         return [
             Measurement(
                 measure: "catch-up",
@@ -118,14 +114,6 @@ struct Scenarios {
                 target: "≥ 100,000 ops/s",
                 met: rate >= 100_000,
                 detail: "\(catchUpMovies) ops in \(String(format: "%.2f", seconds)) s, from the new peer's start"
-            ),
-            Measurement(
-                measure: "daemon RSS, idle",
-                value: idleRSS,
-                unit: "MB",
-                target: "≤ 20 MB",
-                met: idleRSS <= 20,
-                detail: "empty list, 1 s after start"
             ),
             Measurement(
                 measure: "daemon RSS, 100k movies",

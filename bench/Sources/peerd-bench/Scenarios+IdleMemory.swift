@@ -1,4 +1,5 @@
 import Foundation
+import PeerdTestKit
 import PeerdTestSupport
 
 /// Resident memory of a daemon at rest, as a user starts it: a fresh state dir, the page on, the guest

@@ -73,6 +73,12 @@ struct CatalogDeskTests {
                 case .error(let page) = await desk.search("dune", year: nil, page: 501)
             else { throw Unexpected() }
             #expect([empty.code, year.code, page.code] == [.badRequest, .badRequest, .badRequest])
+            // A pick's TMDB deck asks through `found`: a filter its list doesn't take asks nobody either.
+            let trending = DiscoverList(.trendingWeek, filter: DiscoverFilter(maxRuntime: 100))
+            guard case .failure(let filtered) = await desk.found(.discover(trending, page: 1)) else {
+                throw Unexpected()
+            }
+            #expect(filtered.code == .badRequest && filtered.message.contains("not trending"))
             let asked = tmdb.asked.withLock(\.isEmpty)
             #expect(asked)
         }

@@ -45,9 +45,7 @@ struct CatalogDesk: Sendable {
     private func answer(page: Int?, _ ask: (Int) -> CatalogQuery.Ask) async -> ControlResponse {
         let page = page ?? 1
         guard (1...500).contains(page) else { return .error(WireError(.badRequest, "a page is between 1 and 500")) }
-        let asked = ask(page)
-        if let reason = asked.invalidReason { return .error(WireError(.badRequest, reason)) }
-        return await answer(asked)
+        return await answer(ask(page))
     }
 
     /// What `ask` finds, as a response.
@@ -60,10 +58,12 @@ struct CatalogDesk: Sendable {
 
     /// What `ask` finds, and when it was kept if it comes from the shelf (with why, if it is not
     /// fresh). A page the shelf keeps fresh asks nobody; one TMDB (or the holder) can't give now
-    /// comes from the shelf, however old.
+    /// comes from the shelf, however old. An ask that can't be answered (a filter its list doesn't
+    /// take) is refused here, before anyone is asked, whichever desk asks.
     func found(_ ask: CatalogQuery.Ask) async
         -> Result<(CatalogAnswer.Found, kept: CatalogShelf.Kept?, stale: String?), WireError>
     {
+        if let reason = ask.invalidReason { return .failure(WireError(.badRequest, reason)) }
         let kept = await shelf?.kept(ask)
         let now = Wallclock.millis()
         if let kept, CatalogShelf.isFresh(kept, for: ask, now: now) { return .success((kept.found, kept, nil)) }

@@ -33,7 +33,7 @@ extension CatalogDesk {
             }
             return .services(servicesRecord(op))
         } catch {
-            return .error(ControlResponder.wireError(error))
+            return .error(ReplicaService.wireError(error))
         }
     }
 

@@ -202,8 +202,4 @@ struct ControlResponder: Sendable {
         }
         return "'\(text)' is not an address; use host:port, e.g. 192.168.1.20:7601 or [fe80::1%eth0]:7601"
     }
-
-    static func wireError(_ error: any Error) -> WireError {
-        (error as? ReplicaService.Failure)?.wireError ?? WireError(.internal, "\(error)")
-    }
 }

@@ -37,7 +37,7 @@ extension ImportDesk {
             let record = MarkDesk.record(movie.id, try await replica.write(requests, at: Wallclock.millis()))
             return result(record.added ? .added : record.made > 0 ? .marked : .already, nil)
         } catch {
-            return result(.failed, ControlResponder.wireError(error).message)
+            return result(.failed, ReplicaService.wireError(error).message)
         }
     }
 

@@ -26,7 +26,7 @@ extension ListDesk {
             case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
             }
         } catch {
-            return .error(ControlResponder.wireError(error))
+            return .error(ReplicaService.wireError(error))
         }
     }
 
@@ -38,7 +38,7 @@ extension ListDesk {
             }
             return .removed(movie: op.movie, operation: op.id)
         } catch {
-            return .error(ControlResponder.wireError(error))
+            return .error(ReplicaService.wireError(error))
         }
     }
 

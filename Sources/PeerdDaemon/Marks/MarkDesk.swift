@@ -28,7 +28,7 @@ struct MarkDesk: Sendable {
             let written = try await replica.write(requests, at: Wallclock.millis())
             return .marked(Self.record(movie.id, written))
         } catch {
-            return .error(ControlResponder.wireError(error))
+            return .error(ReplicaService.wireError(error))
         }
     }
 
@@ -85,7 +85,7 @@ struct MarkDesk: Sendable {
             )
             return .marked(Self.record(movie.id, written))
         } catch {
-            return .error(ControlResponder.wireError(error))
+            return .error(ReplicaService.wireError(error))
         }
     }
 

@@ -52,7 +52,7 @@ extension PickDesk {
         } catch ReplicaService.Failure.refused(.pick(let rule)) {
             return .failure(.rule(rule))
         } catch {
-            return .failure(.failed(ControlResponder.wireError(error)))
+            return .failure(.failed(ReplicaService.wireError(error)))
         }
     }
 

@@ -100,7 +100,7 @@ struct PickDesk: Sendable {
         } catch ReplicaService.Failure.refused(.pick(let rule)) {
             return .failure(.rule(rule))
         } catch {
-            return .failure(.failed(ControlResponder.wireError(error)))
+            return .failure(.failed(ReplicaService.wireError(error)))
         }
     }
 }

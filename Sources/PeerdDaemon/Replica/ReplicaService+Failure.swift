@@ -18,3 +18,11 @@ extension ReplicaService.Failure {
         }
     }
 }
+
+extension ReplicaService {
+    /// What a write's `error` is told as, whichever door asked: a ``Failure``'s own mapping, or
+    /// `internal` for anything else.
+    package static func wireError(_ error: any Error) -> WireError {
+        (error as? Failure)?.wireError ?? WireError(.internal, "\(error)")
+    }
+}

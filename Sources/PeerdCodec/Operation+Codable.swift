@@ -10,7 +10,8 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, sig, prev
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, member, sig
+        case prev
         case key
     }
 
@@ -19,17 +20,17 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if [CodingKeys.details, .settings, .mark, .watch, .pick].filter(c.contains).count > 1 {
+        if [CodingKeys.details, .settings, .mark, .watch, .pick, .member].filter(c.contains).count > 1 {
             throw DecodingError.dataCorruptedError(
                 forKey: .settings,
                 in: c,
-                debugDescription: "an operation carries at most one of details, settings, mark, watch and pick"
+                debugDescription: "an operation carries at most one of details, settings, mark, watch, pick and member"
             )
         }
         // A mark of a kind, or a pick step of an action or mode, that a later version made is, to this
         // version, an operation of a kind it does not know: kept verbatim and relayed, changing
         // nothing (proto/PEER.md, "Marks" and "Picks").
-        let later = Self.isLaterMark(c) || Self.isLaterPick(c)
+        let later = Self.isLaterMark(c) || Self.isLaterPick(c) || Self.isLaterMember(c)
         self.init(
             id: OperationID(
                 origin: try c.decode(PeerID.self, forKey: .origin),
@@ -68,9 +69,20 @@ extension Operation: Codable {
         return false
     }
 
+    /// Whether `member` names an action or a way in this version does not know (proto/PEER.md,
+    /// "Membership"): to this version, an operation of a kind it does not know.
+    private static func isLaterMember(_ c: KeyedDecodingContainer<CodingKeys>) -> Bool {
+        guard let value = try? c.decodeIfPresent(JSONValue.self, forKey: .member), case .object(let fields) = value
+        else { return false }
+        if case .string(let action) = fields["action"], MemberStep.Action(rawValue: action) == nil { return true }
+        if case .string(let via) = fields["via"], MemberStep.Via(rawValue: via) == nil { return true }
+        return false
+    }
+
     private static func decodeMarkOrWatch(_ c: KeyedDecodingContainer<CodingKeys>) throws -> Payload? {
         if let mark = try c.decodeIfPresent(Mark.self, forKey: .mark) { return .mark(mark) }
         if let pick = try c.decodeIfPresent(Pick.self, forKey: .pick) { return .pick(pick) }
+        if let step = try c.decodeIfPresent(MemberStep.self, forKey: .member) { return .member(step) }
         return try c.decodeIfPresent(Watch.self, forKey: .watch).map(Payload.watch)
     }
 
@@ -108,6 +120,7 @@ extension Operation: Codable {
         try c.encodeIfPresent(mark, forKey: .mark)
         try c.encodeIfPresent(watch, forKey: .watch)
         try c.encodeIfPresent(pick, forKey: .pick)
+        try c.encodeIfPresent(member, forKey: .member)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

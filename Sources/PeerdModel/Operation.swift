@@ -40,6 +40,9 @@ package struct Operation: Hashable, Sendable {
         /// One step of a pick of tonight's movie (``pick``): its opening, a vote, a ranking or its
         /// close (proto/PEER.md, "Picks").
         case pick
+        /// A change of who is in the group (``member``): an admission, a removal, or a record of the
+        /// group secret in use (proto/PEER.md, "Membership").
+        case member
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -53,6 +56,7 @@ package struct Operation: Hashable, Sendable {
             case "mark": self = .mark
             case "watch": self = .watch
             case "pick": self = .pick
+            case "member": self = .member
             default: self = .unknown
             }
         }
@@ -67,6 +71,7 @@ package struct Operation: Hashable, Sendable {
             case .mark: "mark"
             case .watch: "watch"
             case .pick: "pick"
+            case .member: "member"
             case .unknown: nil
             }
         }
@@ -80,6 +85,7 @@ package struct Operation: Hashable, Sendable {
         case mark(Mark)
         case watch(Watch)
         case pick(Pick)
+        case member(MemberStep)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -157,6 +163,11 @@ package struct Operation: Hashable, Sendable {
         if case .pick(let pick) = payload { pick } else { nil }
     }
 
+    /// A member operation's step; nil for every other kind.
+    package var member: MemberStep? {
+        if case .member(let step) = payload { step } else { nil }
+    }
+
     /// The pick a pick operation is a step of: its opening's id (its own, for an opening).
     package var pickID: OperationID? {
         guard let pick else { return nil }
@@ -166,7 +177,7 @@ package struct Operation: Hashable, Sendable {
     /// Whether it is about the group rather than a movie (its `movie` is ``groupMovie``): the
     /// group's settings, and a pick's opening, ranking and close.
     package var isAboutGroup: Bool {
-        kind == .settings || (kind == .pick && pick?.action != .vote)
+        kind == .settings || kind == .member || (kind == .pick && pick?.action != .vote)
     }
 
     /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
@@ -207,6 +218,8 @@ package struct Operation: Hashable, Sendable {
         case (.watch, _): "a watch carries who watched"
         case (.pick, .pick(let pick)?): pick.invalidReason(movie: movie)
         case (.pick, _): "a pick operation carries one step of a pick"
+        case (.member, .member(let step)?): step.invalidReason(origin: id.origin)
+        case (.member, _): "a member operation carries one change of the group's members"
         case (.add, _), (.remove, _), (.unknown, _): nil
         }
     }
@@ -218,6 +231,7 @@ package struct Operation: Hashable, Sendable {
         case .mark: "only a mark operation carries a mark"
         case .watch: "only a watch operation carries a watch"
         case .pick: "only a pick operation carries a pick"
+        case .member: "only a member operation carries a change of members"
         }
     }
 

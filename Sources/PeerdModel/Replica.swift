@@ -8,10 +8,12 @@ package struct Replica: Sendable {
     package private(set) var list = WatchList()
     package private(set) var vector = VersionVector()
     package private(set) var lamport: UInt64 = 0
+    /// Who is in the group, folded from the member operations held (proto/PEER.md, "Membership").
+    package private(set) var membership = Membership()
     /// Every operation held, by `(origin, seq)`; adds the list holds are found there.
     private(set) var log = ReplicaLog()
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
-    private var staged: [Operation] = []
+    private(set) var staged: [Operation] = []
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
     package private(set) var stagedVector = VersionVector()
 
@@ -43,6 +45,8 @@ package struct Replica: Sendable {
         /// A step of a pick of tonight's movie: an opening (its deck is shuffled by the opening's
         /// own id, ``PickDeck``), a vote on `Movie`, a ranking or a close (proto/PEER.md, "Picks").
         case pick(Movie, Pick)
+        /// A change of the group's members: an admission, a removal, a record of the group secret.
+        case member(MemberStep)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -50,6 +54,8 @@ package struct Replica: Sendable {
         case invalid(String)
         /// A pick step its pick's rules refuse.
         case pick(PickRefusal)
+        /// This replica's own key was removed from the group: nothing it signs counts any more.
+        case removedFromGroup(by: String, at: Int64)
     }
 
     /// What a local request makes: an operation, or nothing because it is done already.
@@ -73,6 +79,7 @@ package struct Replica: Sendable {
     /// out. It is sealed (the daemon signs it) and handed back to ``stage(local:)``, then committed
     /// once durable, or discarded with ``discardStaged()`` if persisting failed.
     package func draft(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Draft {
+        if let removal = membership.removal(of: id) { throw .removedFromGroup(by: removal.by, at: removal.at) }
         let next = Operation(
             id: OperationID(origin: id, seq: stagedVector[id] + 1),
             lamport: lamport + 1,
@@ -114,6 +121,9 @@ package struct Replica: Sendable {
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
         case .pick(let movie, let step):
             return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))
+        case .member(let step):
+            if let reason = step.invalidReason(origin: id) ?? memberRefusal(step) { throw .invalid(reason) }
+            return .operation(next.with(.member, Operation.groupMovie, payload: .member(step)))
         case .watch(let movie, let watch):
             if let reason = movie.invalidReason ?? watch.invalidReason { throw .invalid(reason) }
             return .operation(next.with(.watch, list.row(for: movie.id)?.movie ?? movie, payload: .watch(watch)))
@@ -162,6 +172,9 @@ package struct Replica: Sendable {
         var fresh: [Operation] = []
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
+            // A removed key's operations beyond what its remover had seen count nowhere: dropped,
+            // whoever relays them (an honest relay may not know the removal yet).
+            if !membership.counts(op.id), !membership.extends(op) { continue }
             if op.id.origin == id {
                 // Only what we committed can have reached a peer; anything else in our name is forged.
                 guard op.id.seq <= vector[id] else { throw .forgedOwnOrigin(op.id) }
@@ -227,6 +240,9 @@ package struct Replica: Sendable {
         return true
     }
 
+    /// Keeps the Lamport clock at least at `value`: a replica folded again never goes back in time.
+    mutating func raiseLamport(to value: UInt64) { lamport = max(lamport, value) }
+
     /// Holds `op`, the next of its origin, and applies it to the list.
     private mutating func append(_ op: Operation, reportingChange: Bool) -> WatchListChange? {
         let op = log.withoutProof(log.interned(op, in: list))
@@ -234,6 +250,7 @@ package struct Replica: Sendable {
         let change = list.apply(op, reporting: reportingChange) { retired.append($0) }
         for add in retired { log.retire(add) }
         log.append(op, listed: op.kind == .add && list.add(op.id, of: op.movie.id) != nil)
+        if op.kind == .member { membership.record(op) }
         vector[op.id.origin] = op.id.seq
         lamport = max(lamport, op.lamport)
         return change

@@ -106,7 +106,7 @@ package struct WatchList: Sendable {
         case .mark, .watch:
             guard marks.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
             return .updated(row, by: operation)
-        case .unknown:
+        case .member, .unknown:
             return nil
         }
     }

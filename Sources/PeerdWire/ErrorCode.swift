@@ -32,6 +32,9 @@ package enum ErrorCode: String, Codable, Sendable, CaseIterable {
     case rateLimited = "rate-limited"
     /// This side revoked the peer (`peerctl forget`): its sessions close.
     case revoked
+    /// The other side's key was removed from the group (a `member` removal): its sessions close, and
+    /// a daemon whose own key was removed refuses to make operations.
+    case removed
     /// The request needs what this daemon lacks (`search` and `refresh` without a TMDB token).
     case unavailable
     /// TMDB did not answer as it should; the message names the request and the cause.

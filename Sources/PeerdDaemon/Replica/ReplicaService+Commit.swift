@@ -104,7 +104,15 @@ extension ReplicaService {
         recent.insert(encoded)
         let picks = operations.compactMap(\.pickID)
         let settings = replica.list.settingsOperation?.id
-        let changes = replica.commit(operations, reportingChanges: hasChangeSubscribers)
+        var changes = replica.commit(operations, reportingChanges: hasChangeSubscribers)
+        if let removal = operations.last(where: { $0.member?.action == .remove }),
+            let dropped = replica.dropVoidOperations(cause: removal)
+        {
+            // What a removal made void went from the list: the verifier's chain ends go with it.
+            verifier.forgetTips()
+            changes += dropped
+            logger.notice("dropped operations a removal made void", metadata: ["removal": "\(removal.id)"])
+        }
         let list = replica.list
         let markedOffList = operations.contains { op in
             (op.kind == .mark || op.kind == .watch) && list.row(for: op.movie.id) == nil
@@ -139,6 +147,7 @@ extension ReplicaService {
         case .settings: .settingsSet(op)
         case .mark, .watch: .marked(op)
         case .pick: .picked(op)
+        case .member: .membersChanged(op)
         case .remove, .unknown: .removed(op)
         }
     }

@@ -37,6 +37,8 @@ package actor ReplicaService: Service {
         case picked(Operation)
         /// This member's mark said so already: nothing was made.
         case alreadyMarked(MovieID)
+        /// A change of the group's members was made.
+        case membersChanged(Operation)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.

@@ -31,6 +31,9 @@ package enum HistoryLine {
         case .pick:
             guard let step = operation.pick else { return "\(who) took part in a pick" }
             return text(of: step, who: who, movie: movie)
+        case .member:
+            guard let step = operation.member else { return "\(who) changed the group's members" }
+            return text(of: step, who: who, name: name)
         case .unknown:
             let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
             return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"
@@ -48,6 +51,24 @@ package enum HistoryLine {
             return "\(voter) voted on \(movie)"
         case .rank: return "\(who) ranked the finalists"
         case .close: return "\(who) closed the pick"
+        }
+    }
+
+    private static func text(of step: MemberStep, who: String, name: (PeerID) -> String) -> String {
+        let member = step.peer.map(name) ?? "someone"
+        switch step.action {
+        case .admit:
+            let how: String =
+                switch step.via {
+                case .invite: "with an invite code"
+                case .groupSecret: "by the group secret"
+                case .introduced: "as introduced by a member"
+                case .pinned: "by pinning its key"
+                case nil: "to the group"
+                }
+            return "\(who) admitted \(step.name ?? member) \(how)"
+        case .remove: return "\(who) removed \(member) from the group"
+        case .secret: return "\(who) recorded the group secret in use"
         }
     }
 

@@ -1,0 +1,10 @@
+import PeerdModel
+
+/// A member operation's `member` as JSON, through its `Codable` form as a pick's step is: a group
+/// makes a handful, so the cost does not matter and the fields are spelled out once.
+extension MemberStep {
+    var json: JSONTree {
+        // Strings and integers always encode; a failure here is a programming error.
+        try! JSONTreeEncoder().encode(self)
+    }
+}

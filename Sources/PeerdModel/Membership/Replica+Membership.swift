@@ -1,0 +1,84 @@
+/// The group's membership as this replica holds it, and what a removal does to what it holds.
+extension Replica {
+    /// Why this replica can't make `step` now, or nil: a removal of a key removed already, or of
+    /// one the group never held anything of nor admitted.
+    func memberRefusal(_ step: MemberStep) -> String? {
+        guard step.action == .remove, let peer = step.peer else { return nil }
+        if let removal = membership.removal(of: peer) {
+            return "\(peer.short) was removed from the group already, by \(removal.by)"
+        }
+        guard vector[peer] > 0 || membership.admitted.contains(peer) else {
+            return "\(peer.short) is not a member of the group"
+        }
+        return nil
+    }
+
+    /// A removal of `peer` as this replica would make it now: it names how far this replica had seen
+    /// `peer`'s chain, and nothing `peer` signs beyond that will count.
+    package func removal(of peer: PeerID) -> MemberStep { .remove(peer, seen: stagedVector[peer]) }
+
+    /// Every key of the group as this replica knows it: those admitted, and those whose operations
+    /// it holds (the first member, and members from before admissions were recorded); removed ones too.
+    package var groupKeys: Set<PeerID> {
+        Set(vector.entries.keys).union(membership.admitted).union(membership.removals.compactMap(\.step.peer))
+    }
+
+    /// Drops what removals made void: every held operation of a removed key beyond its cutoff, which
+    /// arrived before the removal did. The replica is folded again from what stays, in the group's
+    /// order (which has every operation after those it observed); the changes to the list are
+    /// returned, each attributed to `cause`. Nil when nothing held is void (nearly always).
+    package mutating func dropVoidOperations(cause: Operation?) -> [WatchListChange]? {
+        let void = membership.cutoffs.filter { vector[$0.key] > $0.value }
+        guard !void.isEmpty else { return nil }
+        precondition(staged.isEmpty, "void operations are dropped between commits")
+        var kept: [Operation] = []
+        for origin in log.origins {
+            let last = min(vector[origin], membership.cutoff(of: origin) ?? .max)
+            guard last > 0 else { continue }
+            kept += log.operations(from: origin, seqs: 1...last, in: list)
+        }
+        kept.sort { $0.orderKey < $1.orderKey }
+        var fresh = Replica(id: id, name: name)
+        for op in kept { _ = fresh.replay(op) }
+        fresh.raiseLamport(to: lamport)
+        let before = list
+        self = fresh
+        guard let cause else { return [] }
+        return list.changes(since: before, by: cause)
+    }
+}
+
+extension WatchList {
+    /// What changed from `before` to this list, as changes made by `cause`.
+    func changes(since before: WatchList, by cause: Operation) -> [WatchListChange] {
+        var changes: [WatchListChange] = []
+        for row in before.rows where self.row(for: row.movie.id) == nil {
+            changes.append(.removed(row.movie, by: cause))
+        }
+        for row in rows {
+            guard let old = before.row(for: row.movie.id) else {
+                changes.append(.added(row, by: cause))
+                continue
+            }
+            if old != row { changes.append(.updated(row, by: cause)) }
+        }
+        return changes
+    }
+}
+
+extension Membership.Record {
+    /// A removal in words: "removed from the group by alice at 21:04".
+    package var removedWords: String { Membership.removedWords(by: by, at: at) }
+}
+
+extension Membership {
+    /// "removed from the group by alice at 21:04" (the date too when it was not today): what the
+    /// removed member and everyone else are told.
+    package static func removedWords(by remover: String, at millis: Int64) -> String {
+        let when = LocalTime.at(millis: millis)
+        let time =
+            when.date == LocalTime.now.date
+            ? "\(LocalTime.twoDigits(when.hour)):\(LocalTime.twoDigits(when.minute))" : when.stamp
+        return "removed from the group by \(remover) at \(time)"
+    }
+}

@@ -27,7 +27,7 @@ package struct ControlRequest: Sendable {
         FollowRequest.self, PeersRequest.self, StatusRequest.self, ConnectRequest.self, InviteRequest.self,
         JoinRequest.self, ForgetRequest.self, TrustRequest.self, PageRequest.self, DiagnoseRequest.self,
         SearchRequest.self, DiscoverRequest.self, SimilarRequest.self, GenresRequest.self, ServicesRequest.self,
-        ShowRequest.self, RefreshRequest.self, ImportBatch.self,
+        ShowRequest.self, RefreshRequest.self, ImportBatch.self, MembersRequest.self, RemoveMemberRequest.self,
     ]
 
     private static let byTag = Dictionary(uniqueKeysWithValues: bodies.map { ($0.tag, $0) })

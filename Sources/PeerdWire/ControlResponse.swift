@@ -37,6 +37,10 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case diagnosis(DiagnosisRecord)
     /// What became of an `import` request's rows.
     case imported(ImportedRecord)
+    /// Everyone in the group (`members`).
+    case members(MembersRecord)
+    /// A removal from the group made (`removeMember`).
+    case memberRemoved(MemberRemovedRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -56,6 +60,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .invite: "invite"
         case .joined: "joined"
         case .forgotten: "forgotten"
+        case .members: "members"
+        case .memberRemoved: "memberRemoved"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
         case .movies: "movies"
@@ -127,6 +133,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "page": self = .page(url: try c.decode(String.self, forKey: .url))
         case "diagnosis": self = .diagnosis(try DiagnosisRecord(from: decoder))
         case "imported": self = .imported(try ImportedRecord(from: decoder))
+        case "members": self = .members(try MembersRecord(from: decoder))
+        case "memberRemoved": self = .memberRemoved(try MemberRemovedRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -173,6 +181,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .page(let url): try c.encode(url, forKey: .url)
         case .diagnosis(let diagnosis): try diagnosis.encode(to: encoder)
         case .imported(let imported): try imported.encode(to: encoder)
+        case .members(let members): try members.encode(to: encoder)
+        case .memberRemoved(let removed): try removed.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

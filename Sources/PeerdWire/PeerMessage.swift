@@ -106,9 +106,15 @@ extension PeerMessage: Codable {
             // the rest of its hello has a shape this version doesn't know.
             let version = try VersionProbe(from: decoder).version
             guard version == ProtocolVersion.peer else {
+                // Version 3 added removals from the group: an older peer would keep relaying a
+                // removed member's operations, and its list would differ (proto/PEER.md).
+                let advice =
+                    version < ProtocolVersion.peer
+                    ? ": the other peerd is older and can't honour removals from the group; upgrade it" : ""
                 throw WireError(
                     .unsupportedVersion,
                     "peer protocol version \(version) is not supported; this peerd speaks version \(ProtocolVersion.peer)"
+                        + advice
                 )
             }
             self = .hello(try Hello(from: decoder))

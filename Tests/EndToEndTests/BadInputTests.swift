@@ -71,7 +71,7 @@ struct BadInputTests {
             ("{\"a\":" + String(repeating: "[", count: 5000), "malformed-frame"),
             // A hello in another peer's name: the certificate says who this is.
             (
-                #"{"type":"hello","version":2,"peer":"0123456789abcdef0123456789abcdef","name":"x","port":1,"vector":{}}"#,
+                #"{"type":"hello","version":3,"peer":"0123456789abcdef0123456789abcdef","name":"x","port":1,"vector":{}}"#,
                 "unexpected-message"
             ),
         ]
@@ -101,7 +101,7 @@ struct BadInputTests {
         _ = try await insider(pair, expect: "invalid-operation") { me in
             [
                 RawConnection.frame(
-                    Array(#"{"type":"hello","version":2,"peer":"\#(me)","name":"mallory","port":1,"vector":{}}"#.utf8)
+                    Array(#"{"type":"hello","version":3,"peer":"\#(me)","name":"mallory","port":1,"vector":{}}"#.utf8)
                 ),
                 // In bob's name, next in bob's sequence, but not signed by bob's key.
                 RawConnection.frame(
@@ -122,7 +122,7 @@ struct BadInputTests {
     @Test func plaintextOnTheTLSPortGetsATLSAlertAndAClose() async throws {
         let pair = try await Pair("plaintext")
         let attacker = try RawConnection(tcpPort: pair.alice.port)
-        attacker.sendFrame(#"{"type":"hello","version":2,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
+        attacker.sendFrame(#"{"type":"hello","version":3,"peer":"00000000deadbeef","name":"x","port":1,"vector":{}}"#)
         let (bytes, closed) = attacker.readUntilClosed()
         #expect(closed)
         // A TLS record: content type 21 (alert), a version, a 2-byte length, then level and description.
@@ -139,7 +139,7 @@ struct BadInputTests {
         ) { me in
             [
                 RawConnection.frame(
-                    Array(#"{"type":"hello","version":2,"peer":"\#(me)","name":"x","port":1,"vector":{}}"#.utf8)
+                    Array(#"{"type":"hello","version":3,"peer":"\#(me)","name":"x","port":1,"vector":{}}"#.utf8)
                 )
             ]
         }

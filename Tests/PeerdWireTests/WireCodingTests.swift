@@ -117,7 +117,7 @@ struct WireCodingTests {
 
     @Test("fields a message doesn't define are ignored")
     func unknownFieldsAreIgnored() throws {
-        let body = #"{"type":"hello","version":2,"peer":"a1b2c3d4","name":"a","port":7820,"vector":{},"tls":true}"#
+        let body = #"{"type":"hello","version":3,"peer":"a1b2c3d4","name":"a","port":7820,"vector":{},"tls":true}"#
         let message = try WireCoding.decode(PeerMessage.self, from: Array(body.utf8))
         let hello = PeerMessage.Hello(peer: PeerID("a1b2c3d4")!, name: "a", port: 7820, vector: VersionVector())
         #expect(message == .hello(hello))

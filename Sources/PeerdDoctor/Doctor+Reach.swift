@@ -121,6 +121,7 @@ extension Doctor {
                     + "protocol"
             )
         case .notMember, .revoked, .keyMismatch: return admissionFailure(dial, who: who, local: local)
+        case .removed: return removalFailure(dial, who: who)
         case .other, .ok:
             return .fail(
                 .peerReach,
@@ -168,6 +169,27 @@ extension Doctor {
                     + "pair again (peerctl invite / peerctl join)"
             )
         }
+    }
+
+    /// A dial refused because a key was removed from the group: ours (the peer says so, with who
+    /// removed it and when) or the peer's.
+    private func removalFailure(_ dial: DialRecord, who: String) -> DoctorCheck {
+        let at = who == dial.address ? who : "\(who) at \(dial.address)"
+        guard dial.by == .peer else {
+            return .fail(
+                .peerReach,
+                "we refuse \(at): its key was removed from the group",
+                cause: dial.message,
+                fix: "nothing to do: a removed key never comes back; that machine can join again with a new key"
+            )
+        }
+        return .fail(
+            .peerReach,
+            "\(at) refuses us: this peerd was removed from the group",
+            cause: dial.message,
+            fix: "ask a member to invite this machine again: start peerd with a fresh state directory (a new key), "
+                + "then peerctl join <code>; what it holds now stays here"
+        )
     }
 
     /// A peer that dialed us and was refused at admission.

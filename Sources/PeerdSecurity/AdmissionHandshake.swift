@@ -30,8 +30,8 @@ package struct AdmissionHandshake: Sendable {
         case admitInviter
         /// Send this refusal record and close.
         case refuse(AdmissionRefusal)
-        /// The peer proved a code of ours that was used or has expired: send it this refusal, which
-        /// says which and when, and close.
+        /// The peer proved a code of ours that was used or has expired, or its key was removed from
+        /// the group: send it this refusal, which says which, when and by whom, and close.
         case refuseSpentInvite(SpentInvite)
     }
 
@@ -95,6 +95,7 @@ package struct AdmissionHandshake: Sendable {
         let remote = endpoints.remote
         if remote == endpoints.local { return .refuse(.selfConnection) }
         if !Fingerprint.hasP256Key(certificateDER: endpoints.remoteCertificate) { return .refuse(.unsupportedKey) }
+        if let removal = policy.removed[remote] { return .refuseSpentInvite(removal) }
         if policy.revoked.contains(remote) { return .refuse(.revoked) }
         if let expected, expected != remote { return .refuse(.keyMismatch) }
         if policy.members.contains(remote) { return .admit(via: nil, invite: nil) }
@@ -110,7 +111,9 @@ package struct AdmissionHandshake: Sendable {
         func verifies(_ key: SymmetricKey) -> Bool { AdmissionMAC.verify(mac, key: key, transcript) }
         switch method {
         case .group:
-            if let key = policy.groupKey, verifies(key) { return .admit(via: .groupSecret, invite: nil) }
+            if let key = policy.groupKey, policy.groupSecretAdmits, verifies(key) {
+                return .admit(via: .groupSecret, invite: nil)
+            }
         case .invite:
             if let invite = policy.invites.first(where: { verifies($0.key) }) {
                 return .admit(via: .invite, invite: invite.id)
@@ -153,7 +156,12 @@ package struct AdmissionPolicy: Sendable {
 
     package var members: Set<PeerID>
     package var revoked: Set<PeerID>
+    /// Keys removed from the group, each with who removed it and when (told to it in its refusal).
+    package var removed: [PeerID: SpentInvite] = [:]
     package var groupKey: SymmetricKey?
+    /// False once the group's log holds a removal and no newer group secret than this daemon's:
+    /// this daemon still proves with its group key, but admits nobody new by it.
+    package var groupSecretAdmits = true
     /// Unexpired, unused invites this daemon made.
     package var invites: [Invite]
     /// Invites this daemon made that were used or expired lately (a bounded few), so that a joiner

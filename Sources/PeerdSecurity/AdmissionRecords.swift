@@ -43,9 +43,10 @@ package enum AdmissionRecord {
         refusalMagic + [reason.rawValue]
     }
 
-    /// The refusal of a proof made with a spent invite code:
+    /// A refusal that says when and who: a proof made with a spent invite code, or a key removed
+    /// from the group:
     ///
-    ///     "WLR1" | reason (7 used, 8 expired) | when, ms since 1970 (u64 BE) | name length n | n bytes of UTF-8
+    ///     "WLR1" | reason (7 used, 8 expired, 9 removed) | when, ms since 1970 (u64 BE) | name length n | n bytes of UTF-8
     ///
     /// The name is cut to ``SpentInvite/maxNameLength`` bytes, at a character's end.
     package static func refusal(_ spent: SpentInvite) -> [UInt8] {
@@ -76,6 +77,7 @@ package enum AdmissionRecord {
         switch AdmissionRefusal(rawValue: bytes[4]) {
         case .inviteUsed: fate = .used
         case .inviteExpired: fate = .expired
+        case .removed: fate = .removed
         default: return nil
         }
         let at = bytes[5..<13].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -87,18 +89,21 @@ package enum AdmissionRecord {
     }
 }
 
-/// An invite code its inviter no longer takes, as the inviter tells a joiner who brings it: used or
-/// expired, when, and whom to ask for a new one.
+/// A refusal that says when and by whom. Mostly an invite code its inviter no longer takes, as the
+/// inviter tells a joiner who brings it: used or expired, when, and whom to ask for a new one. The
+/// same record tells a key removed from the group who removed it, and when.
 package struct SpentInvite: Hashable, Sendable {
     package enum Fate: Hashable, Sendable {
         case used
         case expired
+        /// Not an invite: the prover's key was removed from the group.
+        case removed
     }
 
     package var fate: Fate
-    /// When the code was used, or expired: milliseconds since 1970.
+    /// When the code was used, or expired, or the key removed: milliseconds since 1970.
     package var at: Int64
-    /// The inviter's name (its `--name`), if it has one to give.
+    /// The inviter's name (its `--name`), or the remover's, if there is one to give.
     package var inviter: String?
 
     /// The longest name a refusal record carries, in UTF-8 bytes.
@@ -110,7 +115,13 @@ package struct SpentInvite: Hashable, Sendable {
         self.inviter = inviter
     }
 
-    package var refusal: AdmissionRefusal { fate == .used ? .inviteUsed : .inviteExpired }
+    package var refusal: AdmissionRefusal {
+        switch fate {
+        case .used: .inviteUsed
+        case .expired: .inviteExpired
+        case .removed: .removed
+        }
+    }
 
     /// `name`'s UTF-8, cut to ``maxNameLength`` bytes without splitting a character.
     static func cut(_ name: String) -> [UInt8] {
@@ -143,6 +154,8 @@ package enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
     case inviteUsed = 7
     /// The proof was made with an invite code of the verifier's that has expired.
     case inviteExpired = 8
+    /// The prover's key was removed from the group (a `member` removal in the group's log).
+    case removed = 9
 
     package var description: String {
         switch self {
@@ -154,6 +167,7 @@ package enum AdmissionRefusal: UInt8, Sendable, CustomStringConvertible {
         case .unsupportedKey: "its certificate's key is not P-256, the only key a peer identity is"
         case .inviteUsed: "the invite code was already used"
         case .inviteExpired: "the invite code has expired"
+        case .removed: "removed from the group"
         }
     }
 }

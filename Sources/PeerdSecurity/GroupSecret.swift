@@ -30,6 +30,14 @@ package enum GroupSecret {
         return key(trimmed)
     }
 
+    /// The group key's fingerprint, as a `member` secret record names it (proto/SECURITY.md, "Group
+    /// secret"): the first 16 bytes of HMAC-SHA256 under the group key of "peerd group fingerprint v1",
+    /// as 32 lowercase hex digits. One-way: it names the secret without giving it away.
+    package static func fingerprint(of key: SymmetricKey) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Array("peerd group fingerprint v1".utf8), using: key)
+        return mac.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
     /// The key a secret's bytes give.
     package static func key(_ secret: [UInt8]) -> SymmetricKey {
         AdmissionMAC.key(secret: secret, salt: "peerd group v1")

@@ -188,6 +188,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     package var search: Bool?
     /// The page's address without its token (proto/WEB.md); absent when the page is off.
     package var web: String?
+    /// Set once this daemon's key was removed from the group: "removed from the group by alice at 21:04".
+    package var removed: String?
 
     package init(
         peer: PeerID,
@@ -204,7 +206,8 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         version: String,
         tmdb: Bool? = false,
         search: Bool? = nil,
-        web: String? = nil
+        web: String? = nil,
+        removed: String? = nil
     ) {
         self.peer = peer
         self.name = name
@@ -221,6 +224,7 @@ package struct StatusRecord: Hashable, Sendable, Codable {
         self.tmdb = tmdb
         self.search = search
         self.web = web
+        self.removed = removed
         protocolVersion = ProtocolVersion.peer
     }
 }

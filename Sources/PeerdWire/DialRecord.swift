@@ -18,6 +18,8 @@ package struct DialRecord: Hashable, Sendable, Codable {
         case tlsFailed = "tls-failed"
         case notMember = "not-member"
         case revoked
+        /// The key was removed from the group (proto/PEER.md, "Membership").
+        case removed
         /// The peer presented another key than the id it was dialed for.
         case keyMismatch = "key-mismatch"
         case other

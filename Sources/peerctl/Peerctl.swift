@@ -27,7 +27,8 @@ struct Peerctl: ParsableCommand {
               peerctl list
               peerctl list --follow
               peerctl peers
-              peerctl remove 550
+              peerctl members                         (everyone in the group; removed ones too)
+              peerctl remove 550                      (a movie; peerctl remove carol removes a member)
               peerctl open                            (the list as a page in your browser)
               peerctl doctor                          (why peers don't find each other)
 
@@ -38,7 +39,7 @@ struct Peerctl: ParsableCommand {
         version: PeerdVersion.current,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
-            ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, ForgetCommand.self,
+            ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, MembersCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,

@@ -13,7 +13,7 @@ struct StatusCommand: ParsableCommand {
     func run() throws {
         guard case .status(let status) = try options.request(StatusRequest()) else { throw Output.unexpected() }
         if options.json { return Output.json(status) }
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("peer", status.peer.rawValue),
             ("name", status.name),
             ("port", String(status.port)),
@@ -28,6 +28,9 @@ struct StatusCommand: ParsableCommand {
             ("socket", status.socket),
             ("version", "\(status.version) (protocol \(status.protocolVersion))"),
         ]
+        if let removed = status.removed {
+            rows.insert(("group", "this peerd was \(removed); it no longer syncs with the group"), at: 2)
+        }
         for (key, value) in rows { print(key.padding(to: 12) + value) }
     }
 

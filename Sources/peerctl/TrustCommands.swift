@@ -103,14 +103,14 @@ struct JoinCommand: ParsableCommand {
 struct ForgetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
-        abstract: "Stop trusting a peer: close its sessions and refuse it from now on.",
+        abstract: "Remove a member from the whole group (the same as `peerctl members remove`).",
         discussion: """
-            Revocation is local: members who still trust it keep syncing with it, so to remove \
-            someone from the whole group, every member forgets it. `peerctl trust <id>` undoes this.
+            forget used to stop trusting a peer on this machine only; it now removes it for the whole \
+            group: every peer refuses its key from now on, whoever relays it. See `peerctl members remove --help`.
             """
     )
 
-    @Argument(help: ArgumentHelp("Its id, the start of its id, or its name.", valueName: "peer"))
+    @Argument(help: ArgumentHelp("Its name, its id, or the start of its id.", valueName: "peer"))
     var peer: String
 
     @OptionGroup var options: ControlOptions
@@ -119,7 +119,7 @@ struct ForgetCommand: ParsableCommand {
         let response = try options.request(ForgetRequest(peer: peer))
         guard case .forgotten(let id, let name) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        print("forgot \(name ?? id.short) (\(id.rawValue)); it is refused from now on")
+        print("removed \(name ?? id.short) (\(id.rawValue)) from the group: every peer refuses its key from now on")
     }
 }
 
@@ -127,7 +127,10 @@ struct TrustCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trust",
         abstract: "Trust a peer by its id (its key's fingerprint), as printed by `peerctl id` there.",
-        discussion: "Pairing by hand, without a code; also undoes `peerctl forget`."
+        discussion: """
+            Pairing by hand, without a code. The admission is recorded in the group's log. A key removed \
+            from the group can't be trusted again: that machine joins with a new key.
+            """
     )
 
     @Argument(help: ArgumentHelp("The peer's full id: 32 hex digits.", valueName: "peer-id"))

@@ -5,7 +5,7 @@ import Testing
 /// The fixed-size binary records an untrusted party can send (proto/SECURITY.md, "The handshake").
 @Suite struct AdmissionRecordTests {
     static let reasons: [AdmissionRefusal] = [
-        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey, .inviteUsed, .inviteExpired,
+        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey, .inviteUsed, .inviteExpired, .removed,
     ]
 
     @Test func anOfferGivesBackItsNonce() async {
@@ -34,7 +34,7 @@ import Testing
         #expect(AdmissionRecord.parseRefusal(refusal) == reason)
     }
 
-    @Test(arguments: [0, 9, 255] as [UInt8])
+    @Test(arguments: [0, 10, 255] as [UInt8])
     func aRefusalForAnUnknownReasonIsStillARefusal(reason: UInt8) {
         #expect(AdmissionRecord.parseRefusal(Array("WLR1".utf8) + [reason]) == .notAMember)
     }

@@ -88,13 +88,20 @@ struct WireCodingTests {
 
     @Test("a hello of another version is refused with the version this peerd speaks, whatever else it holds")
     func helloOfAnotherVersion() {
-        let full = #"{"type":"hello","version":3,"peer":"a1b2c3d4","name":"a","port":1,"vector":{}}"#
+        let full = #"{"type":"hello","version":4,"peer":"a1b2c3d4","name":"a","port":1,"vector":{}}"#
         let error = Self.error(decoding: full, as: PeerMessage.self)
         #expect(error?.code == .unsupportedVersion)
-        #expect(error?.message.contains("version 3") == true)
-        #expect(error?.message.contains("speaks version 2") == true)
+        #expect(error?.message.contains("version 4") == true)
+        #expect(error?.message.contains("speaks version 3") == true)
+        #expect(error?.message.contains("upgrade") == false)
 
-        let shapeOfTheFuture = #"{"type":"hello","version":3,"identity":{"key":"…"}}"#
+        // Version 2 can't honour removals from the group: the older side is told to upgrade.
+        let older = #"{"type":"hello","version":2,"peer":"a1b2c3d4","name":"a","port":1,"vector":{}}"#
+        let refusal = Self.error(decoding: older, as: PeerMessage.self)
+        #expect(refusal?.code == .unsupportedVersion)
+        #expect(refusal?.message.contains("can't honour removals from the group; upgrade it") == true)
+
+        let shapeOfTheFuture = #"{"type":"hello","version":4,"identity":{"key":"…"}}"#
         #expect(Self.error(decoding: shapeOfTheFuture, as: PeerMessage.self)?.code == .unsupportedVersion)
     }
 

@@ -59,6 +59,9 @@ extension ControlResponder {
             return "this code was already used (at \(Self.clockTime(spent.at))); ask \(who) for a new one"
         case (.inviteExpired, let spent?):
             return "this code expired at \(Self.clockTime(spent.at)); ask \(who) for a new one"
+        case (.removed, let spent?):
+            return "this peerd was \(Membership.removedWords(by: who, at: spent.at)), and a removed key never comes "
+                + "back: to join again, start peerd with a fresh state directory (a new key) and ask for a new code"
         case (.revoked, _):
             return "\(who) refused this peerd: it revoked it with peerctl forget; to undo that, run there: "
                 + "peerctl trust \(info.identity)"

@@ -22,6 +22,7 @@ struct ControlResponder: Sendable {
     let catalog: CatalogDesk
     /// Imports; nil when this daemon takes none.
     let imports: ImportDesk?
+    let members: MemberDesk
 
     /// The desks of a daemon's parts: `catalog` is TMDB when this daemon holds a token, `asker`
     /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`).
@@ -51,6 +52,7 @@ struct ControlResponder: Sendable {
         self.catalog = catalog
         list = ListDesk(replica: replica, roster: roster, catalog: access)
         marks = MarkDesk(replica: replica, roster: roster)
+        members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster)
         picks = PickDesk(
             replica: replica,
             roster: roster,
@@ -89,6 +91,13 @@ struct ControlResponder: Sendable {
             return await catalog.services(region: services.region, names: services.services)
         case let show as ShowRequest: return await catalog.show(show.movie)
         case let refresh as RefreshRequest: return await catalog.refresh(refresh.movie)
+        case is MembersRequest: return await members.members()
+        case let removal as RemoveMemberRequest: return await members.remove(removal.peer)
+        case let forget as ForgetRequest:
+            // `forget` was a local revocation; it is now the group's removal, answered as before.
+            let removed = await members.remove(forget.peer)
+            guard case .memberRemoved(let record) = removed else { return removed }
+            return .forgotten(peer: record.peer, name: record.name)
         case let batch as ImportBatch:
             guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
             return await imports.importRows(batch)
@@ -111,14 +120,6 @@ struct ControlResponder: Sendable {
                 return .error(WireError(.badRequest, error.description))
             }
         case let join as JoinRequest: return await self.join(join.code, address: join.address)
-        case let forget as ForgetRequest:
-            do {
-                let (peer, name) = try await trust.forget(forget.peer)
-                await directory.disconnect(peer, WireError(.revoked, "revoked with peerctl forget"))
-                return .forgotten(peer: peer, name: name)
-            } catch {
-                return .error(WireError(.badRequest, error.description))
-            }
         case let trusted as TrustRequest:
             do {
                 return .trusted(peer: try await trust.trust(trusted.peer))
@@ -172,7 +173,8 @@ struct ControlResponder: Sendable {
             version: PeerdVersion.current,
             tmdb: info.tmdb,
             search: info.tmdb ? true : !(await directory.catalogHolders().isEmpty),
-            web: info.page?.address
+            web: info.page?.address,
+            removed: await trust.removal
         )
     }
 

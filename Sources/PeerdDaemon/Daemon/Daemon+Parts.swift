@@ -212,8 +212,15 @@ extension Daemon {
                 dialer: peers.dialer,
                 logger: logger
             )
+            let keeper = GroupKeeper(
+                replica: peers.replica,
+                trust: peers.trust,
+                directory: peers.directory,
+                groupKey: configuration.groupKey,
+                logger: logger
+            )
             services =
-                [reloader] + Self.web(configuration, responder: responder, logger: logger) + (door.map { [$0] } ?? [])
+                [reloader, keeper] + Self.web(configuration, responder: responder, logger: logger) + (door.map { [$0] } ?? [])
                 + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }

@@ -86,6 +86,9 @@ struct DialResult: Sendable {
             record.outcome = DialRecord.Outcome(refusal)
             record.by = connection.refusedByPeer ? .peer : .us
             record.message = words(refusal, byPeer: connection.refusedByPeer, presented: connection.peer)
+            if refusal == .removed, let removal = connection.spentInvite {
+                record.message = removedWords(removal, byPeer: connection.refusedByPeer, presented: connection.peer)
+            }
         } else {
             (record.outcome, record.message) = unfinished(connection)
         }
@@ -127,6 +130,13 @@ struct DialResult: Sendable {
         }
     }
 
+    /// A refusal of a key removed from the group, with who removed it and when.
+    private func removedWords(_ removal: SpentInvite, byPeer: Bool, presented: PeerID?) -> String {
+        let words = Membership.removedWords(by: removal.inviter ?? "a member", at: removal.at)
+        guard byPeer else { return "refused \(presented?.short ?? address): it was \(words)" }
+        return "refused by the peer: this peerd was \(words); it no longer dials the group"
+    }
+
     static let pairing = "pair with peerctl invite / peerctl join, or share the group secret"
 
     /// How `error` (from NIO's connect) failed.
@@ -150,6 +160,7 @@ extension DialRecord.Outcome {
         switch refusal {
         case .notAMember, .inviteUsed, .inviteExpired: self = .notMember
         case .revoked: self = .revoked
+        case .removed: self = .removed
         case .keyMismatch: self = .keyMismatch
         case .selfConnection, .busy, .unsupportedKey: self = .other
         }

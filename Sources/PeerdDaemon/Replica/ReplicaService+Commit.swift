@@ -124,6 +124,7 @@ extension ReplicaService {
             markedOffList: markedOffList
         )
         if !picks.isEmpty { pickFeed.yield(Array(Set(picks)).sorted()) }
+        if operations.contains(where: { $0.kind == .member }) { membershipFeed.yield(replica.membership) }
         return nil
     }
 

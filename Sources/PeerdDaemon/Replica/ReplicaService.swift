@@ -79,6 +79,8 @@ package actor ReplicaService: Service {
     /// The picks each commit changed; a slow reader keeps the newest batches (it asks how each
     /// stands anyway).
     let pickFeed = Broadcast<[OperationID]>(bufferingPolicy: .bufferingNewest(64))
+    /// The group's membership after each commit that changed it; a slow reader needs only the newest.
+    let membershipFeed = Broadcast<Membership>(bufferingPolicy: .bufferingNewest(1))
 
     package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
@@ -100,6 +102,7 @@ package actor ReplicaService: Service {
         changeFeed.finish()
         ticks.finish()
         pickFeed.finish()
+        membershipFeed.finish()
         logger.info("replica stopped", metadata: ["operations": "\(replica.operationCount)"])
     }
 
@@ -218,6 +221,9 @@ package actor ReplicaService: Service {
 
     /// The picks each commit changed, by their openings' ids.
     package func pickChanges() -> AsyncStream<[OperationID]> { pickFeed.subscribe() }
+
+    /// The group's membership after each commit that changed it (proto/PEER.md, "Membership").
+    package func membershipChanges() -> AsyncStream<Membership> { membershipFeed.subscribe() }
 
     /// Every list change, in order.
     package func changes() -> AsyncStream<[WatchListChange]> {

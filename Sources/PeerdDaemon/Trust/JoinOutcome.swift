@@ -14,5 +14,5 @@ enum JoinOutcome: Hashable, Sendable {
 
     /// The inviter's refusals that no retry can change: they end a join at once. Others (`busy`,
     /// a `key-mismatch` of the inviter's own dial) leave it waiting for a connection that works.
-    static let finalRefusals: Set<AdmissionRefusal> = [.notAMember, .revoked, .inviteUsed, .inviteExpired]
+    static let finalRefusals: Set<AdmissionRefusal> = [.notAMember, .revoked, .inviteUsed, .inviteExpired, .removed]
 }

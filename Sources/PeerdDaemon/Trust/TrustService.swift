@@ -37,6 +37,13 @@ actor TrustService {
     private let listChanges = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
     /// Rung whenever who may be dialed may have changed: the trust list, or a join's inviter.
     private let dialChanges = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    /// The group's membership as the log has it (``GroupKeeper`` keeps it current).
+    private(set) var group = GroupView()
+    /// Why this daemon is out of the group, as a peer told it in a refusal or an `error`, before
+    /// (or without) its log holding the removal.
+    private var toldRemoved: String?
+    /// Keys this daemon let in, for the group's log (``GroupKeeper`` records them).
+    private let admissions = Broadcast<AdmissionNote>()
 
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
     static let defaultInviteLifetime = 600
@@ -74,15 +81,38 @@ actor TrustService {
     /// A snapshot for one admission decision.
     func policy() -> AdmissionPolicy {
         prune()
-        return AdmissionPolicy(
-            members: Set(list.members.map(\.peer)),
+        var policy = AdmissionPolicy(
+            members: Set(list.members.map(\.peer)).union(group.admitted).subtracting(group.removed.keys),
             revoked: Set(list.revoked),
             groupKey: groupKey,
             invites: invites.policyInvites,
             spentInvites: invites.policySpentInvites,
             joins: joins.mapValues(\.key)
         )
+        policy.removed = group.removed
+        policy.groupSecretAdmits = group.secretAdmits
+        return policy
     }
+
+    /// The group's membership changed in the log.
+    func update(_ view: GroupView) {
+        group = view
+        dialChanges.yield(())
+    }
+
+    /// Admissions to record in the group's log, as they happen.
+    func admissionNotes() -> AsyncStream<AdmissionNote> { admissions.subscribe() }
+
+    /// A peer told this daemon it was removed from the group: stop dialing anyone.
+    func toldRemoved(_ words: String) {
+        guard toldRemoved == nil else { return }
+        toldRemoved = words
+        logger.warning("this peerd is no longer in the group", metadata: ["why": "\(words)"])
+        dialChanges.yield(())
+    }
+
+    /// Why this daemon is out of the group ("removed from the group by alice at 21:04"), or nil.
+    var removal: String? { group.selfRemoval ?? toldRemoved }
 
     /// Admission let `peer` in. Pins it when `via` says it is new, using up `invite`; false if that
     /// invite was used meanwhile by another peer (then the peer is refused after all). Another
@@ -93,6 +123,7 @@ actor TrustService {
         }
         if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
+            if let step = MemberStep.Via(rawValue: via.rawValue) { admissions.yield(AdmissionNote(peer: peer, via: step)) }
             await changed()
         }
         return true
@@ -134,7 +165,7 @@ actor TrustService {
     func introduced(_ members: [PeerMessage.Member], by introducer: PeerID) async {
         guard list.isMember(introducer) else { return }
         let added = list.introduce(
-            members.map { ($0.peer, $0.name) },
+            members.filter { group.removed[$0.peer] == nil }.map { ($0.peer, $0.name) },
             by: introducer,
             local: local,
             now: Wallclock.millis()
@@ -169,14 +200,15 @@ actor TrustService {
         var states: [PeerID: PeerTrust] = [:]
         for member in list.members { states[member.peer] = .member }
         for peer in list.revoked { states[peer] = .revoked }
+        for peer in group.removed.keys { states[peer] = .revoked }
         return states
     }
 
     /// Whether to dial a peer mDNS announced: only one that could be admitted.
     func shouldDial(_ peer: PeerID) -> Bool {
         prune()
-        guard !list.isRevoked(peer) else { return false }
-        return list.isMember(peer) || groupKey != nil || joins[peer] != nil
+        guard !list.isRevoked(peer), group.removed[peer] == nil, removal == nil else { return false }
+        return list.isMember(peer) || group.admitted.contains(peer) || groupKey != nil || joins[peer] != nil
     }
 
     // MARK: Control requests
@@ -240,7 +272,11 @@ actor TrustService {
     func trust(_ query: String) async throws(TrustError) -> PeerID {
         guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else { throw .notAPeerID(query) }
         guard peer != local else { throw .itself }
-        if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) { await changed() }
+        if let removal = group.removed[peer] { throw .removedFromGroup(peer, by: removal.inviter, at: removal.at) }
+        if list.admit(peer, name: nil, via: .pinned, now: Wallclock.millis()) {
+            admissions.yield(AdmissionNote(peer: peer, via: .pinned))
+            await changed()
+        }
         return peer
     }
 

@@ -90,6 +90,18 @@ private struct AwkwardValues {
         case .watch:
             let with = (0..<Int.random(in: 0...3, using: &rng)).map { _ in origins.randomElement(using: &rng)! }
             return .watch(Watch(with: with, on: maybe { $0.text(0...12) }))
+        case .member:
+            let action = [MemberStep.Action.admit, .remove, .secret].randomElement(using: &rng)!
+            return .member(
+                MemberStep(
+                    action: action,
+                    peer: Bool.random(using: &rng) ? origins.randomElement(using: &rng)! : nil,
+                    via: Bool.random(using: &rng) ? MemberStep.Via.allCases.randomElement(using: &rng)! : nil,
+                    name: maybe { $0.text(0...12) },
+                    seen: Bool.random(using: &rng) ? number(UInt64.self, at: 0) : nil,
+                    secret: maybe { $0.text(0...40) }
+                )
+            )
         case .add, .remove, .pick, .unknown: return nil
         }
     }

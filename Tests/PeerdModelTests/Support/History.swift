@@ -28,6 +28,8 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) watch \(op.movie.id) \(op.watch.map(String.init(describing:)) ?? "-")"
             case .pick:
                 "\(op.id) L\(op.lamport) pick \(op.movie.id) \(op.pick.map(String.init(describing:)) ?? "-")"
+            case .member:
+                "\(op.id) L\(op.lamport) member \(op.member.map(String.init(describing:)) ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }

@@ -197,6 +197,9 @@ extension PeerConnection {
                 guard let remote = machine.outcome.peer else { return }
                 let (spent, proof) = (machine.outcome.spentInvite, machine.outcome.proof)
                 await connection.trust.refused(by: remote, reason, spent: spent, proof: proof)
+                if reason == .removed, let spent {
+                    await connection.trust.toldRemoved(Membership.removedWords(by: spent.inviter ?? "a member", at: spent.at))
+                }
             case .session(let actions): await perform(actions)
             }
         }

@@ -39,7 +39,10 @@ extension PeerConnection.Driver {
             log("closing peer session", error)
             await sendFinal(WireCoding.encode(.error(error)))
         case .close(nil): break
-        case .peerReported(let error): log("peer closed the session", error)
+        case .peerReported(let error):
+            log("peer closed the session", error)
+            // The peer learned that this daemon's key was removed from the group.
+            if error.code == .removed { await connection.trust.toldRemoved(error.message) }
         case .queried(let query):
             guard let asker = machine.remote?.peer else { return }
             let mailbox = connection.mailbox

@@ -1,0 +1,92 @@
+import PeerdModel
+import PeerdWire
+
+/// The group's members: who is in, who let each in and how, who was removed (`members`), and the
+/// removal of a member for the whole group (`removeMember`, and `forget`, which now does the same).
+/// The control socket and the page ask here (proto/CONTROL.md, "members").
+struct MemberDesk: Sendable {
+    let replica: ReplicaService
+    let trust: TrustService
+    let directory: PeerDirectory
+    let roster: MemberRoster
+
+    /// Everyone the group's log and this daemon's trust list know, members first, each by name.
+    func members() async -> ControlResponse {
+        let snapshot = await replica.snapshot
+        let names = await knownNames(in: snapshot)
+        let connected = await directory.connectedPeers
+        let keys = snapshot.groupKeys.union(await trust.members().map(\.peer)).union([roster.me])
+        let records = keys.map { peer in
+            record(of: peer, in: snapshot.membership, names: names, connected: connected.contains(peer))
+        }
+        let secretClosed = await trust.group.secretAdmits ? nil : GroupKeeper.secretClosed
+        return .members(MembersRecord(members: records.sorted(by: Self.order), secretClosed: secretClosed))
+    }
+
+    /// Removes the member `query` names from the whole group: a `member` removal naming how far this
+    /// daemon had seen its chain, then its sessions here close at once.
+    func remove(_ query: String) async -> ControlResponse {
+        let snapshot = await replica.snapshot
+        let peer: PeerID
+        switch await roster.resolve([query], in: snapshot) {
+        case .success(let found): peer = found[0]
+        case .failure(let error): return .error(error)
+        }
+        guard peer != roster.me else {
+            return .error(WireError(.badRequest, "that is this peerd itself; another member can remove it"))
+        }
+        do {
+            let written = try await replica.write([.member(snapshot.removal(of: peer))], at: Wallclock.millis())
+            guard case .membersChanged(let op) = written.made.first, let removal = op.member else {
+                return .error(WireError(.internal, "a removal made no member operation"))
+            }
+            let closed = await directory.connectedPeers.contains(peer) ? 1 : 0
+            await directory.disconnect(peer, WireError(.removed, Membership.removedWords(by: op.by, at: op.at)))
+            let trusted = await trust.name(of: peer)
+            let name = written.after.list.names.plainName(of: peer) ?? trusted
+            return .memberRemoved(MemberRemovedRecord(peer: peer, name: name, seen: removal.seen ?? 0, closed: closed))
+        } catch {
+            return .error(ReplicaService.wireError(error))
+        }
+    }
+
+    private func knownNames(in snapshot: Replica) async -> MemberNames {
+        var names = snapshot.list.names
+        names.introduce(roster.me, as: roster.myName)
+        for member in await trust.members() { names.introduce(member.peer, as: member.name ?? member.peer.short) }
+        return names
+    }
+
+    private func record(of peer: PeerID, in membership: Membership, names: MemberNames, connected: Bool)
+        -> MemberRecord
+    {
+        let removal = membership.removal(of: peer)
+        var record = MemberRecord(
+            peer: peer,
+            name: names.plainName(of: peer),
+            here: peer == roster.me,
+            state: removal == nil ? .member : .removed,
+            connected: connected
+        )
+        if let admission = membership.admission(of: peer) {
+            record.admittedBy = admission.id.origin
+            record.admittedByName = names.plainName(of: admission.id.origin) ?? admission.by
+            record.via = admission.step.via
+            record.since = admission.at
+        }
+        if let removal {
+            record.removedBy = removal.id.origin
+            record.removedByName = names.plainName(of: removal.id.origin) ?? removal.by
+            record.removedAt = removal.at
+            record.seen = removal.step.seen
+        }
+        return record
+    }
+
+    /// Members before removed ones; this daemon first among members; then by name and id.
+    private static func order(_ a: MemberRecord, _ b: MemberRecord) -> Bool {
+        if a.state != b.state { return a.state == .member }
+        if a.here != b.here { return a.here }
+        return (a.name ?? "~", a.peer) < (b.name ?? "~", b.peer)
+    }
+}

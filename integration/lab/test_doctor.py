@@ -16,7 +16,8 @@ is skipped, `ok` is true, the exit status 0. Then one fault at a time, restored 
   - client isolation on the bridge ports of A, B  → A (C's peerd stopped, so A sees no one):
                                                     `peers-seen` or `peer-reach` fails, fix: isolation
   - C started with another group secret           → C: `peer-reach` fails, the fix says invite
-  - C revoked on A (`peerctl forget`)             → C: `peer-reach` about A fails and says revoked
+  - C removed from the group on A                 → C: `peer-reach` about A fails and says removed
+    (`peerctl members remove`; last: a removed key never comes back)
 
 Every wait for doctor's answer polls `peerctl doctor --json` (the daemon learns of a failed dial
 some time after the fault) for up to $PEERD_DOCTOR_WAIT seconds (default 30); a timeout fails the
@@ -468,22 +469,18 @@ def check_other_secret(ctx):
     settle(ctx, lenient=[a])
 
 
-def check_revoked(ctx):
-    """C (a member again) revoked on A with `peerctl forget`: doctor on C fails `peer-reach` about A,
-    and says revoked."""
+def check_removed(ctx):
+    """C (a member again) removed from the group on A with `peerctl members remove`: doctor on C fails
+    `peer-reach` about A, and says removed. Last: a removed key never comes back."""
     a, c = ctx.a, ctx.c
     if not c.peerd_running():
         start(ctx, c)
-    wait_connected(ctx, running(ctx), "C connected again before it is revoked")
-    forgot = a.peerctl("forget", ctx.ids["h3"])
-    if forgot.returncode != 0:
-        raise HarnessError(f"peerctl forget on h1 failed ({forgot.returncode}): {forgot.stderr.strip()}")
-    try:
-        check, doctor, word = expect_failure(ctx, c, ["peer-reach"], ["revoked"], fields=("summary", "cause"), about=a)
-        ctx.note(found(check, word, doctor))
-    finally:
-        a.peerctl("trust", ctx.ids["h3"])
-    ctx.note("C trusted again on h1 (peerctl trust)")
+    wait_connected(ctx, running(ctx), "C connected again before it is removed")
+    removed = a.peerctl("members", "remove", ctx.ids["h3"])
+    if removed.returncode != 0:
+        raise HarnessError(f"peerctl members remove on h1 failed ({removed.returncode}): {removed.stderr.strip()}")
+    check, doctor, word = expect_failure(ctx, c, ["peer-reach"], ["removed"], fields=("summary", "cause"), about=a)
+    ctx.note(found(check, word, doctor))
 
 
 CHECKS = [
@@ -495,7 +492,7 @@ CHECKS = [
     ("client isolation on the bridge (A, B) → peers-seen/peer-reach, 'isolation'", check_isolation, ["h1", "h2"],
      "bridge"),
     ("C with another group secret → peer-reach on C, 'invite'", check_other_secret, ["h1", "h3"], None),
-    ("C revoked on A → peer-reach on C, 'revoked'", check_revoked, ["h1", "h3"], None),
+    ("C removed from the group on A → peer-reach on C, 'removed'", check_removed, ["h1", "h3"], None),
 ]
 
 LOG_TAILS = {"peerd.log": 12, "avahi.log": 4}

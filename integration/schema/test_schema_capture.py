@@ -75,10 +75,12 @@ EXPECTED = {
     "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
     "control-request": {"add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
-                        "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose"},
+                        "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
+                        "members", "removeMember"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
-                         "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis"},
+                         "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
+                         "memberRemoved"},
 }
 
 
@@ -363,11 +365,14 @@ def relay_frames(c):
 
 
 def step_forget(c):
-    """trust, peers and doctor; keepalives; then `forget carol` on alice, which closes their session
-    with an `error` (revoked) in both traces."""
+    """trust, peers and doctor; keepalives; members; then `forget carol` on alice, which removes carol
+    from the group and closes their session with an `error` (removed) in both traces."""
     c.peerctl(c.sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
     c.peerctl(c.sock, "trust", c.ids["alice"], check=False)  # error: bad-request (itself)
     c.peerctl(c.sock, "peers")  # with trust fields
+    c.peerctl(c.sock, "members")  # the group's members: alice, bob, carol, admitted by invite
+    c.peerctl(c.sock, "members", "remove", "nobody", check=False)  # error: bad-request
+    c.peerctl(c.sock, "members", "remove", "0123456789abcdef0123456789abcdef")  # the key pinned above: memberRemoved
     c.peerctl(c.sock, "doctor", check=False)  # status, peers and diagnose on one connection; a check may fail
     # Keepalives go every second (--keepalive-interval 1): wait for a ping and a pong in the traces.
     expect_eventually(lambda: all(any(c.sent(name, kind) for name in c.ports) for kind in ("ping", "pong")), 10,
@@ -375,7 +380,7 @@ def step_forget(c):
     # The forget below must find a live session to close: a loaded CI machine can have dropped it
     # (keepalive timeout) and be redialing.
     expect_eventually(lambda: c.connected("alice", "carol"), 20, "alice's session with carol")
-    c.peerctl(c.sock, "forget", "carol")  # closes alice's session with carol: an error frame each way's trace
+    c.peerctl(c.sock, "forget", "carol")  # removes carol: her session with alice closes, an error in each trace
     c.peerctl(c.carol_sock, "forget", "nobody", check=False)  # error: bad-request
     expect_eventually(lambda: not c.connected("carol", "alice"), 20, "carol's session with alice closed")
     c.peerctl(c.sock, "peers")
@@ -393,7 +398,7 @@ SCENARIO = [
     ("picks: a majority pick voted on and closed, a ranked pick ranked and closed; its result watched", step_picks),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
-    ("trust, doctor, keepalives; forget closes carol's session", step_forget),
+    ("trust, doctor, keepalives, members; forget removes carol and closes her session", step_forget),
 ]
 
 
@@ -467,10 +472,10 @@ def check_hellos(c):
 
 
 def check_revoked(c):
-    """CONTROL.md, "forget": the forgotten peer's session is closed with `revoked`."""
+    """CONTROL.md, "forget": the forgotten peer is removed from the group, its session closed with `removed`."""
     codes = c.traces.error_codes
-    if "revoked" not in codes.get("carol received", set()):
-        raise CheckFailed(f"carol received errors {codes.get('carol received')}, not `revoked`, from forget")
+    if "removed" not in codes.get("carol received", set()):
+        raise CheckFailed(f"carol received errors {codes.get('carol received')}, not `removed`, from forget")
     return "; ".join(f"{key} error {sorted(map(str, found))}" for key, found in sorted(codes.items()))
 
 

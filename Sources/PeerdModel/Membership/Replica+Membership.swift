@@ -1,16 +1,12 @@
 /// The group's membership as this replica holds it, and what a removal does to what it holds.
 extension Replica {
-    /// Why this replica can't make `step` now, or nil: a removal of a key removed already, or of
-    /// one the group never held anything of nor admitted.
+    /// Why this replica can't make `step` now, or nil: a removal of a key removed already. (Which
+    /// keys are members to remove is the daemon's to say: its trust list knows keys the log may not yet.)
     func memberRefusal(_ step: MemberStep) -> String? {
-        guard step.action == .remove, let peer = step.peer else { return nil }
-        if let removal = membership.removal(of: peer) {
-            return "\(peer.short) was removed from the group already, by \(removal.by)"
+        guard step.action == .remove, let peer = step.peer, let removal = membership.removal(of: peer) else {
+            return nil
         }
-        guard vector[peer] > 0 || membership.admitted.contains(peer) else {
-            return "\(peer.short) is not a member of the group"
-        }
-        return nil
+        return "\(peer.short) was \(removal.removedWords) already"
     }
 
     /// A removal of `peer` as this replica would make it now: it names how far this replica had seen

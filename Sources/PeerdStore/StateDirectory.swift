@@ -45,6 +45,10 @@ package final class StateDirectory: Sendable {
     package var logPath: FilePath { path.appending("operations.log") }
     /// `<state-dir>/trust.json`.
     package var trustPath: FilePath { path.appending("trust.json") }
+    /// The fingerprint of the group secret this daemon last ran with (proto/SECURITY.md, "Group secret").
+    package var secretFingerprintPath: FilePath { Self.secretFingerprint(in: path) }
+
+    package static func secretFingerprint(in path: FilePath) -> FilePath { path.appending("group-secret.fingerprint") }
     /// `<state-dir>/peers.json`.
     package var peersPath: FilePath { path.appending("peers.json") }
 

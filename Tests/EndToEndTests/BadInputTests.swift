@@ -4,6 +4,7 @@ import PeerdSecurity
 import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
+import PeerdWire
 import Testing
 
 @Suite("Bad input gets a clear error and loses nothing")
@@ -98,6 +99,12 @@ struct BadInputTests {
     func forgedOperation() async throws {
         let pair = try await Pair("forged")
         let bob = try pair.bob.status().peer.rawValue
+        // bob's first operation records that he admitted alice (the group secret): the forgery comes next.
+        #expect(
+            try await pair.alice.waitUntil {
+                try pair.alice.peerctl("peers", "--json").json([PeerRecord].self).contains { $0.opsReceived >= 1 }
+            }
+        )
         _ = try await insider(pair, expect: "invalid-operation") { me in
             [
                 RawConnection.frame(
@@ -106,7 +113,7 @@ struct BadInputTests {
                 // In bob's name, next in bob's sequence, but not signed by bob's key.
                 RawConnection.frame(
                     Array(
-                        #"{"type":"ops","ops":[{"origin":"\#(bob)","seq":1,"lamport":9,"at":0,"by":"bob","op":"add","movie":{"id":666}}]}"#
+                        #"{"type":"ops","ops":[{"origin":"\#(bob)","seq":2,"lamport":99,"at":0,"by":"bob","op":"add","movie":{"id":666}}]}"#
                             .utf8
                     )
                 ),

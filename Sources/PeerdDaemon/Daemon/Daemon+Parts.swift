@@ -217,6 +217,7 @@ extension Daemon {
                 trust: peers.trust,
                 directory: peers.directory,
                 groupKey: configuration.groupKey,
+                secretFile: StateDirectory.secretFingerprint(in: FilePath(configuration.stateDirectory)),
                 logger: logger
             )
             services =

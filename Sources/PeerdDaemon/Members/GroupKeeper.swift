@@ -1,13 +1,16 @@
 import Crypto
 import Logging
+import PeerdLoops
 import PeerdModel
 import PeerdSecurity
+import PeerdStore
 import PeerdWire
 import ServiceLifecycle
+import SystemPackage
 
 /// Keeps admission in step with the group's log (proto/PEER.md, "Membership"): after every change
 /// of members it hands trust the new view and closes the sessions of keys just removed; it records
-/// in the log the admissions this daemon makes and, once, the group secret it runs with.
+/// in the log the admissions this daemon makes, and a new group secret once one replaces a removed member's.
 struct GroupKeeper: Service {
     let replica: ReplicaService
     let trust: TrustService
@@ -15,15 +18,24 @@ struct GroupKeeper: Service {
     let me: PeerID
     /// The fingerprint of the group key this daemon was started with, if any.
     let secret: String?
+    /// Where the fingerprint of the secret this daemon last ran with is kept.
+    let secretFile: FilePath
     let logger: Logger
 
-    init(replica: ReplicaService, trust: TrustService, directory: PeerDirectory, groupKey: SymmetricKey?, logger: Logger)
-    {
+    init(
+        replica: ReplicaService,
+        trust: TrustService,
+        directory: PeerDirectory,
+        groupKey: SymmetricKey?,
+        secretFile: FilePath,
+        logger: Logger
+    ) {
         self.replica = replica
         self.trust = trust
         self.directory = directory
         me = trust.local
         secret = groupKey.map(GroupSecret.fingerprint(of:))
+        self.secretFile = secretFile
         self.logger = logger
     }
 
@@ -74,11 +86,25 @@ struct GroupKeeper: Service {
         await write(.admit(note.peer, via: note.via, name: note.name), what: "admission")
     }
 
-    /// Records the group secret this daemon runs with, once: after a removal, only a secret first
-    /// recorded after it admits anyone (``Membership/secretAdmits(_:)``).
+    /// After a removal the group secret admits nobody new until a member records a new one
+    /// (``Membership/secretAdmits(_:)``). A member records the secret it runs with when it was
+    /// started with another one than last time, once a removal applies: the group set a new secret.
+    /// One started with the same secret as before records nothing, so the old one never opens again.
     private func recordSecret(in membership: Membership) async {
-        guard let secret, !membership.recorded(secret: secret), membership.removal(of: me) == nil else { return }
-        await write(.secret(secret), what: "group secret")
+        guard let secret else { return }
+        let path = secretFile
+        let last = (try? await BlockingPool.run { () throws(StoreError) in try AtomicFile.read(path) }) ?? nil
+        let changed = last.map { String(decoding: $0, as: UTF8.self) } != secret + "\n"
+        guard changed else { return }
+        if !membership.removals.isEmpty, membership.removal(of: me) == nil, !membership.secretAdmits(secret) {
+            await write(.secret(secret), what: "group secret")
+        }
+        do {
+            let bytes = Array((secret + "\n").utf8)
+            try await BlockingPool.run { () throws(StoreError) in try AtomicFile.write(bytes, to: path) }
+        } catch {
+            logger.warning("could not keep the group secret's fingerprint", metadata: ["error": "\(error)"])
+        }
     }
 
     private func write(_ step: MemberStep, what: String) async {

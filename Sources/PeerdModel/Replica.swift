@@ -54,8 +54,9 @@ package struct Replica: Sendable {
         case invalid(String)
         /// A pick step its pick's rules refuse.
         case pick(PickRefusal)
-        /// This replica's own key was removed from the group: nothing it signs counts any more.
-        case removedFromGroup(by: String, at: Int64)
+        /// This replica's own key was removed from the group: nothing it signs counts any more. The
+        /// words say by whom and when: "removed from the group by alice at 21:04".
+        case removedFromGroup(String)
     }
 
     /// What a local request makes: an operation, or nothing because it is done already.
@@ -79,7 +80,7 @@ package struct Replica: Sendable {
     /// out. It is sealed (the daemon signs it) and handed back to ``stage(local:)``, then committed
     /// once durable, or discarded with ``discardStaged()`` if persisting failed.
     package func draft(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Draft {
-        if let removal = membership.removal(of: id) { throw .removedFromGroup(by: removal.by, at: removal.at) }
+        if let removal = membership.removal(of: id) { throw .removedFromGroup(removal.removedWords) }
         let next = Operation(
             id: OperationID(origin: id, seq: stagedVector[id] + 1),
             lamport: lamport + 1,

@@ -59,6 +59,10 @@ extension ReplicaService {
     private func stage(_ work: Work, into operations: inout [Operation]) -> Waiter? {
         switch work {
         case .local(let requests, let at, let continuation):
+            if let toldRemoved {
+                continuation.resume(throwing: Failure.refused(.removedFromGroup(toldRemoved)))
+                return nil
+            }
             do {
                 // Drafted whole first (``Replica/draft(whole:at:)``): a refused part stages nothing.
                 let parts = try replica.draft(whole: requests, at: at).map { draft -> Part in

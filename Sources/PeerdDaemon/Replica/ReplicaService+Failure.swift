@@ -8,11 +8,8 @@ extension ReplicaService.Failure {
         case .refused(.notListed(let id)): WireError(.notListed, "movie \(id) is not on the list")
         case .refused(.invalid(let reason)): WireError(.badRequest, reason)
         case .refused(.pick(let rule)): WireError(.badRequest, rule.message)
-        case .refused(.removedFromGroup(let by, let at)):
-            WireError(
-                .removed,
-                "this peerd was \(Membership.removedWords(by: by, at: at)); nothing it makes reaches the group any more"
-            )
+        case .refused(.removedFromGroup(let words)):
+            WireError(.removed, "this peerd was \(words); nothing it makes reaches the group any more")
         case .rejected(.invalid(let id, let reason)): WireError(.invalidOperation, "operation \(id): \(reason)")
         case .rejected(.gap(let id, let expected)):
             WireError(.invalidOperation, "operation \(id) arrived before seq \(expected) of its origin")

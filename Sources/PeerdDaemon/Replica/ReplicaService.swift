@@ -70,6 +70,9 @@ package actor ReplicaService: Service {
     var queuedFromPeers = 0
     var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     var recent = RecentOperations()
+    /// Set when a peer told this daemon its key was removed from the group, before (or without) the
+    /// removal reaching its log: local writes are refused with these words from then on.
+    var toldRemoved: String?
     private var accepting = true
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private let advances = Broadcast<Advance>(bufferingPolicy: .bufferingNewest(1))
@@ -112,6 +115,10 @@ package actor ReplicaService: Service {
     /// its records outside this actor. Hold it only while answering: a commit made meanwhile copies
     /// what it changes instead of changing it in place.
     package var snapshot: Replica { replica }
+
+    /// A peer said this daemon's key was removed from the group ("removed from the group by alice
+    /// at 21:04"): nothing it writes from now on would count anywhere, so nothing is written.
+    package func told(removed words: String) { toldRemoved = toldRemoved ?? words }
 
     package var id: PeerID { replica.id }
     package var name: String { replica.name }

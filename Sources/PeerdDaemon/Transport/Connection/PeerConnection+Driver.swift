@@ -198,7 +198,7 @@ extension PeerConnection {
                 let (spent, proof) = (machine.outcome.spentInvite, machine.outcome.proof)
                 await connection.trust.refused(by: remote, reason, spent: spent, proof: proof)
                 if reason == .removed, let spent {
-                    await connection.trust.toldRemoved(Membership.removedWords(by: spent.inviter ?? "a member", at: spent.at))
+                    await connection.toldRemoved(Membership.removedWords(by: spent.inviter ?? "a member", at: spent.at))
                 }
             case .session(let actions): await perform(actions)
             }

@@ -42,7 +42,7 @@ extension PeerConnection.Driver {
         case .peerReported(let error):
             log("peer closed the session", error)
             // The peer learned that this daemon's key was removed from the group.
-            if error.code == .removed { await connection.trust.toldRemoved(error.message) }
+            if error.code == .removed { await connection.toldRemoved(error.message) }
         case .queried(let query):
             guard let asker = machine.remote?.peer else { return }
             let mailbox = connection.mailbox

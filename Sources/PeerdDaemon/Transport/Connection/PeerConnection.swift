@@ -116,4 +116,11 @@ struct PeerConnection {
         }
         return outcome
     }
+
+    /// The peer said this daemon's key was removed from the group ("removed from the group by alice
+    /// at 21:04"): trust dials nobody any more, and the replica writes nothing.
+    func toldRemoved(_ words: String) async {
+        await trust.toldRemoved(words)
+        await replica.told(removed: words)
+    }
 }

@@ -10,7 +10,8 @@ import Foundation
 /// ``OperationJSONReader`` are checked against, and the general path for what they do not take.
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
-        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, member, sig
+        case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, member,
+            sig
         case prev
         case key
     }

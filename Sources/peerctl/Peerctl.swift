@@ -39,7 +39,8 @@ struct Peerctl: ParsableCommand {
         version: PeerdVersion.current,
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
-            ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, MembersCommand.self, ForgetCommand.self,
+            ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, MembersCommand.self,
+            ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,

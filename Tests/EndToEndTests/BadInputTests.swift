@@ -4,7 +4,6 @@ import PeerdSecurity
 import PeerdTestKit
 import PeerdTestSupport
 import PeerdWire
-import PeerdWire
 import Testing
 
 @Suite("Bad input gets a clear error and loses nothing")

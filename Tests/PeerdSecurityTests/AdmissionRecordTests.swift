@@ -5,7 +5,8 @@ import Testing
 /// The fixed-size binary records an untrusted party can send (proto/SECURITY.md, "The handshake").
 @Suite struct AdmissionRecordTests {
     static let reasons: [AdmissionRefusal] = [
-        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey, .inviteUsed, .inviteExpired, .removed,
+        .notAMember, .revoked, .keyMismatch, .selfConnection, .busy, .unsupportedKey, .inviteUsed, .inviteExpired,
+        .removed,
     ]
 
     @Test func anOfferGivesBackItsNonce() async {

@@ -221,7 +221,8 @@ extension Daemon {
                 logger: logger
             )
             services =
-                [reloader, keeper] + Self.web(configuration, responder: responder, logger: logger) + (door.map { [$0] } ?? [])
+                [reloader, keeper] + Self.web(configuration, responder: responder, logger: logger)
+                + (door.map { [$0] } ?? [])
                 + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }

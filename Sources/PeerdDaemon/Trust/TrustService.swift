@@ -123,7 +123,9 @@ actor TrustService {
         }
         if let via, list.admit(peer, name: nil, via: via, now: Wallclock.millis()) {
             logger.notice("trusting a new peer", metadata: ["peer": "\(peer)", "via": "\(via.rawValue)"])
-            if let step = MemberStep.Via(rawValue: via.rawValue) { admissions.yield(AdmissionNote(peer: peer, via: step)) }
+            if let step = MemberStep.Via(rawValue: via.rawValue) {
+                admissions.yield(AdmissionNote(peer: peer, via: step))
+            }
             await changed()
         }
         return true

@@ -69,7 +69,9 @@ package final class MemberStep: Hashable, Sendable, Codable, CustomStringConvert
             if let name, name.isEmpty || name.unicodeScalars.count > 64 { return "a name is 1 to 64 characters" }
         case .remove:
             guard let peer, peer.rawValue.utf8.count == 32, seen != nil, via == nil, name == nil, secret == nil
-            else { return "a removal names a peer id of 32 hex digits and how far its chain was seen, and nothing else" }
+            else {
+                return "a removal names a peer id of 32 hex digits and how far its chain was seen, and nothing else"
+            }
             if peer == origin { return "a member does not remove itself" }
         case .secret:
             guard let secret, secret.utf8.count == 32, PeerID(secret) != nil, peer == nil, via == nil,

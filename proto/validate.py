@@ -47,6 +47,7 @@ MAX_FRAME_LENGTH = 1 << 20
 MAX_NESTING_DEPTH = 16
 MAX_STRING_BYTES = 4096
 MAX_ARRAY_ELEMENTS = 16384
+MEMBER_VIAS = ("invite", "group-secret", "introduced", "pinned")  # PEER.md, "Membership"
 
 
 class FrameError(Exception):
@@ -175,12 +176,25 @@ def parse_body(body: bytes | str) -> dict:
     return value
 
 
+def operation_rule_problems(message: dict) -> list[tuple[str, str]]:
+    """What the schemas can't say about the operations of an `ops` message, as (where, problem): an
+    admission or a removal whose `peer` is its own origin (PEER.md, "Membership"). A step of a later
+    version (an `action` or `via` this one doesn't know) is kept as it came, unchecked."""
+    problems = []
+    for index, op in enumerate(message.get("ops") or []):
+        step = op.get("member") if isinstance(op, dict) else None
+        if (isinstance(step, dict) and op.get("op") == "member" and step.get("action") in ("admit", "remove")
+                and step.get("via", "invite") in MEMBER_VIAS and step.get("peer") == op.get("origin")):
+            problems.append((f"ops/{index}/member/peer", f"a member does not {step['action']} itself"))
+    return problems
+
+
 def validate_body(stream: str, body: bytes | str | dict, *, require_canonical: bool = False) -> list[str]:
     """Problems with one message body of `stream` ("peer", "control-request" or "control-response").
 
     `body` is the raw bytes or text of a frame body, or an already parsed object. Returns [] when the
     body is a valid message: a JSON object whose `type` names a message of that stream and that its
-    schema accepts.
+    schema accepts, and whose operations keep the rules no schema can say (`operation_rule_problems`).
     """
     if isinstance(body, dict):
         value = body
@@ -200,6 +214,8 @@ def validate_body(stream: str, body: bytes | str | dict, *, require_canonical: b
         where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
         message = error.message if len(error.message) <= 300 else error.message[:297] + "..."
         problems.append(f"{message_type} at {where}: {message}")
+    if stream == "peer" and message_type == "ops":
+        problems += [f"ops at {where}: {problem}" for where, problem in operation_rule_problems(value)]
     if require_canonical and isinstance(body, (bytes, str)):
         raw = body.encode("utf-8") if isinstance(body, str) else body
         if raw != canonical(value):

@@ -34,6 +34,8 @@ import Testing
         ("peer-ops-later-version.bin", "bob"), ("peer-ops-describe.bin", "alice"),
         ("peer-ops-describe-providers.bin", "alice"), ("peer-ops-settings.bin", "alice"),
         ("peer-ops-mark.bin", "alice"), ("peer-ops-watch.bin", "bob"), ("peer-ops-pick-open.bin", "alice"),
+        ("peer-ops-member-admit.bin", "alice"), ("peer-ops-member-remove.bin", "alice"),
+        ("peer-ops-member-secret.bin", "alice"),
     ])
     func everyGoldenOperationIsSignedByItsOrigin(file: String, name: String) throws {
         let key = try Self.key(name)

@@ -146,13 +146,13 @@ struct GoldenFrameTests {
             .controlRequest: [
                 "add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                 "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search", "discover",
-                "similar", "genres", "services", "show", "refresh", "page", "diagnose",
+                "similar", "genres", "services", "show", "refresh", "page", "diagnose", "members", "removeMember",
             ],
             .controlResponse: [
                 "added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                 "status", "connecting", "invite",
                 "joined", "forgotten", "trusted", "searchResults", "movies", "genres", "services", "shown",
-                "refreshing", "page", "diagnosis", "error",
+                "refreshing", "page", "diagnosis", "error", "members", "memberRemoved",
             ],
         ]
         for (stream, names) in types {

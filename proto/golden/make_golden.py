@@ -22,9 +22,10 @@ import struct
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import decode_dss_signature
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 HERE = pathlib.Path(__file__).resolve().parent
-PEER_VERSION = 2  # PEER.md; control requests carry the control protocol's version, 1
+PEER_VERSION = 3  # PEER.md; control requests carry the control protocol's version, 1
 AT = 1763700000000  # 2025-11-21T04:40:00Z, milliseconds since 1970
 
 # --- the example replicas' keys ------------------------------------------------------------------
@@ -91,6 +92,12 @@ def sign(op: dict, previous: dict | None) -> dict:
     s = min(s, P256_ORDER - s)
     sealed["sig"] = b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
     return sealed
+
+
+def unsigned(op: dict, **changes) -> dict:
+    """`op` with `changes` and without its `sig`, to be signed again: an invalid frame whose one fault is the
+    one it names is signed and chained as its origin would."""
+    return {key: value for key, value in dict(op, **changes).items() if key != "sig"}
 
 
 def chain(ops: list, previous: dict | None = None) -> list:
@@ -398,6 +405,37 @@ RANKED_OPS = chain([
          PICK_BOB[-1])]
 
 
+# --- the group's membership (PEER.md, "Membership") ---------------------------------------------
+
+
+def secret_fingerprint(secret: bytes) -> str:
+    """A group secret's fingerprint (SECURITY.md, "Group secret"): the first 16 bytes of
+    HKDF-SHA256(ikm: the secret's bytes, salt: "peerd group v1", info: "fingerprint"), in hex."""
+    return HKDF(algorithm=hashes.SHA256(), length=16, salt=b"peerd group v1", info=b"fingerprint").derive(secret).hex()
+
+
+# The group's new secret, once alice removed zoë: the file `head -c 32 /dev/urandom | base64` would write,
+# here of the bytes 0 to 31. Its bytes are the 44 characters of base64, the line feed trimmed.
+NEW_GROUP_SECRET = base64.b64encode(bytes(range(32)))
+NEW_SECRET_FINGERPRINT = secret_fingerprint(NEW_GROUP_SECRET)
+
+
+def member_op(seq: int, lamport: int, at: int, **step) -> dict:
+    """alice's member operation `seq`: about the group, so its `movie` is {"id": 1}."""
+    return {"origin": ALICE, "seq": seq, "lamport": lamport, "at": at, "by": "alice", "op": "member",
+            "movie": {"id": 1}, "member": step}
+
+
+# alice's seq 20 to 22, chained on her close of the pick: she records that she let bob in with an invite code;
+# she removes zoë from the group, having seen zoë's chain up to its seq 6 (her ranked pick's ranking); and she
+# records the group's new secret, which every member was restarted with, so that it admits new keys again.
+MEMBER_OPS = chain([
+    member_op(20, 35, AT + 700_000, action="admit", peer=BOB, via="invite", name="bob"),
+    member_op(21, 36, AT + 800_000, action="remove", peer=CAROL, seen=RANKED_OPS[1]["seq"]),
+    member_op(22, 37, AT + 900_000, action="secret", secret=NEW_SECRET_FINGERPRINT),
+], previous=PICK_ALICE[-1])
+ADMIT_OP, REMOVAL_OP, SECRET_OP = MEMBER_OPS
+
 def pick_card(movie: dict, yeses: int | None = None, **shown) -> dict:
     """One movie of a `pickState`'s deck (CONTROL.md, "pick"): `wantedBy` always, `yeses` once the pick ended."""
     card = {"movieId": movie["id"], "wantedBy": []}
@@ -462,7 +500,7 @@ DIAGNOSIS = {
                   "services": [
                       {"name": "bob", "peer": BOB, "addresses": ["192.168.1.20:7820", "[fe80::1%eth0]:7820"],
                        "at": AT - 1_000_000},
-                      {"name": "old peerd", "note": "speaks peer protocol 1, not 2",
+                      {"name": "old peerd", "note": f"speaks peer protocol {PEER_VERSION - 1}, not {PEER_VERSION}",
                        "addresses": ["192.168.1.40:7601"], "at": AT - 500_000}]},
     "dials": [
         {"address": "192.168.1.30:7820", "peer": DAVE, "expected": DAVE, "at": AT - 10_000, "stage": "tcp",
@@ -478,6 +516,20 @@ DIAGNOSIS = {
     "sessions": [{"peer": BOB, "name": "bob", "address": "192.168.1.20:51000", "port": 7820, "direction": "inbound",
                   "since": AT - 3_600_000, "skewMs": -120}],
 }
+
+# What alice's `peerctl members` shows once she removed zoë (CONTROL.md, "members"), before the new secret's
+# record: alice herself, a founding member (no admission; `since` her first operation); bob, whom she let in
+# with an invite; zoë, removed, whose admission was never recorded (she joined before version 3).
+MEMBERS = {"type": "members", "members": [
+    {"peer": CAROL, "name": "zoë", "here": False, "state": "removed", "connected": False,
+     "since": CAROL_OPS[0]["at"], "removedBy": ALICE, "removedByName": "alice", "removedAt": REMOVAL_OP["at"],
+     "seen": REMOVAL_OP["member"]["seen"]},
+    {"peer": ALICE, "name": "alice", "here": True, "state": "member", "connected": False,
+     "since": ALICE_OPS[0]["at"]},
+    {"peer": BOB, "name": "bob", "here": False, "state": "member", "connected": True, "admittedBy": ALICE,
+     "admittedByName": "alice", "via": "invite", "since": ADMIT_OP["at"]}],
+    "secretClosed": "the group secret admits no new member since alice removed zoë; give every member a new "
+                    "secret file and restart it to admit by secret again"}
 
 # --- valid frames: <socket>-<type>[-variant] -> body ---------------------------------------------
 
@@ -501,6 +553,9 @@ VALID = {
     "peer-ops-pick-open": {"type": "ops", "ops": [PICK_OPEN]},
     "peer-ops-pick-votes": {"type": "ops", "ops": PICK_VOTES},
     "peer-ops-pick-ranked": {"type": "ops", "ops": RANKED_OPS},
+    "peer-ops-member-admit": {"type": "ops", "ops": [ADMIT_OP]},
+    "peer-ops-member-remove": {"type": "ops", "ops": [REMOVAL_OP]},
+    "peer-ops-member-secret": {"type": "ops", "ops": [SECRET_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -583,6 +638,8 @@ VALID = {
     "control-request-forget": {"type": "forget", "version": 1, "peer": "bob"},
     "control-request-forget-prefix": {"type": "forget", "version": 1, "peer": BOB[:8]},
     "control-request-trust": {"type": "trust", "version": 1, "peer": BOB},
+    "control-request-members": {"type": "members", "version": 1},
+    "control-request-removeMember": {"type": "removeMember", "version": 1, "peer": "zoë"},
     "control-request-search": {"type": "search", "version": 1, "query": "the matrix", "year": 1999, "page": 1},
     "control-request-search-words": {"type": "search", "version": 1, "query": "matrix"},
     # peerd writes `list` even for the default, popular, so a discover always has it.
@@ -693,6 +750,9 @@ VALID = {
     "control-response-forgotten": {"type": "forgotten", "peer": BOB, "name": "bob"},
     "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
     "control-response-trusted": {"type": "trusted", "peer": BOB},
+    "control-response-members": MEMBERS,
+    "control-response-memberRemoved": {"type": "memberRemoved", "peer": CAROL, "name": "zoë",
+                                       "seen": REMOVAL_OP["member"]["seen"], "closed": 1},
     "control-response-searchResults": dict(SEARCH_PAGE, type="searchResults"),
     "control-response-movies": dict(FILTERED_LIST, type="movies"),
     "control-response-movies-stale": dict(KEPT_LIST, type="movies"),
@@ -826,6 +886,17 @@ INVALID = {
              PICK_ALICE[2])]})), "invalid-operation"),
     "invalid-peer-ops-pick-and-mark": (frame(canonical({"type": "ops", "ops": [
         dict(PICK_ALICE[2], mark={"kind": "want", "set": True})]})), "malformed-frame"),
+    # Membership (PEER.md, "Membership"): a removal of the origin itself; an admission that says not how.
+    "invalid-peer-ops-member-remove-self": (frame(canonical({"type": "ops", "ops": [
+        sign(unsigned(REMOVAL_OP, member={"action": "remove", "peer": ALICE, "seen": 19}), ADMIT_OP)]})),
+        "invalid-operation"),
+    "invalid-peer-ops-member-admit-no-via": (frame(canonical({"type": "ops", "ops": [
+        sign(unsigned(ADMIT_OP, member={"action": "admit", "peer": BOB, "name": "bob"}), PICK_ALICE[-1])]})),
+        "invalid-operation"),
+    # A version 2 hello: such a peer can't honour removals (PEER.md, "Membership").
+    "invalid-peer-hello-version-2": (frame(canonical(
+        {"type": "hello", "version": 2, "peer": ALICE, "name": "alice", "port": 7820, "vector": {}})),
+        "unsupported-version"),
     "invalid-control-request-join-missing-code": (frame(canonical({"type": "join", "version": 1})),
                                                   "malformed-frame"),
     "invalid-control-request-zero-length": (struct.pack(">I", 0), "malformed-frame"),
@@ -1012,6 +1083,22 @@ ABOUT = {
     "peer-ops-unicode": "title with é, 🎬, `/`, `\"`, `\\` and a tab: raw UTF-8, only `\"` `\\` `\\t` escaped; "
                         "zoë's seq 1, with her `key`",
     "peer-ops": "an add and a removal (`removes` only on the removal), alice's seq 4 and 5, chained",
+    "peer-ops-member-admit": "an admission: alice's seq 20 records that she let bob in with an invite code; its "
+                             "`movie` is `{\"id\":1}` (PEER.md, \"Membership\")",
+    "peer-ops-member-remove": "a removal: alice's seq 21 removes zoë from the group, having seen her chain up to "
+                              "seq 6; nothing zoë signs after it counts",
+    "peer-ops-member-secret": "a secret record: alice's seq 22 names the fingerprint of the group's new secret, "
+                              "so that it admits new keys again after the removal",
+    "control-request-members": "members: everyone in the group, removed ones too (`peerctl members`)",
+    "control-request-removeMember": "removeMember: remove zoë, by name, from the whole group (`peerctl members "
+                                    "remove zoë`)",
+    "control-response-members": "members: alice (this daemon, a founding member), bob (admitted by alice with an "
+                                "invite, connected), zoë (removed by alice); the group secret admits no one",
+    "control-response-memberRemoved": "memberRemoved: zoë removed, her chain seen to seq 6, one session closed",
+    "invalid-peer-ops-member-remove-self": "a removal whose `peer` is its own origin: a member does not remove "
+                                           "itself",
+    "invalid-peer-ops-member-admit-no-via": "an admission without `via`: it must say how the key came in",
+    "invalid-peer-hello-version-2": "hello with version 2, which can't honour removals from the group",
     "peer-ping": "ping",
     "peer-pong": "pong",
     "invalid-control-request-add-title-over-limit": "add with a title of 4 097 bytes: over the string limit",
@@ -1102,6 +1189,10 @@ Every operation in the `peer-ops*` frames is really signed and chained by its or
 (PEER.md, "Signed operations"; deterministic RFC 6979 signatures, so the script's output does not
 change between runs). Making them needs Python's `cryptography` package; the Swift tests
 (`GoldenOperationSealTests`) check the signatures.
+
+The `peer-ops-member-*` frames are alice's seq 20 to 22, chained on her close of the pick: an admission, a
+removal of zoë and a record of the group's new secret, whose fingerprint is that of the secret SECURITY.md
+gives as its example ("Group secret"; `secret_fingerprint`).
 
 The picks' decks are in the order PEER.md's rule gives ("The deck"), which the script redoes from
 PEER.md's words (`shuffled_deck`); `PickGoldenTests` checks that peerd's `PickDeck` gives the same,

@@ -13,13 +13,13 @@ import struct
 
 FOLDER = pathlib.Path(__file__).resolve().parent / "golden" / "admission"
 REASONS = {1: "not-a-member", 2: "revoked", 3: "key-mismatch", 4: "self-connection", 5: "busy",
-           6: "unsupported-key", 7: "invite-used", 8: "invite-expired"}
+           6: "unsupported-key", 7: "invite-used", 8: "invite-expired", 9: "removed"}
 METHODS = {0: "none", 1: "group", 2: "invite"}
 MAX_NAME = 64
 
 
 def name_of(raw: bytes) -> str | None:
-    """A spent invite's name: left out when not UTF-8, empty, or holding a control character."""
+    """A spent invite's or a removal's name: left out when not UTF-8, empty, or holding a control character."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -37,7 +37,7 @@ def read(body: bytes) -> dict:
         return {"record": "proof", "method": METHODS[body[4]], "mac": body[5:].hex()}
     if body.startswith(b"WLR1") and len(body) == 5:
         return {"record": "refusal", "reason": REASONS.get(body[4], "not-a-member")}
-    if (body.startswith(b"WLR1") and 14 <= len(body) <= 14 + MAX_NAME and body[4] in (7, 8)
+    if (body.startswith(b"WLR1") and 14 <= len(body) <= 14 + MAX_NAME and body[4] in (7, 8, 9)
             and body[13] == len(body) - 14):
         (at,) = struct.unpack(">Q", body[5:13])
         return {"record": "refusal", "reason": REASONS[body[4]], "at": at, "name": name_of(body[14:])}

@@ -23,12 +23,14 @@ REASONS = {
     "unsupported-key": 6,
     "invite-used": 7,
     "invite-expired": 8,
+    "removed": 9,
 }
 METHODS = {"none": 0, "group": 1, "invite": 2}
 NONCE = bytes(range(1, 33))
 MAC = bytes(range(0xA0, 0xC0))
 USED_AT = 1764902820000  # 2025-12-05T02:47:00Z
 EXPIRED_AT = 1764903433000  # 2025-12-05T02:57:13Z
+REMOVED_AT = 1764968640000  # 2025-12-05T21:04:00Z
 
 
 def frame(body: bytes) -> bytes:
@@ -69,6 +71,9 @@ RECORDS += [
     ("refusal-invite-used-longest-name", refusal("invite-used", USED_AT, "é".encode() * 32),
      {"record": "refusal", "reason": "invite-used", "at": USED_AT, "name": "é" * 32, "canonical": True},
      "the longest refusal: a name of 64 bytes"),
+    ("refusal-removed", refusal("removed", REMOVED_AT, b"alice"),
+     {"record": "refusal", "reason": "removed", "at": REMOVED_AT, "name": "alice", "canonical": True},
+     "a key removed from the group: when, and the remover's name (\"removed from the group by alice at 21:04\")"),
     ("refusal-unknown-reason", b"WLR1" + bytes([200]),
      {"record": "refusal", "reason": "not-a-member", "canonical": False},
      "a reason the receiver does not know reads as `not-a-member`"),
@@ -83,7 +88,7 @@ RECORDS += [
     ("invalid-refusal-name-65-bytes", refusal("invite-used", USED_AT, b"a" * 65),
      {"record": None}, "a name over 64 bytes: no refusal"),
     ("invalid-refusal-revoked-with-a-time", refusal("revoked", USED_AT, b""),
-     {"record": None}, "only reasons 7 and 8 go on past 5 bytes: no refusal"),
+     {"record": None}, "only reasons 7, 8 and 9 go on past 5 bytes: no refusal"),
     ("invalid-refusal-truncated-time", refusal("invite-expired")[:5] + b"\x00\x00\x01",
      {"record": None}, "a spent invite's refusal cut inside its time: no refusal"),
     ("invalid-offer-35-bytes", b"WLO1" + NONCE[:31], {"record": None}, "an offer a byte short"),

@@ -8,6 +8,11 @@ package enum GroupSecret {
 
     /// Reads `path`: at least 16 bytes (surrounding whitespace ignored), not readable by others.
     package static func load(_ path: FilePath) throws(GroupSecretError) -> SymmetricKey {
+        key(try secret(in: path))
+    }
+
+    /// The secret's bytes in `path`: at least 16 (surrounding whitespace ignored), not readable by others.
+    package static func secret(in path: FilePath) throws(GroupSecretError) -> [UInt8] {
         let bytes: [UInt8]
         do {
             guard let read = try AtomicFile.read(path) else { throw GroupSecretError.missing(path) }
@@ -27,15 +32,20 @@ package enum GroupSecret {
             bytes.drop { whitespace.contains($0) }.reversed().drop { whitespace.contains($0) }.reversed()
         )
         guard trimmed.count >= minimumLength else { throw .tooShort(path, trimmed.count) }
-        return key(trimmed)
+        return trimmed
     }
 
-    /// The group key's fingerprint, as a `member` secret record names it (proto/SECURITY.md, "Group
-    /// secret"): the first 16 bytes of HMAC-SHA256 under the group key of "peerd group fingerprint v1",
-    /// as 32 lowercase hex digits. One-way: it names the secret without giving it away.
-    package static func fingerprint(of key: SymmetricKey) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Array("peerd group fingerprint v1".utf8), using: key)
-        return mac.prefix(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    /// The secret's fingerprint, as a `member` secret record names it (proto/SECURITY.md, "Group
+    /// secret"): the first 16 bytes of HKDF-SHA256(ikm: the secret, salt: "peerd group v1", info:
+    /// "fingerprint"), as 32 lowercase hex digits. One-way: it names the secret without giving it away.
+    package static func fingerprint(of secret: [UInt8]) -> String {
+        let derived = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: secret),
+            salt: Array("peerd group v1".utf8),
+            info: Array("fingerprint".utf8),
+            outputByteCount: 16
+        )
+        return derived.withUnsafeBytes { bytes in bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined() }
     }
 
     /// The key a secret's bytes give.

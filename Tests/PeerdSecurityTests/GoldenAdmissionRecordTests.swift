@@ -31,7 +31,7 @@ import Testing
     static let reasons: [String: AdmissionRefusal] = [
         "not-a-member": .notAMember, "revoked": .revoked, "key-mismatch": .keyMismatch,
         "self-connection": .selfConnection, "busy": .busy, "unsupported-key": .unsupportedKey,
-        "invite-used": .inviteUsed, "invite-expired": .inviteExpired,
+        "invite-used": .inviteUsed, "invite-expired": .inviteExpired, "removed": .removed,
     ]
     static let methods: [String: AdmissionMethod] = ["none": .none, "group": .group, "invite": .invite]
 

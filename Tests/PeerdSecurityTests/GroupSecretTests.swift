@@ -111,3 +111,16 @@ import Testing
         #expect(GroupSecret.key(secret) == GroupSecret.key(secret))
     }
 }
+
+@Suite struct GroupSecretFingerprintTests {
+    /// proto/SECURITY.md, "Group secret": the example file's secret and its fingerprint, as golden
+    /// frame peer-ops-member-secret.bin records it.
+    @Test func theFingerprintIsSecurityMDsExample() {
+        let secret = Array("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=".utf8)
+        #expect(GroupSecret.fingerprint(of: secret) == "b9254e3a85fc4b2f0b1f76c6bad11957")
+        #expect(
+            GroupSecret.fingerprint(of: Array("another secret of 16+ bytes".utf8))
+                != GroupSecret.fingerprint(of: secret)
+        )
+    }
+}

@@ -27,7 +27,9 @@ extension DaemonConfiguration {
             cacheDirectory: configuration.tmdbCacheDirectory,
             environment: environment.variables
         )
-        configuration.groupKey = try configuration.groupSecretFile.map { try GroupSecret.load(FilePath($0)) }
+        let secret = try configuration.groupSecretFile.map { try GroupSecret.secret(in: FilePath($0)) }
+        configuration.groupKey = secret.map(GroupSecret.key)
+        configuration.groupFingerprint = secret.map(GroupSecret.fingerprint(of:))
         levels.level = configuration.logLevel
         configuration.logLevels = flags.logLevel == nil ? levels : nil
         return configuration

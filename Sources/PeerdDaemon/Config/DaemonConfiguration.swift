@@ -21,6 +21,8 @@ package struct DaemonConfiguration: Sendable {
     package var groupSecretFile: String?
     /// From `--group-secret-file`: peers proving the same secret are trusted.
     package var groupKey: SymmetricKey?
+    /// The group secret's fingerprint, as the group's log records it (proto/SECURITY.md, "Group secret").
+    package var groupFingerprint: String?
     package var session = PeerSession<ContinuousClock.Instant>.Configuration()
     /// The config file SIGHUP re-reads (`--config`, or the default path even before it exists).
     package var configPath: String?

@@ -216,7 +216,7 @@ extension Daemon {
                 replica: peers.replica,
                 trust: peers.trust,
                 directory: peers.directory,
-                groupKey: configuration.groupKey,
+                secret: configuration.groupFingerprint,
                 secretFile: StateDirectory.secretFingerprint(in: FilePath(configuration.stateDirectory)),
                 logger: logger
             )

@@ -1,4 +1,3 @@
-import Crypto
 import Logging
 import PeerdLoops
 import PeerdModel
@@ -16,7 +15,7 @@ struct GroupKeeper: Service {
     let trust: TrustService
     let directory: PeerDirectory
     let me: PeerID
-    /// The fingerprint of the group key this daemon was started with, if any.
+    /// The fingerprint of the group secret this daemon was started with, if any.
     let secret: String?
     /// Where the fingerprint of the secret this daemon last ran with is kept.
     let secretFile: FilePath
@@ -26,7 +25,7 @@ struct GroupKeeper: Service {
         replica: ReplicaService,
         trust: TrustService,
         directory: PeerDirectory,
-        groupKey: SymmetricKey?,
+        secret: String?,
         secretFile: FilePath,
         logger: Logger
     ) {
@@ -34,7 +33,7 @@ struct GroupKeeper: Service {
         self.trust = trust
         self.directory = directory
         me = trust.local
-        secret = groupKey.map(GroupSecret.fingerprint(of:))
+        self.secret = secret
         self.secretFile = secretFile
         self.logger = logger
     }

@@ -17,7 +17,9 @@ struct MemberDesk: Sendable {
         let connected = await directory.connectedPeers
         let keys = snapshot.groupKeys.union(await trust.members().map(\.peer)).union([roster.me])
         let records = keys.map { peer in
-            record(of: peer, in: snapshot.membership, names: names, connected: connected.contains(peer))
+            var record = record(of: peer, in: snapshot.membership, names: names, connected: connected.contains(peer))
+            record.since = record.since ?? snapshot.operations(from: peer, seqs: 1...1).first?.at
+            return record
         }
         let secretClosed = await trust.group.secretAdmits ? nil : GroupKeeper.secretClosed
         return .members(MembersRecord(members: records.sorted(by: Self.order), secretClosed: secretClosed))

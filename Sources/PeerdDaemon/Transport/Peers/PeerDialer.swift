@@ -134,9 +134,10 @@ final class PeerDialer: Service {
         }
     }
 
-    /// Only a peer that could be admitted is dialed: one mDNS announced but we don't trust waits.
+    /// Only a peer that could be admitted is dialed: one mDNS announced but we don't trust waits,
+    /// and nobody is dialed once this daemon's own key was removed from the group.
     private func isDialable(_ key: Key) async -> Bool {
-        guard case .discovered(let peer) = key else { return true }
+        guard case .discovered(let peer) = key else { return await trust.removal == nil }
         return await trust.shouldDial(peer)
     }
 }

@@ -79,9 +79,16 @@ struct GroupKeeper: Service {
         "the group secret admits no new member since a member was removed: give every member a new secret "
         + "file (head -c 32 /dev/urandom | base64 > FILE) and restart them with it"
 
-    /// Records an admission this daemon made, unless the log has one of that key already.
+    /// Records an admission this daemon made: once per pair for the group secret, by the one with
+    /// the smaller id (both sides admit each other by it), so a group's log holds the same records
+    /// however its members met; an invite's by its inviter; a pin by the one who pinned, unless
+    /// the log has an admission of that key already.
     private func record(_ note: AdmissionNote) async {
-        guard await replica.snapshot.membership.admission(of: note.peer) == nil else { return }
+        if note.via == .groupSecret {
+            guard me < note.peer else { return }
+        } else if await replica.snapshot.membership.admission(of: note.peer) != nil {
+            return
+        }
         await write(.admit(note.peer, via: note.via, name: note.name), what: "admission")
     }
 

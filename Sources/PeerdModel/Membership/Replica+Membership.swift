@@ -25,8 +25,8 @@ extension Replica {
     /// returned, each attributed to `cause`. Nil when nothing held is void (nearly always).
     package mutating func dropVoidOperations(cause: Operation?) -> [WatchListChange]? {
         let void = membership.cutoffs.filter { vector[$0.key] > $0.value }
-        guard !void.isEmpty else { return nil }
-        precondition(staged.isEmpty, "void operations are dropped between commits")
+        // Between commits only (nothing staged); else at the next commit with a removal, or start.
+        guard !void.isEmpty, staged.isEmpty else { return nil }
         var kept: [Operation] = []
         for origin in log.origins {
             let last = min(vector[origin], membership.cutoff(of: origin) ?? .max)

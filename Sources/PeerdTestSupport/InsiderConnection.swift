@@ -110,7 +110,7 @@ package enum InsiderConnection {
     }
 
     /// TLS 1.3 to the daemon as `identity`, accepting its certificate (it is checked by admission).
-    private static func connect(port: Int, identity: PeerIdentity) async throws -> NIOAsyncChannel<
+    static func connect(port: Int, identity: PeerIdentity) async throws -> NIOAsyncChannel<
         ByteBuffer, ByteBuffer
     > {
         var configuration = TLSConfiguration.makeClientConfiguration()

@@ -153,6 +153,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage openapi python3 integration/web/test_openapi.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage guests python3 integration/guests/test_guests.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage removal python3 integration/lab/test_removal.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
 	scripts/stage release-build $(MAKE) --no-print-directory release
@@ -173,6 +174,7 @@ guests-test: test-deps build
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_removal.py $(LAB_SKIP_OK)
 
 demo: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/demo.py

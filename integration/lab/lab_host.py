@@ -173,7 +173,8 @@ class Host(PeerctlClient):
     def start_peerd(self, name, extra_args=(), port=PEERD_PORT, fresh_state=False, wait=True, group_secret=None):
         """Starts peerd inside this host (log: peerd.log, --log-level debug), a member of the lab's group
         (--group-secret-file: the lab's one secret, so lab peers trust each other; `group_secret`, a path,
-        gives it another file instead, so it is an outsider). `fresh_state` gives it a new, empty state
+        gives it another file instead, so it is an outsider; False gives it none, so it trusts only whom
+        it pairs with by invite, or pins). `fresh_state` gives it a new, empty state
         directory (so a new peer id). With `wait`, returns once the control socket answers; raises with
         the log's tail if peerd exits first."""
         if self.peerd is not None and self.peerd.poll() is None:
@@ -189,12 +190,17 @@ class Host(PeerctlClient):
         argv = [
             peerd, "--name", name, "--port", str(port), "--state-dir", self.state_dir,
             "--socket", self.socket, "--log-level", "debug",
-            "--group-secret-file", self.lab.group_secret if group_secret is None else group_secret, *extra_args,
+            *self._secret_args(group_secret), *extra_args,
         ]
         self.peerd = spawn(self._enter(argv), self.dir / "peerd.log", env=self.env)
         if wait:
             self.wait_peerd()
         return self.peerd
+
+    def _secret_args(self, group_secret):
+        if group_secret is False:
+            return []
+        return ["--group-secret-file", self.lab.group_secret if group_secret is None else group_secret]
 
     def wait_peerd(self, timeout=DEFAULT_WAIT):
         def answers():

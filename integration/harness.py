@@ -214,6 +214,16 @@ class PeerctlClient:
     def movie_ids(self):
         return {m["movieId"] for m in self.movies()}
 
+    def history_entries(self):
+        """Every operation held, in words, newest first (`history`, a page at a time)."""
+        entries, before = [], None
+        while True:
+            page = self.peerctl_json("history", "--limit", "1000", *(["--before", before] if before else []))
+            entries += page["entries"]
+            before = page.get("next")
+            if not before:
+                return entries
+
     def add(self, movie, title):
         result = self.peerctl("add", str(movie), "--title", title)
         if result.returncode != 0:

@@ -51,7 +51,7 @@ except ImportError:  # reported by require_cryptography(), so `list` and --help 
     x509 = None
 
 MIB = 1 << 20
-PEER_PROTOCOL_VERSION = 2  # proto/PEER.md: the hello's "version"
+PEER_PROTOCOL_VERSION = 3  # proto/PEER.md: the hello's "version"
 OFFER_MAGIC, PROOF_MAGIC, REFUSAL_MAGIC = b"WLO1", b"WLP1", b"WLR1"
 METHOD_NONE, METHOD_GROUP, METHOD_INVITE = 0, 1, 2
 REFUSAL_REASONS = {1: "not-a-member", 2: "revoked", 3: "key-mismatch", 4: "self-connection", 5: "busy",

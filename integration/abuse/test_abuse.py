@@ -138,9 +138,16 @@ class World:
             foreign = [m for m in rows if set(m.get("addedByPeers", [])) - {self.a.id, self.b.id}]
             if foreign:
                 problems.append(f"{d.name} has {len(foreign)} rows added by non-members: {shorten(foreign[:2])}")
-            ops = d.status()["operations"]
-            if ops != self.legit_ops:
-                problems.append(f"{d.name} holds {ops} operations, the members made {self.legit_ops}")
+            # The members' adds, and their records of admitting the insiders (the group secret
+            # admits them: PEER.md, "Membership"); nothing made by anyone else.
+            held = d.history_entries()
+            foreign_ops = [e for e in held if e["peer"] not in (self.a.id, self.b.id)]
+            if foreign_ops:
+                problems.append(f"{d.name} holds {len(foreign_ops)} operations of non-members: {shorten(foreign_ops[:2])}")
+            made = [e for e in held if e["op"] != "member"]
+            if len(made) != self.legit_ops or d.status()["operations"] != len(held):
+                problems.append(f"{d.name} holds {len(made)} operations besides admissions, the members made "
+                                f"{self.legit_ops}")
         if problems:
             raise CheckFailed("; ".join(problems))
 

@@ -67,9 +67,9 @@ class Daemon(harness.Peerd):
         return self.status()["operations"]
 
     def own_operations(self):
-        """This member's operations but describes, newest first, as `history` words them."""
+        """This member's operations but describes and admissions, newest first, as `history` words them."""
         entries = self.peerctl_json("history", "--limit", "1000")["entries"]
-        return [e["cursor"] for e in entries if e["peer"] == self.id and e["op"] != "describe"]
+        return [e["cursor"] for e in entries if e["peer"] == self.id and e["op"] not in ("describe", "member")]
 
     def journals(self):
         """The imports' journals in the state directory."""

@@ -85,6 +85,7 @@ struct MembersRemoveCommand: ParsableCommand {
         if options.json { return Output.json(response) }
         let who = removed.name.map { "\($0) (\(removed.peer.short))" } ?? removed.peer.rawValue
         print("removed \(who) from the group: every peer refuses its key from now on")
-        print("its first \(removed.seen) operations stay; anything it signs after them counts nowhere")
+        let kept = removed.seen == 1 ? "its first operation stays" : "its first \(removed.seen) operations stay"
+        print("\(kept); anything it signs after that counts nowhere")
     }
 }

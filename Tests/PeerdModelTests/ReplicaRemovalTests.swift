@@ -53,6 +53,31 @@ import Testing
         #expect(observer.list.rows.map(\.movie.id) == [movieID(11)])
     }
 
+    /// Carol removes Alice without having seen alice/2; Bob, who holds alice/2, had already removed
+    /// Carol, so Carol's removal never applies. Alice hears Carol first, then Bob.
+    @Test func aReplicaKeepsItsOwnOperationsSoItNeverSignsTheirSeqsAgain() throws {
+        var group = MemberGroup([alice, bob, carol])
+        for key in [alice, bob, carol] { try group.make(key, .add(Movie(id: movieID(11)))) }
+        group.settle()
+        try group.make(alice, .add(Movie(id: movieID(13))))
+        group.pull(into: bob, from: alice)
+        try group.remove(carol, by: bob)
+        try group.remove(alice, by: carol)
+
+        group.pull(into: alice, from: carol)
+        #expect(group[alice].membership.removal(of: alice) != nil)
+        #expect(group[alice].vector[alice] == 2, "what Alice signed stays with her")
+        group.pull(into: alice, from: bob)
+        #expect(group[alice].membership.removal(of: alice) == nil)
+
+        let next = try group.make(alice, .add(Movie(id: movieID(550))))
+        #expect(next.id.seq == 3)
+        group.settle()
+        #expect(group[bob].vector == group[alice].vector)
+        #expect(group[bob].list.rows == group[alice].list.rows)
+        #expect(group[bob].list.rows.map(\.movie.id) == [movieID(11), movieID(13), movieID(550)])
+    }
+
     @Test func removingYourselfIsRefused() {
         let replica = Replica(id: alice, name: "alice")
         #expect(throws: Replica.LocalRefusal.invalid("a member does not remove itself")) {

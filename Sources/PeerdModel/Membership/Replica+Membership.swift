@@ -23,13 +23,17 @@ extension Replica {
     /// arrived before the removal did. The replica is folded again from what stays, in the group's
     /// order (which has every operation after those it observed); the changes to the list are
     /// returned, each attributed to `cause`. Nil when nothing held is void (nearly always).
+    ///
+    /// Its own operations stay, even beyond its own cutoff: a later removal of its remover may lift
+    /// that cutoff, and a replica that had forgotten what it signed would sign those seqs again with
+    /// other operations, while peers still hold the first ones.
     package mutating func dropVoidOperations(cause: Operation?) -> [WatchListChange]? {
-        let void = membership.cutoffs.filter { vector[$0.key] > $0.value }
+        let void = membership.cutoffs.filter { $0.key != id && vector[$0.key] > $0.value }
         // Between commits only (nothing staged); else at the next commit with a removal, or start.
         guard !void.isEmpty, staged.isEmpty else { return nil }
         var kept: [Operation] = []
         for origin in log.origins {
-            let last = min(vector[origin], membership.cutoff(of: origin) ?? .max)
+            let last = origin == id ? vector[origin] : min(vector[origin], membership.cutoff(of: origin) ?? .max)
             guard last > 0 else { continue }
             kept += log.operations(from: origin, seqs: 1...last, in: list)
         }

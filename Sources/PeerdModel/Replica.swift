@@ -171,11 +171,13 @@ package struct Replica: Sendable {
     package func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
         var next: [PeerID: (seq: UInt64, lamport: UInt64)] = [:]
         var fresh: [Operation] = []
+        // The membership as it stands after the member operations earlier in this message.
+        var members = membership
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
             // A removed key's operations beyond what its remover had seen count nowhere: dropped,
             // whoever relays them (an honest relay may not know the removal yet).
-            if !membership.counts(op.id), !membership.extends(op) { continue }
+            if !members.counts(op.id), !members.extends(op) { continue }
             if op.id.origin == id {
                 // Only what we committed can have reached a peer; anything else in our name is forged.
                 guard op.id.seq <= vector[id] else { throw .forgedOwnOrigin(op.id) }
@@ -193,6 +195,7 @@ package struct Replica: Sendable {
             }
             next[op.id.origin] = (op.id.seq, op.lamport)
             fresh.append(op)
+            if op.kind == .member { members.record(op) }
         }
         return fresh
     }

@@ -30,6 +30,7 @@ enum PageFiles {
         "listcard.js": File(bytes: PackageResources.listcard_js, contentType: script),
         "listbutton.js": File(bytes: PackageResources.listbutton_js, contentType: script),
         "peers.js": File(bytes: PackageResources.peers_js, contentType: script),
+        "members.js": File(bytes: PackageResources.members_js, contentType: script),
         "search.js": File(bytes: PackageResources.search_js, contentType: script),
         "discover.js": File(bytes: PackageResources.discover_js, contentType: script),
         "movie.js": File(bytes: PackageResources.movie_js, contentType: script),

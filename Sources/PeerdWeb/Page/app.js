@@ -1,19 +1,20 @@
 // peerd's page: the shared watch list, live (proto/WEB.md, "The page"). Native ES modules, no build
-// step; one module per view. This one starts the page: it reads peerd's status and peers, routes
-// the links (the part after `#`) to the views, and follows the event stream, handing each `change`
-// to the list and each `pick` to Tonight.
+// step; one module per view. This one starts the page: it reads peerd's status, peers and members,
+// routes the links (the part after `#`) to the views, and follows the event stream, handing each
+// `change` to the list and each `pick` to Tonight.
 import { loadHistory } from './activity.js';
 import { buildDiscover } from './discover.js';
 import { $ } from './dom.js';
 import * as list from './list.js';
 import { follow } from './live.js';
+import { onRemoved, renderMembers } from './members.js';
 import { closeMovie, openMovie, redrawMine } from './movie.js';
 import { api, fail, page, refused, stop } from './page.js';
 import { renderPeers } from './peers.js';
 import * as search from './search.js';
 import * as tonight from './tonight.js';
 
-const PEERS_EVERY = 5000; // ms; there is no peers event
+const PEERS_EVERY = 5000; // ms; there is no peers event (nor a members one)
 
 const ui = {
   name: $('name'), app: $('app'), noToken: $('no-token'),
@@ -40,8 +41,10 @@ async function refreshPeers() {
   if (peersBusy || page.stopped) return;
   peersBusy = true;
   try {
-    const [peers, status] = await Promise.all([api({ type: 'peers' }), api({ type: 'status' })]);
+    const [peers, status, members] = await Promise.all(
+      [api({ type: 'peers' }), api({ type: 'status' }), api({ type: 'members' }).catch(() => null)]);
     renderPeers(peers.peers || []);
+    if (members) renderMembers(members);
     applyStatus(status);
   } catch {
     // the live dot and the next try say enough; errors of what the user did go to p#error
@@ -116,6 +119,7 @@ if (page.token) {
   api({ type: 'status' }).then(applyStatus, (err) => fail('Could not read peerd’s status', err));
   listen();
   setInterval(refreshPeers, PEERS_EVERY); // the first time comes with the first page
+  onRemoved(peersSoon); // its sessions closed: the peers panel says so
   window.addEventListener('hashchange', route);
   route();
 } else {

@@ -110,6 +110,9 @@ export const quoted = (m) => `“${titleOf(m)}”`;
 // Dates by hand: the first toLocaleString() costs ~25 ms of ICU start-up, too much for first render.
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 export const day = (d) => `${d.getDate()} ${MONTHS[d.getMonth()]} ${d.getFullYear()}`;
+/** "5 Dec" in this year, else as `day` says it. */
+export const shortDay = (d, now = new Date()) =>
+  d.getFullYear() === now.getFullYear() ? `${d.getDate()} ${MONTHS[d.getMonth()]}` : day(d);
 const pad = (n) => String(n).padStart(2, '0');
 /** Today here, as marks write a day: YYYY-MM-DD. */
 export const today = (d = new Date()) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The page (proto/WEB.md) in a real browser, end to end: two real peerd on loopback (alice and bob,
 one group secret, each dialing the other, each serving its page on a port of its own) and headless
-Chromium from Debian's packages, driven by Selenium, one browser per page.
+Chromium from Debian's packages, driven by Selenium, one browser per page. The members checks
+(web_members.py) remove members, so they have a group of their own: hana, with a page and a
+browser, and three who join her by invite.
 
     PEERD_BIN_DIR=/path/to/bins python3 integration/web/test_web.py [--keep] [--only WORDS ...]
     PEERD_BIN_DIR=/path/to/bins python3 integration/web/test_web.py --screenshot docs/screenshot.png
@@ -42,6 +44,7 @@ from fake_tmdb import FakeTMDB  # noqa: E402
 from web_support import tab_to  # noqa: E402
 import web_browse  # noqa: E402
 import web_marks  # noqa: E402
+import web_members  # noqa: E402
 import web_tonight  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
@@ -944,6 +947,7 @@ CHECKS = [
     *web_browse.CHECKS,
     *web_marks.CHECKS,
     *web_tonight.CHECKS,
+    *web_members.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -952,7 +956,8 @@ CHECKS = [
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
                   check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
                   *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
-                  *(check for _, check in web_tonight.CHECKS)}
+                  *(check for _, check in web_tonight.CHECKS),
+                  *(check for _, check in web_members.CHECKS)}
 
 
 # MARK: the screenshot

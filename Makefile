@@ -142,7 +142,9 @@ test-stages:
 	scripts/stage debug-build $(SWIFT) build --build-tests
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage man bash -c '$(MAKE) --no-print-directory man && python3 integration/man/test_man.py'
 	@# It takes 1–3 minutes; a hung test fails it in 15 with each thread's stack (scripts/within).
-	scripts/stage swift-test scripts/within 900 bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build 2>&1 | tee .build/test.log; exit $${PIPESTATUS[0]}'
+	@# The insiders of RemovalAttackTests hold live sessions with deadlines of seconds, which the
+	@# test process misses while hundreds of other tests load it: they run on their own after.
+	scripts/stage swift-test scripts/within 900 bash -c 'PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --skip RemovalAttackTests 2>&1 | tee .build/test.log; status=$${PIPESTATUS[0]}; PEERD_BIN_DIR=$(CURDIR)/$(DEBUG_BIN) $(SWIFT) test --skip-build --filter RemovalAttackTests 2>&1 | tee -a .build/test.log; exit $$(( status | $${PIPESTATUS[0]} ))'
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage schema python3 integration/schema/test_schema_capture.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage abuse python3 integration/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage catalog python3 integration/catalog/test_catalog.py

@@ -85,4 +85,47 @@ import Testing
         let mine = try alice.peerctl("members", "remove", "alice")
         #expect(mine.status == 1)
     }
+
+    static func secretClosed(on daemon: TestDaemon) throws -> String? {
+        guard case .members(let group) = try daemon.peerctl("members", "--json").json(ControlResponse.self) else {
+            return "no members answer"
+        }
+        return group.secretClosed
+    }
+
+    /// proto/SECURITY.md, "Group secret": the removed member knows the secret, so after a removal it
+    /// admits nobody new until a member runs with a new one; the old one never opens again.
+    @Test func afterARemovalTheGroupSecretAdmitsNobodyUntilAMemberRunsANewOne() async throws {
+        let scratch = try ScratchDirectory("removal-secret")
+        let alice = try TestDaemon("alice", in: scratch)
+        let bob = try TestDaemon("bob", in: scratch, peers: [alice])
+        #expect(try bob.peerctl("add", "13").status == 0)
+        #expect(try await alice.waitUntil { try alice.movieIDs() == [13] })
+        #expect(try Self.secretClosed(on: alice) == nil)
+        #expect(try alice.peerctl("members", "remove", "bob").status == 0)
+        #expect(try Self.secretClosed(on: alice)?.contains("give every member a new secret file") == true)
+
+        // A newcomer with the old secret is refused; so is one after alice restarts with it.
+        let ticks = Ticks(every: .milliseconds(50))
+        let carol = try TestDaemon("carol", in: scratch, peers: [alice])
+        #expect(
+            try await waitUntil(ticks, within: .seconds(20)) {
+                try carol.peerctl("peers", "--json").json([PeerRecord].self).contains {
+                    $0.lastError?.contains("not a member") == true
+                }
+            }
+        )
+        alice.stop()
+        try alice.start()
+        #expect(try Self.secretClosed(on: alice) != nil)
+
+        // alice runs with a new secret: she records it, and it admits dave.
+        alice.stop()
+        let newSecret = "a new secret for the group, after bob"
+        let renewed = try TestDaemon("alice", in: scratch, stateDir: alice.stateDir, groupSecret: newSecret)
+        #expect(try await waitUntil(ticks, within: .seconds(20)) { try Self.secretClosed(on: renewed) == nil })
+        let dave = try TestDaemon("dave", in: scratch, peers: [renewed], groupSecret: newSecret)
+        #expect(try await dave.waitUntil { try dave.movieIDs() == [13] })
+        #expect(try Self.history(of: renewed).contains { $0.contains("alice recorded the group secret in use") })
+    }
 }

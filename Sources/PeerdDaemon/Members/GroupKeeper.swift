@@ -41,23 +41,25 @@ struct GroupKeeper: Service {
     func run() async throws {
         let changes = await replica.membershipChanges()
         let notes = await trust.admissionNotes()
+        let since = await secretSince()
         let start = await replica.snapshot.membership
-        var removed = await apply(start, removedBefore: [])
-        await recordSecret(in: start)
+        var removed = await apply(start, removedBefore: [], secretSince: since)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await note in notes.cancelOnGracefulShutdown() { await record(note) }
             }
             for await membership in changes.cancelOnGracefulShutdown() {
-                removed = await apply(membership, removedBefore: removed)
+                removed = await apply(membership, removedBefore: removed, secretSince: since)
             }
             group.cancelAll()
         }
     }
 
     /// Hands trust the view `membership` gives and closes the sessions of every key removed since
-    /// `before`; returns the keys removed now.
-    private func apply(_ membership: Membership, removedBefore before: Set<PeerID>) async -> Set<PeerID> {
+    /// `before`; records a new group secret (``recordSecret(in:since:)``); returns the keys removed now.
+    private func apply(_ membership: Membership, removedBefore before: Set<PeerID>, secretSince: Int64?) async
+        -> Set<PeerID>
+    {
         let view = GroupView(membership, me: me, secret: secret)
         await trust.update(view)
         for (peer, removal) in view.removed where !before.contains(peer) && peer != me {
@@ -68,7 +70,9 @@ struct GroupKeeper: Service {
         if let words = view.selfRemoval, !before.contains(me) {
             logger.warning("this peerd was removed from the group", metadata: ["how": "\(words)"])
         }
-        if secret != nil, !view.secretAdmits, !view.removed.isEmpty {
+        if secret != nil, !view.secretAdmits, !view.removed.isEmpty,
+            !(await recordSecret(in: membership, since: secretSince))
+        {
             logger.warning("\(GroupKeeper.secretClosed)")
         }
         return Set(view.removed.keys)
@@ -93,24 +97,33 @@ struct GroupKeeper: Service {
     }
 
     /// After a removal the group secret admits nobody new until a member records a new one
-    /// (``Membership/secretAdmits(_:)``). A member records the secret it runs with when it was
-    /// started with another one than last time, once a removal applies: the group set a new secret.
-    /// One started with the same secret as before records nothing, so the old one never opens again.
-    private func recordSecret(in membership: Membership) async {
-        guard let secret else { return }
+    /// (``Membership/secretAdmits(_:)``). A member records the secret it runs with when it began to
+    /// run with it after the newest removal was made: the group set a new secret. One that ran with
+    /// it before records nothing, so the old secret never opens again. True when it recorded it.
+    private func recordSecret(in membership: Membership, since: Int64?) async -> Bool {
+        guard let secret, let since, let newest = membership.removals.last, since > newest.at,
+            membership.removal(of: me) == nil
+        else { return false }
+        await write(.secret(secret), what: "group secret")
+        return true
+    }
+
+    /// Since when this daemon runs with its group secret (ms since 1970): kept with the secret's
+    /// fingerprint in the state directory, and now when the secret is another than last time.
+    private func secretSince() async -> Int64? {
+        guard let secret else { return nil }
         let path = secretFile
-        let last = (try? await BlockingPool.run { () throws(StoreError) in try AtomicFile.read(path) }) ?? nil
-        let changed = last.map { String(decoding: $0, as: UTF8.self) } != secret + "\n"
-        guard changed else { return }
-        if !membership.removals.isEmpty, membership.removal(of: me) == nil, !membership.secretAdmits(secret) {
-            await write(.secret(secret), what: "group secret")
-        }
+        let kept = (try? await BlockingPool.run { () throws(StoreError) in try AtomicFile.read(path) }) ?? nil
+        let words = kept.map { String(decoding: $0, as: UTF8.self).split(whereSeparator: \.isWhitespace) } ?? []
+        if words.count == 2, words[0] == secret, let since = Int64(words[1]) { return since }
+        let now = Wallclock.millis()
         do {
-            let bytes = Array((secret + "\n").utf8)
+            let bytes = Array("\(secret) \(now)\n".utf8)
             try await BlockingPool.run { () throws(StoreError) in try AtomicFile.write(bytes, to: path) }
         } catch {
             logger.warning("could not keep the group secret's fingerprint", metadata: ["error": "\(error)"])
         }
+        return now
     }
 
     private func write(_ step: MemberStep, what: String) async {

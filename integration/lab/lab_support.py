@@ -15,7 +15,7 @@ from harness import HarnessError
 HERE = pathlib.Path(__file__).resolve().parent
 RUN_ROOT = pathlib.Path(os.environ.get("PEERD_LAB_DIR", "/tmp/peerd-lab"))
 SERVICE_TYPE = "_watchlist._tcp"
-PROTOCOL = "2"  # the peer protocol version peerd announces in TXT `proto` (proto/DISCOVERY.md)
+PROTOCOL = "3"  # the peer protocol version peerd announces in TXT `proto` (proto/DISCOVERY.md)
 SUBNET = "10.77.0"
 OBSERVER_INDEX = 200
 PEERD_PORT = 7601

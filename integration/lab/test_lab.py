@@ -466,7 +466,7 @@ CHECKS = [
      ["h1", "h2", "obs"]),
     ("discovery with zero configuration: h1, h2, h3 find each other over mDNS", check_discovery, ["h1", "h2", "h3"]),
     ("three hosts converge on the same list after adds on each", check_converge, ["h1", "h2", "h3"]),
-    ("python-zeroconf observer sees every peerd with TXT proto=2 and its peer id", check_observer,
+    ("python-zeroconf observer sees every peerd with TXT proto=3 and its peer id", check_observer,
      ["h1", "h2", "h3", "obs"]),
     ("avahi-browse sees every peerd", check_avahi_browse, ["h1", "h2", "h3"]),
     ("after avahi-daemon is killed and restarted on h2, the peers find each other again", check_avahi_restart,

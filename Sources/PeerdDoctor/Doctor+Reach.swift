@@ -62,6 +62,16 @@ extension Doctor {
     /// How dialing one peer that isn't connected went.
     private func reach(_ record: PeerRecord, _ diagnosis: DiagnosisRecord, local: PeerID) -> DoctorCheck {
         let who = Self.who(record.name, record.peer, record.address)
+        if let removed = diagnosis.removed {
+            return .fail(
+                .peerReach,
+                "\(who) refuses us: this peerd was removed from the group",
+                cause: "this peerd was \(removed), so no member admits it and it dials nobody",
+                fix: "ask a member to invite this machine again: start peerd with a fresh state directory (a new "
+                    + "key), then peerctl join <code>; what it holds now stays here"
+            )
+            .about(record.peer?.rawValue, name: record.name)
+        }
         if record.state == .untrusted {
             return .fail(
                 .peerReach,

@@ -22,6 +22,8 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
     package var inbound: [InboundRecord]
     /// Every established session now.
     package var sessions: [SessionRecord]
+    /// Set once this daemon's key was removed from the group: "removed from the group by alice at 21:04".
+    package var removed: String?
 
     package init(
         at: Int64,
@@ -35,7 +37,8 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
         dials: [DialRecord] = [],
         refusals: [RefusalRecord] = [],
         inbound: [InboundRecord] = [],
-        sessions: [SessionRecord] = []
+        sessions: [SessionRecord] = [],
+        removed: String? = nil
     ) {
         self.at = at
         self.peer = peer
@@ -49,6 +52,7 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
         self.refusals = refusals
         self.inbound = inbound
         self.sessions = sessions
+        self.removed = removed
     }
 }
 

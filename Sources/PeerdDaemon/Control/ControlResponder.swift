@@ -193,7 +193,8 @@ struct ControlResponder: Sendable {
             dials: peers.dials,
             refusals: peers.refusals,
             inbound: peers.inbound,
-            sessions: peers.sessions
+            sessions: peers.sessions,
+            removed: await trust.removal
         )
     }
 

@@ -13,7 +13,7 @@ struct MemberDesk: Sendable {
     /// Everyone the group's log and this daemon's trust list know, members first, each by name.
     func members() async -> ControlResponse {
         let snapshot = await replica.snapshot
-        let names = await knownNames(in: snapshot)
+        let names = await roster.names(in: snapshot)
         let connected = await directory.connectedPeers
         let keys = snapshot.groupKeys.union(await trust.members().map(\.peer)).union([roster.me])
         let records = keys.map { peer in
@@ -26,7 +26,7 @@ struct MemberDesk: Sendable {
     }
 
     /// Removes the member `query` names from the whole group: a `member` removal naming how far this
-    /// daemon had seen its chain, then its sessions here close at once.
+    /// daemon had seen its chain.
     func remove(_ query: String) async -> ControlResponse {
         let snapshot = await replica.snapshot
         let peer: PeerID
@@ -37,26 +37,20 @@ struct MemberDesk: Sendable {
         guard peer != roster.me else {
             return .error(WireError(.badRequest, "that is this peerd itself; another member can remove it"))
         }
+        // Its sessions close with `removed` once the removal is committed: ``GroupKeeper`` closes every
+        // removed key's, whoever made the removal. Counted here, before.
+        let closed = await directory.connectedPeers.contains(peer) ? 1 : 0
         do {
             let written = try await replica.write([.member(snapshot.removal(of: peer))], at: Wallclock.millis())
             guard case .membersChanged(let op) = written.made.first, let removal = op.member else {
                 return .error(WireError(.internal, "a removal made no member operation"))
             }
-            let closed = await directory.connectedPeers.contains(peer) ? 1 : 0
-            await directory.disconnect(peer, WireError(.removed, Membership.removedWords(by: op.by, at: op.at)))
             let trusted = await trust.name(of: peer)
             let name = written.after.list.names.plainName(of: peer) ?? trusted
             return .memberRemoved(MemberRemovedRecord(peer: peer, name: name, seen: removal.seen ?? 0, closed: closed))
         } catch {
             return .error(ReplicaService.wireError(error))
         }
-    }
-
-    private func knownNames(in snapshot: Replica) async -> MemberNames {
-        var names = snapshot.list.names
-        names.introduce(roster.me, as: roster.myName)
-        for member in await trust.members() { names.introduce(member.peer, as: member.name ?? member.peer.short) }
-        return names
     }
 
     private func record(of peer: PeerID, in membership: Membership, names: MemberNames, connected: Bool)

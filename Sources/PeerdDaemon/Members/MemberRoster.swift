@@ -12,9 +12,7 @@ struct MemberRoster: Sendable {
 
     /// The members `names` names, in order, or why one names nobody.
     func resolve(_ names: [String], in snapshot: Replica) async -> Result<[PeerID], WireError> {
-        var known = snapshot.list.names
-        known.introduce(me, as: myName)
-        for member in await trust.members() { known.introduce(member.peer, as: member.name ?? member.peer.short) }
+        let known = await self.names(in: snapshot)
         var members: [PeerID] = []
         for name in names {
             switch known.resolve(name, me: me) {
@@ -23,5 +21,13 @@ struct MemberRoster: Sendable {
             }
         }
         return .success(members)
+    }
+
+    /// Every member's name: those the operations give, then this daemon's own and the paired ones'.
+    func names(in snapshot: Replica) async -> MemberNames {
+        var known = snapshot.list.names
+        known.introduce(me, as: myName)
+        for member in await trust.members() { known.introduce(member.peer, as: member.name ?? member.peer.short) }
+        return known
     }
 }

@@ -1,13 +1,11 @@
-/// Why a trust request (`invite`, `forget`, `trust`) was refused. `peerctl` shows the description.
 import PeerdModel
 
+/// Why a trust request (`invite`, `trust`) was refused. `peerctl` shows the description.
 enum TrustError: Error, Hashable, Sendable, CustomStringConvertible {
     case inviteLifetime(Int)
     /// The request names this daemon itself.
     case itself
     case notAPeerID(String)
-    case noMatch(String)
-    case ambiguous(String, matches: Int)
     /// `trust` of a key the group removed: it never comes back.
     case removedFromGroup(PeerID, by: String?, at: Int64)
 
@@ -16,8 +14,6 @@ enum TrustError: Error, Hashable, Sendable, CustomStringConvertible {
         case .inviteLifetime: "an invite lasts 1 to \(TrustService.maxInviteLifetime) seconds"
         case .itself: "that is this peer itself"
         case .notAPeerID(let query): "'\(query)' is not a peer id (32 hex digits; see 'peerctl id')"
-        case .noMatch(let query): "no trusted peer is called or starts with '\(query)'; see 'peerctl peers'"
-        case .ambiguous(let query, let count): "'\(query)' matches \(count) peers; give more of the id"
         case .removedFromGroup(let peer, let by, let at):
             "\(peer.short) was \(Membership.removedWords(by: by ?? "a member", at: at)), and a removed key never "
                 + "comes back: that machine joins again with a new key (a fresh state directory, then peerctl join)"

@@ -260,17 +260,6 @@ actor TrustService {
         return pairing
     }
 
-    /// Revokes the peer `query` names (id, unique id prefix or unique name).
-    func forget(_ query: String) async throws(TrustError) -> (PeerID, String?) {
-        let peer = try resolve(query)
-        let name = list.member(peer)?.name
-        guard peer != local else { throw .itself }
-        list.forget(peer)
-        await changed()
-        logger.notice("revoked a peer", metadata: ["peer": "\(peer)"])
-        return (peer, name)
-    }
-
     func trust(_ query: String) async throws(TrustError) -> PeerID {
         guard let peer = PeerID(query.lowercased()), peer.rawValue.count == 32 else { throw .notAPeerID(query) }
         guard peer != local else { throw .itself }
@@ -280,19 +269,6 @@ actor TrustService {
             await changed()
         }
         return peer
-    }
-
-    private func resolve(_ query: String) throws(TrustError) -> PeerID {
-        let lowered = query.lowercased()
-        if let id = PeerID(lowered), id.rawValue.count == 32 { return id }
-        let known = list.members.map { ($0.peer, $0.name) } + list.revoked.map { ($0, nil as String?) }
-        var matches = known.filter { $0.0.rawValue.hasPrefix(lowered) }
-        if matches.isEmpty || PeerID(lowered) == nil { matches = known.filter { $0.1 == query } }
-        switch matches.count {
-        case 1: return matches[0].0
-        case 0: throw .noMatch(query)
-        default: throw .ambiguous(query, matches: matches.count)
-        }
     }
 
     private func prune() {

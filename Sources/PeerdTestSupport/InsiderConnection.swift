@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOCore
 import NIOPosix
@@ -79,21 +80,11 @@ package enum InsiderConnection {
             guard let offer = try await frames.next() else {
                 return Exchange(admitted: false, daemon: .init(peer: "?"), frames: [], closed: true)
             }
-            guard let certificate = try await raw.nioSSL_peerCertificate().get() else {
-                throw InsiderError.noCertificate
-            }
-            let daemon = Fingerprint.peer(ofPublicKeyDER: try certificate.extractPublicKey().toSPKIBytes())
-            var handshake = AdmissionHandshake(
-                endpoints: .init(
-                    local: identity.peer,
-                    localCertificate: identity.certificateDER,
-                    remote: daemon,
-                    remoteCertificate: try certificate.toDERBytes()
-                ),
-                policy: AdmissionPolicy(members: [daemon], groupKey: GroupSecret.key(Array(groupSecret.utf8))),
-                expected: nil,
-                nonce: nonce
-            )
+            let groupKey = GroupSecret.key(Array(groupSecret.utf8))
+            let started = try await Self.handshake(on: raw, as: identity, groupKey: groupKey, nonce: nonce)
+            guard let started else { throw InsiderError.noCertificate }
+            let daemon = started.daemon
+            var handshake = started.handshake
             for case .send(let bytes) in handshake.received(Array(offer.readableBytesView)) {
                 try await outbound.write(ByteBuffer(bytes: RawConnection.frame(bytes)))
             }
@@ -173,6 +164,30 @@ package enum InsiderConnection {
             }
         }
         return exchange
+    }
+
+    /// The admission handshake of `identity` with the daemon at the other end of `channel`, whose
+    /// TLS certificate names it (its id, and the handshake that trusts it); nil without a certificate.
+    static func handshake(
+        on channel: any Channel,
+        as identity: PeerIdentity,
+        groupKey: SymmetricKey?,
+        nonce: [UInt8]
+    ) async throws -> (daemon: PeerID, handshake: AdmissionHandshake)? {
+        guard let certificate = try await channel.nioSSL_peerCertificate().get() else { return nil }
+        let daemon = Fingerprint.peer(ofPublicKeyDER: try certificate.extractPublicKey().toSPKIBytes())
+        let handshake = AdmissionHandshake(
+            endpoints: .init(
+                local: identity.peer,
+                localCertificate: identity.certificateDER,
+                remote: daemon,
+                remoteCertificate: try certificate.toDERBytes()
+            ),
+            policy: AdmissionPolicy(members: [daemon], groupKey: groupKey),
+            expected: nil,
+            nonce: nonce
+        )
+        return (daemon, handshake)
     }
 }
 

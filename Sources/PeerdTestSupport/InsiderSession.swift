@@ -119,21 +119,11 @@ package final class InsiderSession: @unchecked Sendable {
         let nonce = (0..<32).map { _ in UInt8.random(in: 0...255) }
         try await outbound.write(ByteBuffer(bytes: RawConnection.frame(AdmissionRecord.offer(nonce: nonce))))
         guard case .frame(let offer) = try await inbox.event(at: 0) else { throw InsiderSessionError.closed }
-        guard let certificate = try await channel.nioSSL_peerCertificate().get() else {
-            throw InsiderSessionError.noCertificate
-        }
-        let daemon = Fingerprint.peer(ofPublicKeyDER: try certificate.extractPublicKey().toSPKIBytes())
-        var handshake = AdmissionHandshake(
-            endpoints: .init(
-                local: identity.peer,
-                localCertificate: identity.certificateDER,
-                remote: daemon,
-                remoteCertificate: try certificate.toDERBytes()
-            ),
-            policy: AdmissionPolicy(members: [daemon], groupKey: groupSecret.map { GroupSecret.key(Array($0.utf8)) }),
-            expected: nil,
-            nonce: nonce
-        )
+        let groupKey = groupSecret.map { GroupSecret.key(Array($0.utf8)) }
+        let started = try await InsiderConnection.handshake(on: channel, as: identity, groupKey: groupKey, nonce: nonce)
+        guard let started else { throw InsiderSessionError.noCertificate }
+        let daemon = started.daemon
+        var handshake = started.handshake
         for case .send(let bytes) in handshake.received(offer.bytes) {
             try await outbound.write(ByteBuffer(bytes: RawConnection.frame(bytes)))
         }

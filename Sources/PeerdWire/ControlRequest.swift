@@ -14,9 +14,13 @@ package protocol ControlRequestBody: Hashable, Sendable, Codable {
 /// with `"type"` and `"version"` beside its own fields.
 package struct ControlRequest: Sendable {
     package let body: any ControlRequestBody
+    /// The member the request acts for: the name or id of a profile that lives on this machine
+    /// (proto/CONTROL.md, "Profiles"); nil for the machine's own member.
+    package var profile: String?
 
-    package init(_ body: some ControlRequestBody) {
+    package init(_ body: some ControlRequestBody, profile: String? = nil) {
         self.body = body
+        self.profile = profile
     }
 
     /// Every kind of request this version answers, each once.
@@ -46,14 +50,17 @@ extension ControlRequestBody {
 
 extension ControlRequest: Hashable {
     package static func == (lhs: ControlRequest, rhs: ControlRequest) -> Bool {
-        AnyHashable(lhs.body) == AnyHashable(rhs.body)
+        AnyHashable(lhs.body) == AnyHashable(rhs.body) && lhs.profile == rhs.profile
     }
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(body)) }
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(AnyHashable(body))
+        hasher.combine(profile)
+    }
 }
 
 extension ControlRequest: Codable {
-    private enum CodingKeys: String, CodingKey { case type, version }
+    private enum CodingKeys: String, CodingKey { case type, version, profile }
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -70,12 +77,14 @@ extension ControlRequest: Codable {
             throw WireError(.unknownType, "unknown control request type '\(type)'")
         }
         body = try kind.init(from: decoder)
+        profile = try c.decodeIfPresent(String.self, forKey: .profile)
     }
 
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type, forKey: .type)
         try c.encode(ProtocolVersion.control, forKey: .version)
+        try c.encodeIfPresent(profile, forKey: .profile)
         try body.encode(to: encoder)
     }
 }

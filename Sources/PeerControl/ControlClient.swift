@@ -48,6 +48,9 @@ package final class ControlClient {
     }
 
     package let socketPath: String
+    /// The member every request acts for: a profile that lives on this machine (its name or id);
+    /// nil for the machine's own member. Set on each request sent that names none.
+    package var profile: String?
     private let fd: Int32
 
     package init(socketPath: String) throws(Failure) {
@@ -101,6 +104,8 @@ package final class ControlClient {
     package func send(_ body: some ControlRequestBody) throws(Failure) { try send(ControlRequest(body)) }
 
     package func send(_ request: ControlRequest) throws(Failure) {
+        var request = request
+        request.profile = request.profile ?? profile
         do {
             try writeAll(Frame.bytes(WireCoding.encode(request)))
         } catch {

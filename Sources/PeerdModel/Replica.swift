@@ -76,16 +76,34 @@ package struct Replica: Sendable {
         log.operations(from: origin, seqs: seqs, in: list)
     }
 
+    /// Who makes a local operation: this machine's own member, or a profile that lives on it
+    /// (proto/PEER.md, "Profiles"), whose key the daemon holds and signs with.
+    package struct Author: Hashable, Sendable {
+        package var id: PeerID
+        package var name: String
+
+        package init(id: PeerID, name: String) {
+            self.id = id
+            self.name = name
+        }
+    }
+
+    /// This machine's own member.
+    package var machine: Author { Author(id: id, name: name) }
+
     /// The operation a local request makes, with its seq and lamport: the one place they are worked
     /// out. It is sealed (the daemon signs it) and handed back to ``stage(local:)``, then committed
-    /// once durable, or discarded with ``discardStaged()`` if persisting failed.
-    package func draft(_ request: LocalRequest, at now: Int64) throws(LocalRefusal) -> Draft {
+    /// once durable, or discarded with ``discardStaged()`` if persisting failed. `author` makes it:
+    /// this machine's member unless a profile of it is named.
+    package func draft(_ request: LocalRequest, at now: Int64, by author: Author? = nil) throws(LocalRefusal) -> Draft {
+        let author = author ?? machine
+        let id = author.id
         if let removal = membership.removal(of: id) { throw .removedFromGroup(removal.removedWords) }
         let next = Operation(
             id: OperationID(origin: id, seq: stagedVector[id] + 1),
             lamport: lamport + 1,
             at: now,
-            by: name,
+            by: author.name,
             kind: .add,
             movie: Operation.groupMovie
         )
@@ -123,7 +141,7 @@ package struct Replica: Sendable {
         case .pick(let movie, let step):
             return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))
         case .member(let step):
-            if let reason = step.invalidReason(origin: id) ?? memberRefusal(step) { throw .invalid(reason) }
+            if let reason = step.invalidReason(origin: id) ?? memberRefusal(step, by: id) { throw .invalid(reason) }
             return .operation(next.with(.member, Operation.groupMovie, payload: .member(step)))
         case .watch(let movie, let watch):
             if let reason = movie.invalidReason ?? watch.invalidReason { throw .invalid(reason) }
@@ -142,13 +160,11 @@ package struct Replica: Sendable {
 
     /// Stages a local operation ``draft(_:at:)`` made (sealed by now), to be written in the next batch.
     package mutating func stage(local operation: Operation) {
-        precondition(
-            operation.id == OperationID(origin: id, seq: stagedVector[id] + 1),
-            "stage the operation draft just made"
-        )
+        let origin = operation.id.origin
+        precondition(operation.id.seq == stagedVector[origin] + 1, "stage the operation draft just made")
         lamport = max(lamport, operation.lamport)
         staged.append(operation)
-        stagedVector[id] = operation.id.seq
+        stagedVector[origin] = operation.id.seq
     }
 
     /// Stages operations `admit` returned, so they are written in the same batch as local ones.

@@ -26,6 +26,7 @@ import Darwin
 ///     identity.crt        its self-signed TLS certificate
 ///     trust.json          the peers this one trusts and has revoked (PeerdSecurity.TrustList)
 ///     peers.json          ["host:port", …]: static peers added with `peerctl connect`
+///     profiles.json       the keys of the profiles that live here (PeerdSecurity.ProfileKeys), mode 0600
 ///     operations.log      see OperationLog
 ///     imports/            one journal per import, by the file's SHA-256 (ImportJournal)
 /// ```

@@ -32,6 +32,7 @@ package struct ControlRequest: Sendable {
         JoinRequest.self, ForgetRequest.self, TrustRequest.self, PageRequest.self, DiagnoseRequest.self,
         SearchRequest.self, DiscoverRequest.self, SimilarRequest.self, GenresRequest.self, ServicesRequest.self,
         ShowRequest.self, RefreshRequest.self, ImportBatch.self, MembersRequest.self, RemoveMemberRequest.self,
+        ProfilesRequest.self, AddProfileRequest.self,
     ]
 
     private static let byTag = Dictionary(uniqueKeysWithValues: bodies.map { ($0.tag, $0) })

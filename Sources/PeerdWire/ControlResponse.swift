@@ -41,6 +41,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case members(MembersRecord)
     /// A removal from the group made (`removeMember`).
     case memberRemoved(MemberRemovedRecord)
+    /// A profile made (`addProfile`): the member it is, as `members` shows it.
+    case profileAdded(MemberRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -62,6 +64,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .forgotten: "forgotten"
         case .members: "members"
         case .memberRemoved: "memberRemoved"
+        case .profileAdded: "profileAdded"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
         case .movies: "movies"
@@ -135,6 +138,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "imported": self = .imported(try ImportedRecord(from: decoder))
         case "members": self = .members(try MembersRecord(from: decoder))
         case "memberRemoved": self = .memberRemoved(try MemberRemovedRecord(from: decoder))
+        case "profileAdded": self = .profileAdded(try MemberRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -183,6 +187,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .imported(let imported): try imported.encode(to: encoder)
         case .members(let members): try members.encode(to: encoder)
         case .memberRemoved(let removed): try removed.encode(to: encoder)
+        case .profileAdded(let profile): try profile.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

@@ -13,15 +13,31 @@ struct ControlOptions: ParsableArguments {
     )
     var socket: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Act as this profile: a member who lives on this machine (`peerctl profile list`).",
+            discussion: "Default: $PEERCTL_PROFILE, else this machine's own member.",
+            valueName: "name"
+        )
+    )
+    var profile: String?
+
     @Flag(help: "Print JSON instead of text, for scripts.")
     var json = false
 
     var socketPath: String { socket ?? PeerdEnvironment.current.defaultSocketPath }
 
+    /// `--profile`, else `$PEERCTL_PROFILE` when set and not empty.
+    var actingProfile: String? {
+        profile ?? PeerdEnvironment.current.variables["PEERCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Connects, or exits 69 (EX_UNAVAILABLE) with a message that says how to start the daemon.
     func connect() throws -> ControlClient {
         do {
-            return try ControlClient(socketPath: socketPath)
+            let client = try ControlClient(socketPath: socketPath)
+            client.profile = actingProfile
+            return client
         } catch {
             Output.error(error.description)
             throw ExitCode(69)

@@ -8,7 +8,7 @@ struct MembersCommand: ParsableCommand {
         abstract: "Show everyone in the group, or remove a member for the whole group.",
         discussion: """
             Who is in the group is decided by the group: every admission (invite, group secret, a key pinned \
-            with `peerctl trust`) and every removal is a signed operation in the shared log, so every peer \
+            with `peerctl trust`, a profile made with `peerctl profile add`) and every removal is a signed operation in the shared log, so every peer \
             shows the same members. Removed members are listed too, with who removed them and when.
             """,
         subcommands: [MembersListCommand.self, MembersRemoveCommand.self],
@@ -47,14 +47,17 @@ struct MembersListCommand: ParsableCommand {
 
     static func admission(of member: MemberRecord) -> String {
         guard let via = member.via else { return "founding member, or before admissions were recorded" }
+        let admitter = member.admittedByName ?? member.admittedBy?.short ?? "?"
+        if via == .profile { return "profile, lives on \(admitter)'s machine" }
         let how =
             switch via {
             case .invite: "invite"
             case .groupSecret: "group secret"
             case .introduced: "introduced"
             case .pinned: "key pinned by hand"
+            case .profile: "profile"
             }
-        return "by \(member.admittedByName ?? member.admittedBy?.short ?? "?"), \(how)"
+        return "by \(admitter), \(how)"
     }
 }
 

@@ -28,6 +28,8 @@ struct Peerctl: ParsableCommand {
               peerctl list --follow
               peerctl peers
               peerctl members                         (everyone in the group; removed ones too)
+              peerctl profile add sam                 (a member who lives on this machine)
+              peerctl --profile sam want 550          (act as sam; or PEERCTL_PROFILE=sam)
               peerctl remove 550                      (a movie; peerctl remove carol removes a member)
               peerctl open                            (the list as a page in your browser)
               peerctl doctor                          (why peers don't find each other)
@@ -40,7 +42,7 @@ struct Peerctl: ParsableCommand {
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, MembersCommand.self,
-            ForgetCommand.self,
+            ProfileCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,

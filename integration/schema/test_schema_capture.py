@@ -76,11 +76,11 @@ EXPECTED = {
     "control-request": {"add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
-                        "members", "removeMember"},
+                        "members", "removeMember", "profiles", "addProfile"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
                          "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
-                         "memberRemoved"},
+                         "memberRemoved", "profileAdded"},
 }
 
 
@@ -371,6 +371,9 @@ def step_forget(c):
     c.peerctl(c.sock, "trust", c.ids["alice"], check=False)  # error: bad-request (itself)
     c.peerctl(c.sock, "peers")  # with trust fields
     c.peerctl(c.sock, "members")  # the group's members: alice, bob, carol, admitted by invite
+    c.peerctl(c.sock, "profile", "add", "sam")  # addProfile: profileAdded
+    c.peerctl(c.sock, "profile", "list")  # profiles: members, alice and sam
+    c.peerctl(c.sock, "--profile", "sam", "want", "603")  # a mark acting for sam
     c.peerctl(c.sock, "members", "remove", "nobody", check=False)  # error: bad-request
     c.peerctl(c.sock, "members", "remove", "0123456789abcdef0123456789abcdef")  # the key pinned above: memberRemoved
     c.peerctl(c.sock, "doctor", check=False)  # status, peers and diagnose on one connection; a check may fail

@@ -45,6 +45,7 @@ from web_support import tab_to  # noqa: E402
 import web_browse  # noqa: E402
 import web_marks  # noqa: E402
 import web_members  # noqa: E402
+import web_profiles  # noqa: E402
 import web_tonight  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
@@ -948,6 +949,7 @@ CHECKS = [
     *web_marks.CHECKS,
     *web_tonight.CHECKS,
     *web_members.CHECKS,
+    *web_profiles.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -957,7 +959,8 @@ BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check
                   check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
                   *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
                   *(check for _, check in web_tonight.CHECKS),
-                  *(check for _, check in web_members.CHECKS)}
+                  *(check for _, check in web_members.CHECKS),
+                  *(check for _, check in web_profiles.CHECKS)}
 
 
 # MARK: the screenshot

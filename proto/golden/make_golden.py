@@ -640,6 +640,10 @@ VALID = {
     "control-request-trust": {"type": "trust", "version": 1, "peer": BOB},
     "control-request-members": {"type": "members", "version": 1},
     "control-request-removeMember": {"type": "removeMember", "version": 1, "peer": "zoë"},
+    "control-request-profiles": {"type": "profiles", "version": 1},
+    "control-request-addProfile": {"type": "addProfile", "version": 1, "name": "sam"},
+    "control-request-mark-as-profile": {"type": "mark", "version": 1, "profile": "sam", "movie": {"id": 603},
+                                        "marks": [{"kind": "want", "set": True}]},
     "control-request-search": {"type": "search", "version": 1, "query": "the matrix", "year": 1999, "page": 1},
     "control-request-search-words": {"type": "search", "version": 1, "query": "matrix"},
     # peerd writes `list` even for the default, popular, so a discover always has it.
@@ -751,6 +755,9 @@ VALID = {
     "control-response-forgotten-no-name": {"type": "forgotten", "peer": CAROL},
     "control-response-trusted": {"type": "trusted", "peer": BOB},
     "control-response-members": MEMBERS,
+    "control-response-profileAdded": {"type": "profileAdded", "peer": DAVE, "name": "sam", "here": False,
+                                      "state": "member", "connected": False, "admittedBy": ALICE,
+                                      "admittedByName": "alice", "via": "profile", "since": AT},
     "control-response-memberRemoved": {"type": "memberRemoved", "peer": CAROL, "name": "zoë",
                                        "seen": REMOVAL_OP["member"]["seen"], "closed": 1},
     "control-response-searchResults": dict(SEARCH_PAGE, type="searchResults"),
@@ -1095,6 +1102,12 @@ ABOUT = {
     "control-response-members": "members: alice (this daemon, a founding member), bob (admitted by alice with an "
                                 "invite, connected), zoë (removed by alice); the group secret admits no one",
     "control-response-memberRemoved": "memberRemoved: zoë removed, her chain seen to seq 6, one session closed",
+    "control-request-profiles": "profiles: this machine's own member and the profiles that live on it "
+                                "(`peerctl profile list`)",
+    "control-request-addProfile": "addProfile: make the profile sam, who lives on this machine (`peerctl profile "
+                                  "add sam`)",
+    "control-request-mark-as-profile": "mark, acting for the profile sam (`peerctl --profile sam want 603`)",
+    "control-response-profileAdded": "profileAdded: sam, admitted by alice as a profile that lives on her machine",
     "invalid-peer-ops-member-remove-self": "a removal whose `peer` is its own origin: a member does not remove "
                                            "itself",
     "invalid-peer-ops-member-admit-no-via": "an admission without `via`: it must say how the key came in",

@@ -37,7 +37,8 @@ struct ControlResponder: Sendable {
         discovery: DiscoveryStatus,
         info: DaemonInfo,
         guests: (any GuestLinks)? = nil,
-        imports journals: ImportJournals? = nil
+        imports journals: ImportJournals? = nil,
+        profiles: ProfileBook? = nil
     ) {
         (self.replica, self.directory, self.dialer, self.trust) = (replica, directory, dialer, trust)
         (self.discovery, self.info) = (discovery, info)
@@ -52,7 +53,7 @@ struct ControlResponder: Sendable {
         self.catalog = catalog
         list = ListDesk(replica: replica, roster: roster, catalog: access)
         marks = MarkDesk(replica: replica, roster: roster)
-        members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster)
+        members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster, profiles: profiles)
         picks = PickDesk(
             replica: replica,
             roster: roster,
@@ -66,8 +67,18 @@ struct ControlResponder: Sendable {
     /// The answer to a request of the kind `body` is.
     func respond(to body: some ControlRequestBody) async -> ControlResponse { await respond(to: ControlRequest(body)) }
 
-    /// The answer to `request`, from the desk of its feature; the request's type is its body's.
+    /// The answer to `request`, acting for the member its `profile` names (``ActingMember``).
     func respond(to request: ControlRequest) async -> ControlResponse {
+        guard let profile = request.profile else { return await route(request) }
+        switch await members.acting(profile) {
+        case .failure(let error): return .error(error)
+        case .success(let author):
+            return await ActingMember.$current.withValue(author) { await route(request) }
+        }
+    }
+
+    /// The answer to `request`, from the desk of its feature; the request's type is its body's.
+    private func route(_ request: ControlRequest) async -> ControlResponse {
         switch request.body {
         case let add as AddRequest: return await list.add(add.movie)
         case let remove as RemoveRequest: return await list.remove(remove.movie)
@@ -92,6 +103,8 @@ struct ControlResponder: Sendable {
         case let show as ShowRequest: return await catalog.show(show.movie)
         case let refresh as RefreshRequest: return await catalog.refresh(refresh.movie)
         case is MembersRequest: return await members.members()
+        case is ProfilesRequest: return await members.profiles()
+        case let profile as AddProfileRequest: return await members.addProfile(profile.name)
         case let removal as RemoveMemberRequest: return await members.remove(removal.peer)
         case let forget as ForgetRequest:
             // `forget` was a local revocation; it is now the group's removal, answered as before.

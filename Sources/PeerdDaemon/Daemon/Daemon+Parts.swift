@@ -41,10 +41,13 @@ extension Daemon {
         let identity: PeerIdentity
         let replica: Replica
         let log: OperationLog
+        /// The keys of the profiles that live here.
+        let profiles: ProfileKeys
 
         init(_ configuration: DaemonConfiguration, logger: Logger) throws {
             directory = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
             identity = try PeerIdentity.loadOrCreate(in: directory.path, logger: logger)
+            profiles = try ProfileKeys.load(in: directory.path)
             var replica = Replica(id: identity.peer, name: configuration.name)
             var skipped = 0
             // Each operation goes into the replica as it is read: no array of all of them in between.
@@ -73,6 +76,8 @@ extension Daemon {
         let dialer: PeerDialer
         let catalog: CatalogPeers
         let identity: PeerIdentity
+        /// The profiles that live here, whose keys the replica service signs with.
+        let profiles: ProfileBook
         let port: Int
         let targets: [PeerAddress]
 
@@ -100,6 +105,7 @@ extension Daemon {
                 store: PooledOperationLog(log: state.log, threadPool: threadPool),
                 logger: logger
             )
+            profiles = await ProfileBook(keys: state.profiles, replica: replica)
             directory = PeerDirectory(localID: state.identity.peer)
             catalog = CatalogPeers(asker: CatalogAsker(directory: directory), desk: desk)
             let sessions = PeerSessionFactory(
@@ -197,7 +203,8 @@ extension Daemon {
                 discovery: discovery,
                 info: info,
                 guests: door,
-                imports: ImportJournals(stateDirectory: FilePath(configuration.stateDirectory))
+                imports: ImportJournals(stateDirectory: FilePath(configuration.stateDirectory)),
+                profiles: peers.profiles
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),

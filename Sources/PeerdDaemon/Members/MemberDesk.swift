@@ -9,6 +9,8 @@ struct MemberDesk: Sendable {
     let trust: TrustService
     let directory: PeerDirectory
     let roster: MemberRoster
+    /// The profiles living here; nil where this daemon keeps none (a test's responder).
+    var profiles: ProfileBook?
 
     /// Everyone the group's log and this daemon's trust list know, members first, each by name.
     func members() async -> ControlResponse {
@@ -34,14 +36,19 @@ struct MemberDesk: Sendable {
         case .success(let found): peer = found[0]
         case .failure(let error): return .error(error)
         }
-        guard peer != roster.me else {
+        guard peer != roster.machine else {
             return .error(WireError(.badRequest, "that is this peerd itself; another member can remove it"))
         }
+        // A machine's profiles go with it: it holds their keys.
+        let homed = snapshot.membership.profiles.filter {
+            $0.value == peer && snapshot.membership.removal(of: $0.key) == nil
+        }
+        let removals = ([peer] + homed.keys.sorted()).map { Replica.LocalRequest.member(snapshot.removal(of: $0)) }
         // Its sessions close with `removed` once the removal is committed: ``GroupKeeper`` closes every
         // removed key's, whoever made the removal. Counted here, before.
         let closed = await directory.connectedPeers.contains(peer) ? 1 : 0
         do {
-            let written = try await replica.write([.member(snapshot.removal(of: peer))], at: Wallclock.millis())
+            let written = try await replica.write(removals, at: Wallclock.millis())
             guard case .membersChanged(let op) = written.made.first, let removal = op.member else {
                 return .error(WireError(.internal, "a removal made no member operation"))
             }
@@ -53,7 +60,7 @@ struct MemberDesk: Sendable {
         }
     }
 
-    private func record(of peer: PeerID, in membership: Membership, names: MemberNames, connected: Bool)
+    func record(of peer: PeerID, in membership: Membership, names: MemberNames, connected: Bool)
         -> MemberRecord
     {
         let removal = membership.removal(of: peer)

@@ -6,9 +6,17 @@ import PeerdWire
 /// by the names they gave. Every desk that takes members' names asks here.
 struct MemberRoster: Sendable {
     let trust: TrustService
-    /// This daemon's member, and the name it goes by.
-    let me: PeerID
-    let myName: String
+    /// This machine's own member, and the name it goes by.
+    let machine: PeerID
+    let machineName: String
+
+    init(trust: TrustService, me: PeerID, myName: String) {
+        (self.trust, machine, machineName) = (trust, me, myName)
+    }
+
+    /// The member the request acts for (``ActingMember``): a profile of this machine, or its own.
+    var me: PeerID { ActingMember.current?.id ?? machine }
+    var myName: String { ActingMember.current?.name ?? machineName }
 
     /// The members `names` names, in order, or why one names nobody.
     func resolve(_ names: [String], in snapshot: Replica) async -> Result<[PeerID], WireError> {
@@ -26,7 +34,8 @@ struct MemberRoster: Sendable {
     /// Every member's name: those the operations give, then this daemon's own and the paired ones'.
     func names(in snapshot: Replica) async -> MemberNames {
         var known = snapshot.list.names
-        known.introduce(me, as: myName)
+        known.introduce(machine, as: machineName)
+        if let acting = ActingMember.current { known.introduce(acting.id, as: acting.name) }
         for member in await trust.members() { known.introduce(member.peer, as: member.name ?? member.peer.short) }
         return known
     }

@@ -58,14 +58,14 @@ extension ReplicaService {
     /// refused (and told so) with nothing staged.
     private func stage(_ work: Work, into operations: inout [Operation]) -> Waiter? {
         switch work {
-        case .local(let requests, let at, let continuation):
+        case .local(let requests, let at, let author, let continuation):
             if let toldRemoved {
                 continuation.resume(throwing: Failure.refused(.removedFromGroup(toldRemoved)))
                 return nil
             }
             do {
                 // Drafted whole first (``Replica/draft(whole:at:)``): a refused part stages nothing.
-                let parts = try replica.draft(whole: requests, at: at).map { draft -> Part in
+                let parts = try replica.draft(whole: requests, at: at, by: author).map { draft -> Part in
                     switch draft {
                     case .alreadyListed(let row): .done(.alreadyListed(row))
                     case .alreadyMarked(let movie): .done(.alreadyMarked(movie))
@@ -132,11 +132,11 @@ extension ReplicaService {
         return nil
     }
 
-    /// A local operation's draft, signed by this peer, chained to its previous one, and staged.
+    /// A local operation's draft, signed by its author's key (this peer's, or a profile's), chained to its previous one, and staged.
     private func stage(_ draft: Operation) -> Operation {
         let previous = OperationID(origin: draft.id.origin, seq: draft.id.seq - 1)
         let prev = draft.id.seq == 1 ? nil : verifier.digest(of: previous, stored: stored)
-        let sealed = OperationSeal.seal(draft, prev: prev, by: identity)
+        let sealed = OperationSeal.seal(draft, prev: prev, by: signers[draft.id.origin] ?? identity)
         replica.stage(local: sealed)
         verifier.record(sealed)
         return sealed

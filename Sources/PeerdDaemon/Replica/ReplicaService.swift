@@ -55,12 +55,15 @@ package actor ReplicaService: Service {
     }
 
     enum Work {
-        case local([Replica.LocalRequest], at: Int64, CheckedContinuation<Written, any Error>)
+        case local([Replica.LocalRequest], at: Int64, by: Replica.Author?, CheckedContinuation<Written, any Error>)
         case remote([Operation], completion: @Sendable (Result<Set<PeerID>, Failure>) -> Void)
     }
 
     var replica: Replica
     let identity: PeerIdentity
+    /// The keys of the profiles that live on this machine, by their peer ids: they sign what a
+    /// request acting for a profile makes (``ActingMember``).
+    var signers: [PeerID: PeerIdentity] = [:]
     /// Origins' keys and chain ends, for checking operations from peers and sealing our own.
     var verifier = OperationVerifier()
     let store: any OperationStore
@@ -120,6 +123,9 @@ package actor ReplicaService: Service {
     /// at 21:04"): nothing it writes from now on would count anywhere, so nothing is written.
     package func told(removed words: String) { toldRemoved = toldRemoved ?? words }
 
+    /// Signs from now on what requests acting for the profile `identity` is the key of make.
+    package func addSigner(_ identity: PeerIdentity) { signers[identity.peer] = identity }
+
     package var id: PeerID { replica.id }
     package var name: String { replica.name }
     package var vector: VersionVector { replica.vector }
@@ -154,7 +160,8 @@ package actor ReplicaService: Service {
     /// Every other origin we hold operations from, with the name on its latest one.
     package func origins() -> [(peer: PeerID, name: String)] {
         replica.vector.entries.keys.sorted().compactMap { origin in
-            guard origin != replica.id else { return nil }
+            // A profile is a member, not a machine to reach: `members` shows it, with where it lives.
+            guard origin != replica.id, replica.membership.home(of: origin) == nil else { return nil }
             let last = replica.vector[origin]
             return replica.operations(from: origin, seqs: last...last).first.map { (origin, $0.by) }
         }
@@ -165,10 +172,16 @@ package actor ReplicaService: Service {
     /// Makes, persists and applies the operations of one whole request (an add with its marks, an
     /// import row), in one commit: all of them or, if the replica refuses one, none. Returns once
     /// they are durable, with the replica after them.
+    /// The operations are the member's the request acts for (``ActingMember/current``): this
+    /// machine's own, or a profile's.
     package func write(_ requests: [Replica.LocalRequest], at now: Int64) async throws -> Written {
         guard accepting else { throw Failure.shuttingDown }
+        let author = ActingMember.current.flatMap { $0.id == replica.id ? nil : $0 }
+        if let author, signers[author.id] == nil {
+            throw Failure.refused(.invalid("this peerd holds no key of \(author.name); it lives on another machine"))
+        }
         return try await withCheckedThrowingContinuation { continuation in
-            pending.append(.local(requests, at: now, continuation))
+            pending.append(.local(requests, at: now, by: author, continuation))
             wakeups.continuation.yield()
         }
     }

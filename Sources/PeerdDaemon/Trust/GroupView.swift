@@ -21,7 +21,9 @@ struct GroupView: Sendable {
             guard let peer = removal.step.peer, removed[peer] == nil else { continue }
             removed[peer] = SpentInvite(.removed, at: removal.at, inviter: removal.by)
         }
-        admitted = membership.admitted.subtracting(removed.keys)
+        // A profile holds no sessions (its machine signs for it): its key is no peer to admit or dial.
+        let profiles = membership.profiles
+        admitted = membership.admitted.subtracting(removed.keys).filter { profiles[$0] == nil }
         secretAdmits = fingerprint.map(membership.secretAdmits) ?? true
         selfRemoval = membership.removal(of: me)?.removedWords
     }

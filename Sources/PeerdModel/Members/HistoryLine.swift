@@ -58,13 +58,16 @@ package enum HistoryLine {
         let member = step.peer.map(name) ?? "someone"
         switch step.action {
         case .admit:
+            if step.via == .profile {
+                return "\(who) made the profile \(step.name ?? member), who lives on \(who)'s machine"
+            }
             let how: String =
                 switch step.via {
                 case .invite: "with an invite code"
                 case .groupSecret: "by the group secret"
                 case .introduced: "as introduced by a member"
                 case .pinned: "by pinning its key"
-                case nil: "to the group"
+                case .profile, nil: "to the group"
                 }
             return "\(who) admitted \(step.name ?? member) \(how)"
         case .remove: return "\(who) removed \(member) from the group"

@@ -11,6 +11,13 @@ package struct MemberNames: Sendable {
     /// Notes the name `operation` gives its origin, if it is the origin's newest.
     package mutating func note(_ operation: Operation) {
         note(operation.by, of: operation.id.origin, at: operation.orderKey)
+        // A profile is named by its admission until it makes something: lamport 0 ranks below all of
+        // its own operations, and the admission's id keeps the rank the same on every replica.
+        if let step = operation.member, step.action == .admit, step.via == .profile, let peer = step.peer,
+            let name = step.name
+        {
+            note(name, of: peer, at: OrderKey(lamport: 0, origin: operation.id.origin, seq: operation.id.seq))
+        }
     }
 
     /// Names `member` as `name` unless an operation of theirs names them: a member paired but

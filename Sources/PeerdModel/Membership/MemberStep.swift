@@ -16,6 +16,9 @@ package final class MemberStep: Hashable, Sendable, Codable, CustomStringConvert
         case groupSecret = "group-secret"
         case introduced
         case pinned
+        /// A profile: a member who lives on the admitter's machine, which holds its key and signs for
+        /// it (proto/PEER.md, "Profiles").
+        case profile
     }
 
     package let action: Action

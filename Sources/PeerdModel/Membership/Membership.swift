@@ -65,6 +65,19 @@ package struct Membership: Sendable {
         Set(records.compactMap { $0.step.action == .admit && counts($0.id) ? $0.step.peer : nil })
     }
 
+    /// The machine `peer` lives on when it is a profile (admitted `via: profile`): its admitter.
+    package func home(of peer: PeerID) -> PeerID? {
+        guard let admission = admission(of: peer), admission.step.via == .profile else { return nil }
+        return admission.id.origin
+    }
+
+    /// Every profile and the machine it lives on.
+    package var profiles: [PeerID: PeerID] {
+        var homes: [PeerID: PeerID] = [:]
+        for peer in admitted { if let home = home(of: peer) { homes[peer] = home } }
+        return homes
+    }
+
     /// Whether the group secret with this fingerprint admits new keys: always while nobody has been
     /// removed; after a removal, only a secret first recorded after the last removal, and newest.
     package func secretAdmits(_ fingerprint: String) -> Bool {

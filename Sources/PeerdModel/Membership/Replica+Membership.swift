@@ -1,8 +1,11 @@
 /// The group's membership as this replica holds it, and what a removal does to what it holds.
 extension Replica {
-    /// Why this replica can't make `step` now, or nil: a removal of a key removed already. (Which
-    /// keys are members to remove is the daemon's to say: its trust list knows keys the log may not yet.)
-    func memberRefusal(_ step: MemberStep) -> String? {
+    /// Why `author` can't make `step` now, or nil: a removal of a key removed already, or a profile
+    /// admitting anyone (only a machine admits: it holds the keys it lets in or meets them in TLS).
+    /// (Which keys are members to remove is the daemon's to say: its trust list knows keys the log
+    /// may not yet.)
+    func memberRefusal(_ step: MemberStep, by author: PeerID) -> String? {
+        if step.action == .admit, membership.home(of: author) != nil { return "a profile admits nobody" }
         guard step.action == .remove, let peer = step.peer, let removal = membership.removal(of: peer) else {
             return nil
         }

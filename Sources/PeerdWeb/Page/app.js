@@ -13,6 +13,7 @@ import { api, fail, page, refused, stop } from './page.js';
 import { renderPeers } from './peers.js';
 import * as search from './search.js';
 import * as tonight from './tonight.js';
+import { chosenProfile, startWho } from './who.js';
 
 const PEERS_EVERY = 5000; // ms; there is no peers event (nor a members one)
 
@@ -25,8 +26,10 @@ const ui = {
 // ---------------------------------------------------------------- status and peers
 
 function applyStatus(status) {
-  if (status.peer && status.peer !== page.me) {
-    page.me = status.peer;
+  page.machine = status.peer || page.machine;
+  const me = page.profile || page.machine;
+  if (me && me !== page.me) {
+    page.me = me;
     list.redrawBadges();
     redrawMine(); // the movie view shows my marks as mine
   }
@@ -112,7 +115,16 @@ function route() {
 window.addEventListener('hashchange', () => {
   if (/token=/.test(location.hash)) location.reload();
 });
+/** "Who's watching" changed: "me" is another member now, and so are the marks to set and the filters. */
+function actingChanged() {
+  applyStatus({});
+  list.resync();
+  tonight.reload();
+}
+
 if (page.token) {
+  page.profile = chosenProfile();
+  startWho(actingChanged);
   // The first page and the status go out together; the stream starts too, and holds its changes
   // until the first page is on screen.
   list.start({ firstPage: refreshPeers, changed: peersSoon });

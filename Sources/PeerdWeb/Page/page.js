@@ -10,10 +10,11 @@ const ui = {
   error: $('error'), notice: $('notice'),
 };
 
-/** `me`: this daemon's peer id (status.peer), "me" among the members' marks; `view`: the view shown
+/** `me`: the member the page acts for, "me" among the members' marks: this daemon's peer id
+ * (status.peer), or `profile`, a profile of this machine chosen in "who's watching"; `view`: the view shown
  * (list, discover, activity, tonight), under the movie view when it is open; `stopped`: the page
  * has no (valid) token and talks to peerd no more; `stream`: the event stream (live.js's `follow`). */
-export const page = { token: takeToken(), me: null, view: 'list', stopped: false, stream: null };
+export const page = { token: takeToken(), me: null, profile: null, view: 'list', stopped: false, stream: null };
 
 /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
 export const known = new Map();
@@ -22,7 +23,7 @@ export const known = new Map();
 export const refused = () => stop('The key in this page’s link is not (or no longer) this peerd’s.');
 
 /** One control request with the page's token: its control response, or ApiError (api.js). */
-export const api = controlApi(page.token, refused);
+export const api = controlApi(page.token, refused, () => page.profile);
 
 /** A request; when the group's token is busy (`rate-limited`), asked again a second later, thrice at most. */
 export async function ask(request) {

@@ -12,3 +12,21 @@ package struct RemoveMemberRequest: ControlRequestBody {
 
     package init(peer: String) { self.peer = peer }
 }
+
+/// This machine's own member and the profiles that live on it (proto/CONTROL.md, "Profiles"),
+/// answered by `members`. The page's "who's watching" asks it.
+package struct ProfilesRequest: ControlRequestBody {
+    package static let tag = "profiles"
+    package init() {}
+}
+
+/// Make a profile: a member who lives on this machine, with a key of its own that this daemon
+/// holds and an admission in the group's log (proto/CONTROL.md, "Profiles"). Answered by
+/// `profileAdded`.
+package struct AddProfileRequest: ControlRequestBody {
+    package static let tag = "addProfile"
+    package static var allowedFromPage: Bool { false }
+    package var name: String
+
+    package init(name: String) { self.name = name }
+}

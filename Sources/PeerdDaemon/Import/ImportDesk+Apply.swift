@@ -55,7 +55,7 @@ extension ImportDesk {
     /// dated one replaces an undated one or an older day, an undated one never replaces a seen
     /// mark, so files that overlap (Letterboxd's watched and diary) agree in any order.
     private static func changes(_ mark: Mark, on movie: MovieID, in snapshot: Replica) -> Bool {
-        let current = snapshot.list.marks.mark(mark.kind, of: snapshot.id, on: movie)
+        let current = snapshot.list.marks.mark(mark.kind, of: ActingMember.current?.id ?? snapshot.id, on: movie)
         guard mark.kind == .seen, let current, current.set else { return current != mark }
         guard let day = mark.on else { return false }
         return current.on.map { $0 < day } ?? true

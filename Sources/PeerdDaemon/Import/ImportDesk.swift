@@ -24,12 +24,18 @@ struct ImportDesk: Sendable {
         case failed(String)
     }
 
+    /// The journal of `batch`'s file for the member the import acts for: a profile importing the
+    /// file the machine's member imported has rows of its own to make.
+    static func journal(of batch: ImportBatch) -> String {
+        ActingMember.current.map { "\(batch.id)-\($0.id.rawValue)" } ?? batch.id
+    }
+
     func importRows(_ batch: ImportBatch) async -> ControlResponse {
         if let reason = batch.invalidReason { return .error(WireError(.badRequest, reason)) }
         let imports = journals
         let done: [String: ImportResult]
         do {
-            done = try await imports.done(batch.id, dryRun: batch.dryRun)
+            done = try await imports.done(Self.journal(of: batch), dryRun: batch.dryRun)
         } catch {
             return .error(WireError(.storageFailed, error.description))
         }
@@ -72,7 +78,7 @@ struct ImportDesk: Sendable {
                     let row = rows[applied]
                     let result = await apply(row, next, dryRun: batch.dryRun)
                     do throws(StoreError) {
-                        if !batch.dryRun { try await imports.record(batch.id, [result]) }
+                        if !batch.dryRun { try await imports.record(Self.journal(of: batch), [result]) }
                     } catch {
                         journalError = error
                     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PeerdImport
+import PeerdModel
 import PeerdWire
 
 #if canImport(FoundationEssentials)
@@ -34,8 +35,21 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write here instead of to standard output.", valueName: "file")) var output: String?
     @OptionGroup var options: ControlOptions
 
+    /// Whose movies `--mine` keeps, and whose dates and ratings Letterboxd's file gets: this
+    /// machine's own member, or the profile `--profile` names.
+    func member() throws -> (peer: PeerID, name: String) {
+        guard let profile = options.actingProfile else {
+            guard case .status(let me) = try options.request(StatusRequest()) else { throw Output.unexpected() }
+            return (me.peer, me.name)
+        }
+        guard case .members(let here) = try options.request(ProfilesRequest()) else { throw Output.unexpected() }
+        let named = here.members.first { $0.name == profile || $0.peer.rawValue.hasPrefix(profile.lowercased()) }
+        guard let named else { throw Output.unexpected() }
+        return (named.peer, named.name ?? profile)
+    }
+
     func run() throws {
-        guard case .status(let me) = try options.request(StatusRequest()) else { throw Output.unexpected() }
+        let me = try member()
         let movies = try options.everyRow()
         let bytes = ExportWriter.write(movies, format: format, me: me.peer, myName: me.name, mine: mine)
         guard let output else {

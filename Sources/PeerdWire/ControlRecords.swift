@@ -190,6 +190,10 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     package var web: String?
     /// Set once this daemon's key was removed from the group: "removed from the group by alice at 21:04".
     package var removed: String?
+    /// The profile the request acted for, when it named one (proto/CONTROL.md, "profiles"): the
+    /// member "me" is for it. Absent for the machine's own member.
+    package var profile: PeerID?
+    package var profileName: String?
 
     package init(
         peer: PeerID,

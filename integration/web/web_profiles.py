@@ -27,6 +27,8 @@ def check_who_is_watching(w):
     if names != ["alice", "ren"]:
         raise CheckFailed(f"who's watching offers {names}, not alice and ren")
     Select(a.driver.find_element("id", "who")).select_by_visible_text("ren")
+    wm.until(a, lambda p: p.js("return document.getElementById('name').textContent") == "ren · alice",
+             "the header saying the page acts for ren on alice's machine")
     wm.open_view(a, movie, title)
     if wm.pressed(a, "want") != "false":
         raise CheckFailed(f"ren's Want of {movie} is pressed before ren set it")

@@ -171,7 +171,7 @@ struct ControlResponder: Sendable {
     }
 
     func status() async -> StatusRecord {
-        StatusRecord(
+        var record = StatusRecord(
             peer: info.identity,
             name: info.name,
             port: info.port,
@@ -189,6 +189,8 @@ struct ControlResponder: Sendable {
             web: info.page?.address,
             removed: await trust.removal
         )
+        if let acting = ActingMember.current { (record.profile, record.profileName) = (acting.id, acting.name) }
+        return record
     }
 
     /// What `peerctl doctor` needs that only the daemon knows (proto/CONTROL.md, "diagnose").

@@ -27,7 +27,7 @@ const ui = {
 
 function applyStatus(status) {
   page.machine = status.peer || page.machine;
-  const me = page.profile || page.machine;
+  const me = status.profile || status.peer; // a profile the page acts for, else the machine's member
   if (me && me !== page.me) {
     page.me = me;
     list.redrawBadges();
@@ -35,7 +35,7 @@ function applyStatus(status) {
   }
   list.heardStatus(status);
   search.heardStatus(status);
-  ui.name.textContent = status.name || '';
+  ui.name.textContent = status.profileName ? `${status.profileName} · ${status.name}` : status.name || '';
   document.title = status.name ? `Watch list · ${status.name}` : 'Watch list · peerd';
 }
 
@@ -117,7 +117,7 @@ window.addEventListener('hashchange', () => {
 });
 /** "Who's watching" changed: "me" is another member now, and so are the marks to set and the filters. */
 function actingChanged() {
-  applyStatus({});
+  api({ type: 'status' }).then(applyStatus, (err) => fail('Could not read peerd’s status', err));
   list.resync();
   tonight.reload();
 }

@@ -52,6 +52,8 @@ export const loadPick = () => askPick({ type: 'pickStatus' });
  * screen or the one that takes its place; it is newer than any answer still on its way. */
 export function heard(s) {
   if (page.view !== 'tonight' || !s?.pick) return; // showing the view asks `pickStatus` anew
+  // An event says how the pick stands for the machine's own member; a profile asks for its own.
+  if (page.me !== page.machine) return void loadPick();
   const now = pick.state;
   if (pickId(now) !== pickId(s)) {
     // Another pick: one opened after the shown one closed, or one older than it (left alone). Two

@@ -37,6 +37,10 @@ enum PageFiles {
         "movie.js": File(bytes: PackageResources.movie_js, contentType: script),
         "activity.js": File(bytes: PackageResources.activity_js, contentType: script),
         "tonight.js": File(bytes: PackageResources.tonight_js, contentType: script),
+        "tv.css": File(bytes: PackageResources.tv_css, contentType: style),
+        "tv.js": File(bytes: PackageResources.tv_js, contentType: script),
+        "tvmovie.js": File(bytes: PackageResources.tvmovie_js, contentType: script),
+        "spatial.js": File(bytes: PackageResources.spatial_js, contentType: script),
     ]
 
     /// Each file of the member's page by its path; `/` is `index.html`.

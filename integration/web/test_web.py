@@ -223,8 +223,9 @@ def check_page_files(w):
     # import from the one it loads (each must be served, as JavaScript, without a token).
     entry = re.findall(r'<script type="module" src="([^"]+)"', html)
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', html)
-    if entry != ["app.js"] or styles != ["base.css", "app.css"]:
-        raise CheckFailed(f"index.html loads modules {entry} and styles {styles}; expected app.js, base.css, app.css")
+    if entry != ["app.js"] or styles != ["base.css", "app.css", "tv.css"]:
+        raise CheckFailed(f"index.html loads modules {entry} and styles {styles}; "
+                          "expected app.js, base.css, app.css, tv.css")
     files = [("/", "text/html"), ("/index.html", "text/html")] + [(f"/{s}", "text/css") for s in styles]
     modules, queue = [], list(entry)
     while queue:

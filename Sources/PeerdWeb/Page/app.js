@@ -1,7 +1,7 @@
 // peerd's page: the shared watch list, live (proto/WEB.md, "The page"). Native ES modules, no build
 // step; one module per view. This one starts the page: it reads peerd's status, peers and members,
 // routes the links (the part after `#`) to the views, and follows the event stream, handing each
-// `change` to the list and each `pick` to Tonight.
+// `change` to the list and each `pick` to Tonight (and the TV view, which shows both).
 import { loadHistory } from './activity.js';
 import { buildDiscover } from './discover.js';
 import { $ } from './dom.js';
@@ -13,14 +13,22 @@ import { api, fail, page, refused, stop } from './page.js';
 import { renderPeers } from './peers.js';
 import * as search from './search.js';
 import * as tonight from './tonight.js';
+import { leaveTv, showTv } from './tv.js';
 import { chosenProfile, startWho } from './who.js';
 
 const PEERS_EVERY = 5000; // ms; there is no peers event (nor a members one)
 
 const ui = {
   name: $('name'), app: $('app'), noToken: $('no-token'),
-  views: { list: $('app'), discover: $('discover'), activity: $('activity'), tonight: $('tonight') },
-  links: { list: $('to-list'), discover: $('to-discover'), activity: $('to-activity'), tonight: $('to-tonight') },
+  // The sections each view shows: the TV's shows the list's too (its cards, drawn big by tv.css).
+  views: {
+    list: [$('app')], discover: [$('discover')], activity: [$('activity')], tonight: [$('tonight')],
+    tv: [$('tv'), $('app')],
+  },
+  links: {
+    list: $('to-list'), discover: $('to-discover'), activity: $('to-activity'), tonight: $('to-tonight'),
+    tv: $('to-tv'),
+  },
 };
 
 // ---------------------------------------------------------------- status and peers
@@ -41,7 +49,8 @@ function applyStatus(status) {
 
 let peersBusy = false;
 async function refreshPeers() {
-  if (peersBusy || page.stopped) return;
+  // The TV view shows no peers: a remote's key press is the only thing that asks peerd there.
+  if (peersBusy || page.stopped || page.view === 'tv') return;
   peersBusy = true;
   try {
     const [peers, status, members] = await Promise.all(
@@ -87,8 +96,11 @@ function listen() {
 // ---------------------------------------------------------------- views and links
 
 function showView(name) {
+  const was = page.view;
   page.view = name;
-  for (const [view, section] of Object.entries(ui.views)) section.hidden = view !== name;
+  document.body.dataset.view = name;
+  const shown = ui.views[name];
+  for (const section of new Set(Object.values(ui.views).flat())) section.hidden = !shown.includes(section);
   for (const [view, a] of Object.entries(ui.links)) {
     if (view === name) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -96,6 +108,8 @@ function showView(name) {
   if (name === 'discover') buildDiscover();
   if (name === 'activity') loadHistory();
   if (name === 'tonight') tonight.loadPick();
+  if (name === 'tv') showTv();
+  else if (was === 'tv') leaveTv();
 }
 
 function route() {
@@ -106,7 +120,7 @@ function route() {
     return;
   }
   closeMovie();
-  showView(['#discover', '#activity', '#tonight'].includes(location.hash) ? location.hash.slice(1) : 'list');
+  showView(['#discover', '#activity', '#tonight', '#tv'].includes(location.hash) ? location.hash.slice(1) : 'list');
 }
 
 // ---------------------------------------------------------------- start

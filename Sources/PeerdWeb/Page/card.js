@@ -1,6 +1,6 @@
 // A movie of a pick as one card to vote on, for Tonight and the guest page: its poster (its title on
 // a quiet gradient while the poster loads, or when there is none), title, year, runtime and overview;
-// a horizontal swipe of it votes.
+// a horizontal swipe of it votes. The TV's movie view shows a movie with it too, without the swipe.
 import { POSTER, h, picture } from './dom.js';
 
 const titleOf = (c) => c.title || `Movie ${c.movieId}`;
@@ -18,7 +18,7 @@ function runtimeText(minutes) {
 /**
  * `c` (a pick's card: movieId, title, year, runtime, overview, posterPath) as `article.vote-card`
  * with its title in `heading` (h2, h3), and `more` (nodes) under the overview; a swipe calls
- * `vote(yes)`.
+ * `vote(yes)` when there is a `vote`.
  */
 export function voteCard(c, { heading = 'h3', more = [], vote }) {
   const art = h('article', 'vote-card');
@@ -38,7 +38,7 @@ export function voteCard(c, { heading = 'h3', more = [], vote }) {
   if (c.overview) text.append(h('p', 'vote-overview', c.overview));
   text.append(...more);
   art.append(box, text);
-  swipe(art, vote);
+  if (vote) swipe(art, vote);
   return art;
 }
 

@@ -240,9 +240,11 @@ async function loadMore() {
   release();
 }
 
+// Scrolling near the end loads the next page; on the TV, where the arrows scroll, only Show more does
+// (an arrow asks peerd nothing there).
 const observer = 'IntersectionObserver' in window
   ? new IntersectionObserver((seen) => {
-    if (!state.pageFailed && seen.some((e) => e.isIntersecting)) loadMore();
+    if (!state.pageFailed && page.view !== 'tv' && seen.some((e) => e.isIntersecting)) loadMore();
   }, { rootMargin: '0px 0px 800px 0px' })
   : null;
 

@@ -109,7 +109,7 @@ function watchBlock(providers) {
 // ---------------------------------------------------------------- marks, in the movie view
 
 /** One member's marks in words: "wants to watch it, rates it 8/10". */
-function said(m) {
+export function said(m) {
   const words = [];
   if (m.want) words.push('wants to watch it');
   if (m.seen) words.push(m.seenOn ? `saw it on ${m.seenOn}` : 'has seen it');
@@ -195,25 +195,33 @@ function toggle(movie, kind, text, on) {
   return b;
 }
 
-/** Sets or clears one of my marks; the view shows the row the answer carries at once. */
-async function setMark(movie, mark, control) {
-  const id = movie.movieId;
-  const wanted = { id, title: movie.title, year: movie.year }; // undefined ones are left out
-  await busy(control, async () => {
+/** Sets or clears one of my marks on `movie` ({movieId, title, year}) with `control` busy meanwhile,
+ * in one request: the answer (its `movie` the row as it is now), or null when it failed (said in
+ * p#error). For the movie view and the TV's. */
+export async function sendMark(movie, mark, control) {
+  const wanted = { id: movie.movieId, title: movie.title, year: movie.year }; // undefined ones are left out
+  return busy(control, async () => {
     try {
       const res = await api({ type: 'mark', movie: wanted, marks: [mark] });
       clearError();
       if (res.added) notice(`Added “${titleOf(res.movie || movie)}”.`);
-      if (res.movie && view.movie === id) {
-        heardListed(id, true);
-        view.row = res.movie;
-        showMovie(id);
-      }
+      if (res.movie) heardListed(movie.movieId, true);
       activitySoon();
+      return res;
     } catch (err) {
       fail(`Could not mark ${titleOf(movie)}`, err);
+      return null;
     }
   });
+}
+
+/** Sets or clears one of my marks; the view shows the row the answer carries at once. */
+async function setMark(movie, mark, control) {
+  const res = await sendMark(movie, mark, control);
+  if (res?.movie && view.movie === movie.movieId) {
+    view.row = res.movie;
+    showMovie(movie.movieId);
+  }
 }
 
 let similar = null;

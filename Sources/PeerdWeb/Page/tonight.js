@@ -1,7 +1,7 @@
 // The Tonight view (#tonight, proto/WEB.md): picking tonight's movie. Starting a pick, this member's
 // next card with Yes and No (→ and ←, a swipe), a ranked pick's finalists to order, each voter's
 // progress, the guest link's QR code, closing, and the result; live from the stream's `pick` events,
-// each of which carries the pick's whole state.
+// each of which carries the pick's whole state. The TV view (tv.js) shows the same pick, told by `onPick`.
 import { voteCard, cardName } from './card.js';
 import { $, button, h } from './dom.js';
 import { api, page } from './page.js';
@@ -18,6 +18,13 @@ const ui = {
  * of the newest request and of the one whose answer is on screen (an older answer is dropped). */
 const pick = { state: null, asked: 0, shown: 0, busy: false, ranking: [], seenOpen: '', guests: '' };
 const pickId = (s) => (s ? `${s.pick.origin}:${s.pick.seq}` : '');
+/** The views that show the pick: each `pick` event is drawn while one of them is shown. */
+const showing = () => page.view === 'tonight' || page.view === 'tv';
+
+/** Told, after each drawing, `{state, next, said, wait}`: the pick (a pickState, or null), this
+ * member's card to vote on (null when none), the result in words and what the votes wait for. */
+const listeners = [];
+export const onPick = (fn) => listeners.push(fn);
 
 /** A request about the pick; its pickState rendered unless a newer one was asked since. */
 async function askPick(request) {
@@ -51,7 +58,7 @@ export const loadPick = () => askPick({ type: 'pickStatus' });
 /** A `pick` event's state (proto/WEB.md): shown at once, without asking, when it is the pick on
  * screen or the one that takes its place; it is newer than any answer still on its way. */
 export function heard(s) {
-  if (page.view !== 'tonight' || !s?.pick) return; // showing the view asks `pickStatus` anew
+  if (!showing() || !s?.pick) return; // showing the view asks `pickStatus` anew
   // An event says how the pick stands for the machine's own member; a profile asks for its own.
   if (page.me !== page.machine) return void loadPick();
   const now = pick.state;
@@ -68,10 +75,14 @@ export function heard(s) {
 
 /** The pick again, once the stream is back: what changed while it was down was not heard. */
 export function reload() {
-  if (page.view === 'tonight') loadPick();
+  if (showing()) loadPick();
 }
 
-function pickCard(c) {
+/** Starts a pick of the list in the mode chosen (a majority one unless another is). */
+export const startPick = () => askPick({ type: 'pick', mode: ui.mode.value });
+
+/** A pick's card `c` to vote on, with who wants it. */
+export function pickCard(c) {
   const who = c.wantedBy?.length ? `Wanted by ${c.wantedBy.join(', ')}` : 'Nobody wants it yet';
   const wanted = h('p', 'pick-wanted', who);
   const art = voteCard(c, { heading: 'h3', more: [wanted], vote: castVote });
@@ -132,6 +143,7 @@ function renderPick(s) {
   ui.voters.hidden = !s;
   if (!s) ui.wait.textContent = 'No pick yet. Start one: everyone connected votes on the list’s movies.';
   showGuests(open ? s.guests : null);
+  listeners.forEach((fn) => fn({ state: s, next, said, wait: ui.wait.textContent }));
 }
 
 /** The guest link of an open pick this peer opened (`guests`): its QR code, its URL, or why there is none. */
@@ -194,7 +206,8 @@ function drawRanking(focus) {
   }
 }
 
-async function castVote(yes) {
+/** This member's vote on the card shown (one request; none while one is on its way). */
+export async function castVote(yes) {
   const c = pick.state?.next;
   if (!c || pick.busy || ui.vote.hidden) return;
   pick.busy = true;
@@ -222,7 +235,7 @@ document.addEventListener('keydown', (e) => {
 });
 ui.startPick.addEventListener('click', async () => {
   ui.startPick.disabled = true;
-  const s = await askPick({ type: 'pick', mode: ui.mode.value });
+  const s = await startPick();
   ui.startPick.disabled = false;
   if (s) (ui.vote.hidden ? (ui.rank.hidden ? ui.closePick : ui.finalists.querySelector('button:not([disabled])')) : ui.yes).focus();
 });

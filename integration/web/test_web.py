@@ -47,6 +47,7 @@ import web_marks  # noqa: E402
 import web_members  # noqa: E402
 import web_profiles  # noqa: E402
 import web_tonight  # noqa: E402
+import web_tv  # noqa: E402
 
 LIVE_BOUND_MS = 1000  # WEB.md: the page updates live; a change is on the other page within this
 APPEAR = 15.0  # s: generous waits for presence on a loaded machine (the bound above is measured)
@@ -949,6 +950,7 @@ CHECKS = [
     *web_browse.CHECKS,
     *web_marks.CHECKS,
     *web_tonight.CHECKS,
+    *web_tv.CHECKS,
     *web_members.CHECKS,
     *web_profiles.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
@@ -959,7 +961,7 @@ CHECKS = [
 BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check_peers_shown, check_token_in_page,
                   check_paging, check_phone_keyboard_dark, check_search_without_token, check_browser_clean,
                   *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
-                  *(check for _, check in web_tonight.CHECKS),
+                  *(check for _, check in web_tonight.CHECKS), *(check for _, check in web_tv.CHECKS),
                   *(check for _, check in web_members.CHECKS),
                   *(check for _, check in web_profiles.CHECKS)}
 

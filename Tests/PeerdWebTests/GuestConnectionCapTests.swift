@@ -24,7 +24,7 @@ struct GuestConnectionCapTests {
         let gate = BoundGate(GuestGate(address: "127.0.0.1", port: 0))
         let app = Application(
             responder: GuestResponder(gate: gate, ledger: ledger, desk: desk),
-            server: .http1(configuration: GuestDoor<FakeGuestDesk>.http1(count)),
+            server: .http1(configuration: LANServer<GuestResponder<FakeGuestDesk>>.http1(count)),
             configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { gate.listening(on: $0.localAddress?.port ?? 0) }
         )

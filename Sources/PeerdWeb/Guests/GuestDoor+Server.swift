@@ -1,32 +1,8 @@
-import HummingbirdCore
 import Logging
-import NIOCore
-import NIOHTTP1
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Opening and closing the door: a ``PageServer`` with ``GuestResponder`` in a child task of
+/// Opening and closing the door: a ``LANServer`` with ``GuestResponder`` in a child task of
 /// ``GuestDoor/run()``, stopped by finishing its `stop` stream.
 extension GuestDoor {
-    /// Guests' connections at once, at most (``ConnectionCap``): 32 guests with a few each; and
-    /// from one address (a phone keeps two to six).
-    static var maxConnections: (all: Int, perAddress: Int) { (256, 16) }
-
-    /// Guests' connections close after this long without a request; their headers are small.
-    static func http1(_ count: ConnectionCap.Count) -> HTTP1Channel.Configuration {
-        .init(
-            additionalChannelHandlers: [ConnectionCap(count)],
-            idleTimeout: .seconds(10),
-            httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: 8 * 1024,
-                maxHeaderListSize: 16 * 1024,
-                maxHeaderFieldCount: 64
-            )
-        )
-    }
-
     func open(in group: inout DiscardingTaskGroup) {
         // Already open, or opening (its `listening` wakes the waiters).
         guard serving == nil else { return }
@@ -38,40 +14,22 @@ extension GuestDoor {
         serial += 1
         let (stopped, stop) = AsyncStream.makeStream(of: Never.self)
         serving = Serving(serial: serial, stop: stop, base: nil)
-        let (serial, port, logger) = (self.serial, settings.port, self.logger)
+        let (serial, port) = (self.serial, settings.port)
         let gate = BoundGate(GuestGate(address: address, port: port))
-        let server = PageServer(
+        let server = LANServer(
             responder: GuestResponder(gate: gate, ledger: ledger, desk: desk),
-            configuration: ServerConfiguration(address: .hostname(address, port: port), reuseAddress: true),
+            address: address,
+            port: port,
             eventLoopGroup: eventLoopGroup,
             logger: logger,
-            onServerRunning: { channel in
-                let bound = channel.localAddress?.port ?? port
-                gate.listening(on: bound)
-                await self.listening(serial, base: "http://\(WebPage.urlHost(address)):\(bound)")
-            },
-            http1: Self.http1(
-                ConnectionCap.Count(limit: Self.maxConnections.all, perAddress: Self.maxConnections.perAddress)
-            )
+            otherPort: "--guest-port, or \"guestPort\""
         )
         group.addTask {
-            await withTaskGroup(of: Void.self) { lifetime in
-                lifetime.addTask {
-                    do {
-                        try await server.run()
-                    } catch {
-                        let reason = CannotListen(
-                            address: address,
-                            port: port,
-                            error: error,
-                            otherPort: "--guest-port, or \"guestPort\""
-                        )
-                        await self.failed(serial, reason)
-                    }
-                }
-                lifetime.addTask { for await _ in stopped {} }
-                await lifetime.next()
-                lifetime.cancelAll()
+            await server.run(until: stopped) { bound in
+                gate.listening(on: bound)
+                await self.listening(serial, base: "http://\(WebPage.urlHost(address)):\(bound)")
+            } failed: { reason in
+                await self.failed(serial, reason)
             }
             await self.ended(serial)
         }

@@ -2,7 +2,7 @@
 /// first, then the path: `/g/CAPABILITY/`, the guest page's files and four names under it, nothing
 /// else; then the method, and the `Origin` of a `POST`. Whether the capability opens a pick is the
 /// door's to say.
-package struct GuestGate: PortBoundGate {
+package struct GuestGate: LANGate {
     package enum Route: Hashable, Sendable {
         /// The guest page itself, `guest.html`.
         case page
@@ -43,21 +43,13 @@ package struct GuestGate: PortBoundGate {
         case refuse(status: Int, reason: String, allow: String? = nil)
     }
 
-    /// `ADDRESS:PORT`, as the link names it and browsers send it in `Host`, lowercased.
-    package let authority: String
-    private let address: String
+    let lan: LANAuthority
 
-    package init(address: String, port: Int) {
-        self.address = address
-        authority = "\(WebPage.urlHost(address).lowercased()):\(port)"
-    }
-
-    /// The same gate for the port the door listens on, once known (`--guest-port 0` picks one).
-    package func listening(on port: Int) -> GuestGate { GuestGate(address: address, port: port) }
+    init(lan: LANAuthority) { self.lan = lan }
 
     package func admit(method: String, path: String, host: String?, origin: String?) -> Verdict {
-        guard let host, WebGate.withPort(host) == authority else {
-            return .refuse(status: 421, reason: "this page answers only to \(authority)")
+        guard lan.admits(host: host) else {
+            return .refuse(status: lan.misdirected.status, reason: lan.misdirected.reason)
         }
         let parts = path.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count >= 3, parts[0].isEmpty, parts[1] == "g", Self.isCapability(parts[2]) else {
@@ -72,7 +64,7 @@ package struct GuestGate: PortBoundGate {
         guard allowed.contains(method) else {
             return .refuse(status: 405, reason: "use \(route.method)", allow: allowed.joined(separator: ", "))
         }
-        if method == "POST", origin?.lowercased() != "http://\(authority)" {
+        if method == "POST", !lan.isOwn(origin: origin) {
             return .refuse(status: 403, reason: "a vote must come from the guest page (Origin)")
         }
         return .admit(capability: capability, route)

@@ -4,30 +4,10 @@ import NIOCore
 import PeerdModel
 import PeerdWire
 
-/// A request to the guest door, with the address it came from (for the per-address limits) and
-/// its connection (to learn when the client leaves).
-struct GuestRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
-    let address: String
-    let channel: any Channel
-
-    init(source: ApplicationRequestContextSource) {
-        coreContext = .init(source: source)
-        address = source.channel.remoteAddress?.ipAddress ?? "unknown"
-        channel = source.channel
-    }
-
-    /// Completes when the client closed its side of the connection: what ``ConnectionCap`` on it
-    /// says; nil on a connection without one.
-    func clientGone() async -> EventLoopFuture<Void>? {
-        try? await channel.pipeline.handler(type: ConnectionCap.self).get().clientGone
-    }
-}
-
 /// Answers the guest door's requests (proto/WEB.md, "Guests"): the per-address limit first, then
 /// ``GuestGate``, then the capability, then the route. Every answer carries the page's headers.
 struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
-    typealias Context = GuestRequestContext
+    typealias Context = LANRequestContext
 
     let gate: BoundGate<GuestGate>
     let ledger: GuestLedger
@@ -41,17 +21,8 @@ struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
 
     private func answer(_ request: Request, context: Context) async -> Response {
         if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
-        let verdict = gate.current.admit(
-            method: request.method.rawValue,
-            path: request.uri.path,
-            host: request.head.authority,
-            origin: request.headers[.origin]
-        )
-        switch verdict {
-        case .refuse(let status, let reason, let allow):
-            var response = WebGateMiddleware<BasicRequestContext>.text(status: status, reason)
-            if let allow { response.headers[.allow] = allow }
-            return response
+        switch gate.current.admit(request) {
+        case .refuse(let status, let reason, let allow): return .refused(status: status, reason: reason, allow: allow)
         case .redirect(let capability):
             guard ledger.pick(opening: capability) != nil else {
                 return WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")

@@ -297,7 +297,9 @@ def peerctl_json_problems() -> list[str]:
     document = PROTO / "PEERCTL-JSON.md"
     if not document.exists():
         return ["proto/PEERCTL-JSON.md is missing: peerctl --json output shapes are undocumented"]
-    headings = set(re.findall(r"^#+ `peerctl ([a-z-]+)", document.read_text(encoding="utf-8"), re.M))
+    # A subcommand's section names it after its command: `peerctl device link`.
+    headings = {word for words in re.findall(r"^#+ `peerctl ([a-z -]+)`", document.read_text(encoding="utf-8"), re.M)
+                for word in words.split()}
     return [f"proto/PEERCTL-JSON.md: no section for `peerctl {name}`" for name in sorted(names - headings)]
 
 

@@ -43,6 +43,12 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case memberRemoved(MemberRemovedRecord)
     /// A profile made (`addProfile`): the member it is, as `members` shows it.
     case profileAdded(MemberRecord)
+    /// A device link made (`deviceLink`).
+    case deviceLink(DeviceLinkRecord)
+    /// The linked devices (`deviceList`).
+    case devices(DevicesRecord)
+    /// A device unlinked (`deviceUnlink`): its access ended.
+    case deviceUnlinked(DeviceRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -65,6 +71,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .members: "members"
         case .memberRemoved: "memberRemoved"
         case .profileAdded: "profileAdded"
+        case .deviceLink: "deviceLink"
+        case .devices: "devices"
+        case .deviceUnlinked: "deviceUnlinked"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
         case .movies: "movies"
@@ -139,6 +148,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "members": self = .members(try MembersRecord(from: decoder))
         case "memberRemoved": self = .memberRemoved(try MemberRemovedRecord(from: decoder))
         case "profileAdded": self = .profileAdded(try MemberRecord(from: decoder))
+        case "deviceLink": self = .deviceLink(try DeviceLinkRecord(from: decoder))
+        case "devices": self = .devices(try DevicesRecord(from: decoder))
+        case "deviceUnlinked": self = .deviceUnlinked(try DeviceRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -188,6 +200,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .members(let members): try members.encode(to: encoder)
         case .memberRemoved(let removed): try removed.encode(to: encoder)
         case .profileAdded(let profile): try profile.encode(to: encoder)
+        case .deviceLink(let link): try link.encode(to: encoder)
+        case .devices(let devices): try devices.encode(to: encoder)
+        case .deviceUnlinked(let device): try device.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

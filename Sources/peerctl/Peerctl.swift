@@ -32,6 +32,7 @@ struct Peerctl: ParsableCommand {
               peerctl --profile sam want 550          (act as sam; or PEERCTL_PROFILE=sam)
               peerctl remove 550                      (a movie; peerctl remove carol removes a member)
               peerctl open                            (the list as a page in your browser)
+              peerctl device link                     (the list on your phone: a link and a QR code)
               peerctl doctor                          (why peers don't find each other)
 
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
@@ -47,7 +48,7 @@ struct Peerctl: ParsableCommand {
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
             PickCommand.self, VoteCommand.self, ImportCommand.self, ExportCommand.self,
-            OpenCommand.self, DoctorCommand.self,
+            DeviceCommand.self, OpenCommand.self, DoctorCommand.self,
         ]
     )
 

@@ -114,9 +114,14 @@ struct ControlResponder: Sendable {
         case let batch as ImportBatch:
             guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
             return await imports.importRows(batch)
+        case is DeviceLinkRequest, is DeviceListRequest, is DeviceUnlinkRequest: return Self.noDevices
         default: return await respondOwn(to: request)
         }
     }
+
+    private static let noDevices = ControlResponse.error(
+        WireError(.unavailable, "linked devices are off: peerd runs with --no-devices (or \"devices\": false)")
+    )
 
     /// The requests about this daemon and its peers.
     private func respondOwn(to request: ControlRequest) async -> ControlResponse {

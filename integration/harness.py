@@ -253,12 +253,14 @@ class Peerd(PeerctlClient):
 
     def web_args(self):
         """The page on a free port, so daemons side by side never contend for 7602, unless the test
-        chose its own port or no page; a pick's guest door on loopback and a free port, never on this
-        machine's own LAN address, unless the test chose."""
+        chose its own port or no page; a pick's guest door and the linked devices' door on loopback
+        and a free port, never on this machine's own LAN address, unless the test chose."""
         page = [] if {"--web-port", "--no-web"} & set(self.args) else ["--web-port", "0"]
         door = [] if {"--guest-address", "--guest-port", "--no-guests"} & set(self.args) else [
             "--guest-address", "127.0.0.1", "--guest-port", "0"]
-        return page + door
+        devices = [] if {"--device-address", "--device-port", "--no-devices"} & set(self.args) else [
+            "--device-address", "127.0.0.1", "--device-port", "0"]
+        return page + door + devices
 
     def start(self, wait=True):
         self.proc = spawn(self.argv(), self.log, env=self.env)

@@ -160,13 +160,17 @@ package final class TestDaemon: @unchecked Sendable {
 
 extension TestDaemon {
     /// Each test daemon's page on a free port (so daemons side by side never contend for 7602),
-    /// unless the test chose its own or none; its guest door on loopback and a free port, never on
-    /// this machine's own LAN address.
+    /// unless the test chose its own or none; its guest door and its linked devices' door on
+    /// loopback and a free port, never on this machine's own LAN address.
     static func webArguments(_ arguments: [String]) -> [String] {
         let page = arguments.contains { $0 == "--web-port" || $0 == "--no-web" } ? [] : ["--web-port", "0"]
         let guestFlags: Set = ["--guest-address", "--guest-port", "--no-guests"]
         let door =
             arguments.contains(where: guestFlags.contains) ? [] : ["--guest-address", "127.0.0.1", "--guest-port", "0"]
-        return page + door
+        let deviceFlags: Set = ["--device-address", "--device-port", "--no-devices"]
+        let devices =
+            arguments.contains(where: deviceFlags.contains)
+            ? [] : ["--device-address", "127.0.0.1", "--device-port", "0"]
+        return page + door + devices
     }
 }

@@ -5,14 +5,15 @@ import ServiceLifecycle
 
 /// A `text/event-stream` answer, for the page's events and the guests': what `produce` yields, a
 /// comment line when nothing else was sent for a while (so proxies and browsers keep it open),
-/// until `produce` returns, the reader goes away (`readerGone` completes, or else a write fails)
-/// or peerd shuts down.
+/// until `produce` returns, the reader goes away (`readerGone` completes, or else a write fails),
+/// `ended` finishes (the device that reads it was unlinked) or peerd shuts down.
 enum EventStream {
     /// How often an idle stream gets a comment line.
     static var keepAliveInterval: Duration { .seconds(15) }
 
     static func response(
         until readerGone: EventLoopFuture<Void>? = nil,
+        or ended: AsyncStream<Never>? = nil,
         _ produce: @escaping @Sendable (AsyncStream<ByteBuffer>.Continuation) async -> Void
     ) -> Response {
         let body = ResponseBody { writer in
@@ -28,6 +29,12 @@ enum EventStream {
                         let (gone, leave) = AsyncStream.makeStream(of: Never.self)
                         readerGone.whenComplete { _ in leave.finish() }
                         for await _ in gone {}
+                        sink.finish()
+                    }
+                }
+                if let ended {
+                    group.addTask {
+                        for await _ in ended {}
                         sink.finish()
                     }
                 }

@@ -9,6 +9,7 @@ enum PageFiles {
     private static let script = "text/javascript; charset=utf-8"
     private static let style = "text/css; charset=utf-8"
     private static let html = "text/html; charset=utf-8"
+    private static let png = "image/png"
 
     /// What both pages use, by name: the base stylesheet, and the modules for the DOM, the API, the
     /// event stream and a pick's card to vote on.
@@ -41,6 +42,13 @@ enum PageFiles {
         "tv.js": File(bytes: PackageResources.tv_js, contentType: script),
         "tvmovie.js": File(bytes: PackageResources.tvmovie_js, contentType: script),
         "spatial.js": File(bytes: PackageResources.spatial_js, contentType: script),
+        // "Add to Home Screen": the web app manifest and its icons (drawn by scripts/make-icons.py).
+        "manifest.webmanifest": File(
+            bytes: PackageResources.manifest_webmanifest,
+            contentType: "application/manifest+json"
+        ),
+        "icon-192.png": File(bytes: PackageResources.icon_192_png, contentType: png),
+        "icon-512.png": File(bytes: PackageResources.icon_512_png, contentType: png),
     ]
 
     /// Each file of the member's page by its path; `/` is `index.html`.

@@ -10,14 +10,15 @@ struct WebAPI<Backend: WebBackend> {
     /// A request body over this is refused (413) while it streams in.
     static var maxBodyBytes: Int { 64 * 1024 }
 
-    func request(_ request: Request) async throws -> Response {
+    /// `actingFor`: on the device door, the member every request acts for, whatever it says.
+    func request(_ request: Request, actingFor member: ForcedProfile? = nil) async throws -> Response {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: Self.maxBodyBytes)
         } catch is NIOTooManyBytesError {
             throw HTTPError(.contentTooLarge, message: "a request body is at most 64 KiB")
         }
-        let control: ControlRequest
+        var control: ControlRequest
         do throws(WireError) {
             control = try WireCoding.decode(ControlRequest.self, from: body)
         } catch {
@@ -27,18 +28,25 @@ struct WebAPI<Backend: WebBackend> {
             let refusal = WireError(.forbidden, "'\(control.type)' is for peerctl, not the page")
             return Self.json(.error(refusal), status: .forbidden)
         }
+        if let member { control.profile = member.profile }
         return Self.json(await backend.respond(to: control), status: .ok)
     }
 
     /// `follow`'s changes as `event: change`, each pick that changed as `event: pick` with its whole
     /// state, and a comment line when nothing else was sent for a while. The stream ends when the
-    /// page goes away (a write fails) or peerd shuts down.
-    func events() async -> Response {
+    /// page goes away (`readerGone`, or a write fails), `ended` finishes (a device unlinked) or peerd
+    /// shuts down; then `done` is called.
+    func events(
+        until readerGone: EventLoopFuture<Void>? = nil,
+        or ended: AsyncStream<Never>? = nil,
+        done: @escaping @Sendable () -> Void = {}
+    ) async -> Response {
         // Listening starts before the answer's head is sent: a page that lists once the stream is
         // open misses no change (proto/WEB.md).
         let follow = await backend.follow()
         let picks = await backend.pickEvents()
-        return EventStream.response { sink in
+        return EventStream.response(until: readerGone, or: ended) { sink in
+            defer { done() }
             // Both end when the replica stops (or the page goes away); then the stream does.
             await withDiscardingTaskGroup { forwarders in
                 forwarders.addTask { await follow.forward { sink.yield(Self.event($0)) } }
@@ -61,4 +69,12 @@ struct WebAPI<Backend: WebBackend> {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: WireCoding.encode(response)))
         )
     }
+}
+
+/// The member a device acts for (proto/WEB.md, "Devices"): its `profile` replaces whatever a
+/// device's request names; nil is the machine's own member.
+package struct ForcedProfile: Hashable, Sendable {
+    package var profile: String?
+
+    package init(profile: String?) { self.profile = profile }
 }

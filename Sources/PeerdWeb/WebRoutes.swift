@@ -21,7 +21,7 @@ enum WebRoutes {
         return router
     }
 
-    private static func page(at path: String) throws -> Response {
+    static func page(at path: String) throws -> Response {
         // Browsers ask for an icon whatever the page says; no content, rather than a 404 in the console.
         if path == "/favicon.ico" { return Response(status: .noContent) }
         guard let file = PageFiles.file(at: path) else { throw HTTPError(.notFound) }

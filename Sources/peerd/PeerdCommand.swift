@@ -27,14 +27,19 @@ struct PeerdCommand: AsyncParsableCommand {
             The optional config file ($XDG_CONFIG_HOME/peerd/config.json, or --config) is a JSON object \
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
             (a list), logLevel, tmdbTokenFile, tmdbUrl, tmdbLanguage, web (true or false), webAddress (one \
-            or a list), webPort, guests (true or false), guestAddress and guestPort. Options given on the \
-            command line win over it, and it wins over the defaults; its peers add to --peer.
+            or a list), webPort, guests (true or false), guestAddress, guestPort, devices (true or false), \
+            deviceAddress and devicePort. Options given on the command line win over it, and it wins over the defaults; its peers add to --peer.
 
             The page: `peerctl open` prints its address with the token that lets you in, and opens it.
 
             Guests: while a pick opened here (`peerctl pick`) is open, its guests vote from their phones on \
-            a page served on this machine's LAN address, behind the link `peerctl pick` prints. Nothing \
-            else is served on the LAN.
+            a page served on this machine's LAN address, behind the link `peerctl pick` prints.
+
+            Linked devices: a phone, tablet or TV browser that opened a link of `peerctl device link` \
+            gets its member's page on this machine's LAN address (port 7604), by a capability in its \
+            cookie, until `peerctl device unlink`. That door listens only while a device is linked or \
+            a link is pending (and ten minutes after the last one goes, to tell an unlinked phone so). \
+            Nothing else is served on the LAN.
             """,
         version: PeerdVersion.current
     )
@@ -150,6 +155,21 @@ struct PeerdCommand: AsyncParsableCommand {
     @Flag(help: "Never serve a guest page: picks are for members only.")
     var noGuests = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The LAN address linked devices reach this machine on. (default: the first private IPv4 address)",
+            discussion: "Served only while a device is linked or a link of `peerctl device link` is pending.",
+            valueName: "address"
+        )
+    )
+    var deviceAddress: String?
+
+    @Option(help: ArgumentHelp("The linked devices' TCP port; 0 picks a free one. (default: 7604)", valueName: "port"))
+    var devicePort: Int?
+
+    @Flag(help: "Never serve linked devices: `peerctl device link` is refused, linked ones get nothing.")
+    var noDevices = false
+
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
@@ -222,6 +242,9 @@ struct PeerdCommand: AsyncParsableCommand {
         flags.guestAddress = guestAddress
         flags.guestPort = guestPort
         flags.guests = noGuests ? false : nil
+        flags.deviceAddress = deviceAddress
+        flags.devicePort = devicePort
+        flags.devices = noDevices ? false : nil
         flags.logLevel = logLevel
         flags.config = config
         flags.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))

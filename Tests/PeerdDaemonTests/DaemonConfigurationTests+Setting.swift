@@ -86,6 +86,14 @@ extension DaemonConfigurationTests {
                 }
             case .guestPort:
                 Setting("0", { $0.guestPort = 7613 }, "7603", "0", "7613") { "\($0.guests.port)" }
+            case .devices:
+                Setting("false", { $0.devices = true }, "true", "false", "true") { "\($0.devices.enabled)" }
+            case .deviceAddress:
+                Setting(#""10.0.0.5""#, { $0.deviceAddress = "192.168.1.20" }, "detected", "10.0.0.5", "192.168.1.20") {
+                    $0.devices.address ?? "detected"
+                }
+            case .devicePort:
+                Setting("0", { $0.devicePort = 7614 }, "7604", "0", "7614") { "\($0.devices.port)" }
             }
         }
 

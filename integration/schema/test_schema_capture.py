@@ -57,6 +57,8 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import harness  # noqa: E402
@@ -76,11 +78,12 @@ EXPECTED = {
     "control-request": {"add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
-                        "members", "removeMember", "profiles", "addProfile"},
+                        "members", "removeMember", "profiles", "addProfile", "deviceLink", "deviceList",
+                        "deviceUnlink"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
                          "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
-                         "memberRemoved", "profileAdded"},
+                         "memberRemoved", "profileAdded", "deviceLink", "devices", "deviceUnlinked"},
 }
 
 
@@ -364,8 +367,23 @@ def relay_frames(c):
     return "\n".join(lines) or "(none)"
 
 
+def open_device_link(url):
+    """Opens a device link as a phone would, without following its redirect: 303 and the cookie."""
+    class Stay(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args, **kwargs):
+            return None
+    try:
+        urllib.request.build_opener(Stay).open(url, timeout=10)
+    except urllib.error.HTTPError as answer:
+        if answer.code != 303 or "peerd_device=" not in (answer.headers.get("Set-Cookie") or ""):
+            raise CheckFailed(f"opening the device link answered {answer.code}, not 303 with a cookie")
+        return
+    raise CheckFailed("opening the device link did not answer 303")
+
+
 def step_forget(c):
-    """trust, peers and doctor; keepalives; members; then `forget carol` on alice, which removes carol
+    """trust, peers and doctor; a device link, the devices, an unlink refused; keepalives; members; then
+    `forget carol` on alice, which removes carol
     from the group and closes their session with an `error` (removed) in both traces."""
     c.peerctl(c.sock, "trust", "0123456789abcdef0123456789abcdef")  # pinned by hand; sends members again
     c.peerctl(c.sock, "trust", c.ids["alice"], check=False)  # error: bad-request (itself)
@@ -377,6 +395,11 @@ def step_forget(c):
     c.peerctl(c.sock, "members", "remove", "nobody", check=False)  # error: bad-request
     c.peerctl(c.sock, "members", "remove", "0123456789abcdef0123456789abcdef")  # the key pinned above: memberRemoved
     c.peerctl(c.sock, "doctor", check=False)  # status, peers and diagnose on one connection; a check may fail
+    link = json.loads(c.peerctl(c.sock, "device", "link", "--name", "kitchen", "--expires", "2m", "--json").stdout)
+    c.peerctl(c.sock, "device", "unlink", "kitchen", check=False)  # error: bad-request (not opened yet)
+    open_device_link(link["url"])  # the door on loopback: the device is linked
+    c.peerctl(c.sock, "device", "list")  # devices
+    c.peerctl(c.sock, "device", "unlink", "kitchen")  # deviceUnlinked
     # Keepalives go every second (--keepalive-interval 1): wait for a ping and a pong in the traces.
     expect_eventually(lambda: all(any(c.sent(name, kind) for name in c.ports) for kind in ("ping", "pong")), 10,
                       "a ping and a pong in the traces")

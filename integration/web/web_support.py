@@ -25,7 +25,7 @@ from harness import CheckFailed, HarnessError  # noqa: E402
 
 SKIP = 77
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-       "img-src 'self' https://image.tmdb.org; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+       "img-src 'self' https://image.tmdb.org; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 SECURITY_HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff",
                     "referrer-policy": "no-referrer", "cache-control": "no-store"}
 CHROMIUM_FLAGS = [

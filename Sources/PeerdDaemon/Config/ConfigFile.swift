@@ -17,7 +17,8 @@ import Foundation
 ///  "mdns": true, "peers": ["192.168.1.20:7601"], "logLevel": "info",
 ///  "tmdbTokenFile": "/home/ada/.config/peerd/tmdb.token", "tmdbUrl": "https://api.themoviedb.org", "tmdbLanguage": "en-US",
 ///  "web": true, "webAddress": ["127.0.0.1", "::1"], "webPort": 7602,
-///  "guests": true, "guestAddress": "192.168.1.20", "guestPort": 7603}
+///  "guests": true, "guestAddress": "192.168.1.20", "guestPort": 7603,
+///  "devices": true, "deviceAddress": "192.168.1.20", "devicePort": 7604}
 /// ```
 ///
 /// Flags override the file; `peers` adds to `--peer`. An unknown key is an error rather than
@@ -125,7 +126,7 @@ extension DaemonSettings: Decodable {
     }
 
     /// `web`, `webAddress` (a string or a list of strings) and `webPort`; `guests`, `guestAddress`
-    /// and `guestPort`.
+    /// and `guestPort`; `devices`, `deviceAddress` and `devicePort`.
     private mutating func decodeWeb(_ container: KeyedDecodingContainer<Key>) throws {
         web = try container.decodeIfPresent(Bool.self, forKey: .web)
         if let one = try? container.decodeIfPresent(String.self, forKey: .webAddresses) {
@@ -137,6 +138,9 @@ extension DaemonSettings: Decodable {
         guests = try container.decodeIfPresent(Bool.self, forKey: .guests)
         guestAddress = try container.decodeIfPresent(String.self, forKey: .guestAddress)
         guestPort = try container.decodeIfPresent(Int.self, forKey: .guestPort)
+        devices = try container.decodeIfPresent(Bool.self, forKey: .devices)
+        deviceAddress = try container.decodeIfPresent(String.self, forKey: .deviceAddress)
+        devicePort = try container.decodeIfPresent(Int.self, forKey: .devicePort)
     }
 }
 

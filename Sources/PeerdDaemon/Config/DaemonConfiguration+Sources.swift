@@ -75,5 +75,8 @@ extension DaemonConfiguration {
         guests.enabled = set.guests ?? true
         guests.address = set.guestAddress
         guests.port = set.guestPort ?? guests.port
+        devices.enabled = set.devices ?? true
+        devices.address = set.deviceAddress
+        devices.port = set.devicePort ?? devices.port
     }
 }

@@ -39,4 +39,5 @@ package struct DaemonConfiguration: Sendable {
     /// Where the page listens, if anywhere.
     package var web = WebOptions()
     package var guests = GuestOptions()
+    package var devices = DeviceOptions()
 }

@@ -29,6 +29,10 @@ package struct DaemonSettings: Equatable, Sendable {
     package var guests: Bool?
     package var guestAddress: String?
     package var guestPort: Int?
+    /// `--no-devices` is `false`.
+    package var devices: Bool?
+    package var deviceAddress: String?
+    package var devicePort: Int?
 
     package init() {}
 
@@ -38,12 +42,12 @@ package struct DaemonSettings: Equatable, Sendable {
         case tmdbURL = "tmdbUrl"
         case tmdbLanguage, web
         case webAddresses = "webAddress"
-        case webPort, guests, guestAddress, guestPort
+        case webPort, guests, guestAddress, guestPort, devices, deviceAddress, devicePort
 
         /// The flag that sets it, as `peerd --help` spells it.
         package var flag: String {
             switch self {
-            case .mdns, .web, .guests: "--no-\(rawValue)"
+            case .mdns, .web, .guests, .devices: "--no-\(rawValue)"
             case .peers: "--peer"
             default: "--" + rawValue.reduce(into: "") { $0 += $1.isUppercase ? "-\($1.lowercased())" : "\($1)" }
             }
@@ -56,13 +60,15 @@ package struct DaemonSettings: Equatable, Sendable {
         if let named = self.name, named.isEmpty || named.count > 64 {
             return "\(name(.name)) must be 1 to 64 characters"
         }
-        for (key, value) in [(Key.port, port), (.webPort, webPort), (.guestPort, guestPort)] {
+        for (key, value) in [(Key.port, port), (.webPort, webPort), (.guestPort, guestPort), (.devicePort, devicePort)]
+        {
             if let value, !(0...65535).contains(value) { return "\(name(key)) must be between 0 and 65535" }
         }
         if let webAddresses, webAddresses.isEmpty || webAddresses.contains(where: \.isEmpty) {
             return "\(name(.webAddresses)) must name at least one address, none empty"
         }
         if guestAddress?.isEmpty == true { return "\(name(.guestAddress)) must not be empty" }
+        if deviceAddress?.isEmpty == true { return "\(name(.deviceAddress)) must not be empty" }
         return nil
     }
 
@@ -104,6 +110,9 @@ extension DaemonSettings {
         case .guests: Value(\.guests)
         case .guestAddress: Value(\.guestAddress)
         case .guestPort: Value(\.guestPort)
+        case .devices: Value(\.devices)
+        case .deviceAddress: Value(\.deviceAddress)
+        case .devicePort: Value(\.devicePort)
         }
     }
 

@@ -22,3 +22,16 @@ package struct GuestOptions: Sendable {
 
     package init() {}
 }
+
+/// Where linked devices reach this machine: `--device-address`, `--device-port`, `--no-devices`, or
+/// the config file's `deviceAddress`, `devicePort` and `devices` (proto/WEB.md, "Devices").
+package struct DeviceOptions: Sendable {
+    package static let defaultPort = 7604
+
+    package var enabled = true
+    /// nil: the LAN address found when the door opens.
+    package var address: String?
+    package var port = defaultPort
+
+    package init() {}
+}

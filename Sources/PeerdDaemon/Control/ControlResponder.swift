@@ -23,9 +23,12 @@ struct ControlResponder: Sendable {
     /// Imports; nil when this daemon takes none.
     let imports: ImportDesk?
     let members: MemberDesk
+    /// Linked devices; nil with `--no-devices`.
+    let devices: DeviceDesk?
 
     /// The desks of a daemon's parts: `catalog` is TMDB when this daemon holds a token, `asker`
-    /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`).
+    /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`), `devices`
+    /// the linked devices (nil with `--no-devices`).
     init(
         replica: ReplicaService,
         directory: PeerDirectory,
@@ -38,7 +41,8 @@ struct ControlResponder: Sendable {
         info: DaemonInfo,
         guests: (any GuestLinks)? = nil,
         imports journals: ImportJournals? = nil,
-        profiles: ProfileBook? = nil
+        profiles: ProfileBook? = nil,
+        devices: DeviceLedger? = nil
     ) {
         (self.replica, self.directory, self.dialer, self.trust) = (replica, directory, dialer, trust)
         (self.discovery, self.info) = (discovery, info)
@@ -62,6 +66,9 @@ struct ControlResponder: Sendable {
             guests: guests
         )
         imports = journals.map { ImportDesk(replica: replica, catalog: access, asker: asker, journals: $0) }
+        self.devices = devices.map {
+            DeviceDesk(ledger: $0, machine: info.identity, machineName: info.name)
+        }
     }
 
     /// The answer to a request of the kind `body` is.
@@ -114,7 +121,13 @@ struct ControlResponder: Sendable {
         case let batch as ImportBatch:
             guard let imports else { return .error(WireError(.unavailable, "this peerd takes no imports")) }
             return await imports.importRows(batch)
-        case is DeviceLinkRequest, is DeviceListRequest, is DeviceUnlinkRequest: return Self.noDevices
+        case let link as DeviceLinkRequest:
+            guard let devices else { return Self.noDevices }
+            return await devices.link(link)
+        case is DeviceListRequest: return devices?.list() ?? Self.noDevices
+        case let unlink as DeviceUnlinkRequest:
+            guard let devices else { return Self.noDevices }
+            return await devices.unlink(unlink.device)
         default: return await respondOwn(to: request)
         }
     }

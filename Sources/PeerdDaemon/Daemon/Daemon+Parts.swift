@@ -192,6 +192,7 @@ extension Daemon {
             info.tmdbLanguage = configuration.tmdb.language
             let discovery = DiscoveryStatus(localID: peers.identity.peer, enabled: configuration.mdns)
             let door = Self.guestDoor(configuration, peers: peers, logger: logger)
+            let devices = await Self.deviceLedger(configuration, logger: logger)
             let responder = ControlResponder(
                 replica: peers.replica,
                 directory: peers.directory,
@@ -204,7 +205,8 @@ extension Daemon {
                 info: info,
                 guests: door,
                 imports: ImportJournals(stateDirectory: FilePath(configuration.stateDirectory)),
-                profiles: peers.profiles
+                profiles: peers.profiles,
+                devices: devices
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),
@@ -225,11 +227,13 @@ extension Daemon {
                 directory: peers.directory,
                 secret: configuration.groupFingerprint,
                 secretFile: StateDirectory.secretFingerprint(in: FilePath(configuration.stateDirectory)),
+                devices: devices,
                 logger: logger
             )
             services =
                 [reloader, keeper] + Self.web(configuration, responder: responder, logger: logger)
                 + (door.map { [$0] } ?? [])
+                + Self.deviceDoor(configuration, ledger: devices, responder: responder, logger: logger)
                 + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }
@@ -276,6 +280,42 @@ extension Daemon {
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 logger: logger
             )
+        }
+
+        /// The linked devices kept in the state directory; nil with `--no-devices`, or when their file
+        /// can't be read (said in the log).
+        private static func deviceLedger(_ configuration: DaemonConfiguration, logger: Logger) async -> DeviceLedger? {
+            guard configuration.devices.enabled else { return nil }
+            let path = FilePath(configuration.stateDirectory).appending("devices.json")
+            do {
+                return try await DeviceLedger.load(at: path, logger: logger)
+            } catch {
+                logger.error("linked devices are off", metadata: ["reason": "\(error)"])
+                return nil
+            }
+        }
+
+        /// The door of linked devices, on the LAN address while one is linked or a link is pending.
+        private static func deviceDoor(
+            _ configuration: DaemonConfiguration,
+            ledger: DeviceLedger?,
+            responder: ControlResponder,
+            logger: Logger
+        ) -> [any Service] {
+            guard let ledger else { return [] }
+            return [
+                DeviceDoor(
+                    settings: .init(
+                        address: configuration.devices.address,
+                        port: configuration.devices.port,
+                        machine: configuration.name
+                    ),
+                    ledger: ledger,
+                    backend: ControlWebBackend(responder: responder),
+                    eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
+                    logger: logger
+                )
+            ]
         }
 
         /// Last but one in the group, so among the first to stop: the LAN hears our goodbye before

@@ -3,6 +3,7 @@ import PeerdLoops
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
+import PeerdWeb
 import PeerdWire
 import ServiceLifecycle
 import SystemPackage
@@ -19,6 +20,8 @@ struct GroupKeeper: Service {
     let secret: String?
     /// Where the fingerprint of the secret this daemon last ran with is kept.
     let secretFile: FilePath
+    /// Linked devices, unlinked once their member (or this machine) is removed; nil with `--no-devices`.
+    let devices: DeviceLedger?
     let logger: Logger
 
     init(
@@ -27,6 +30,7 @@ struct GroupKeeper: Service {
         directory: PeerDirectory,
         secret: String?,
         secretFile: FilePath,
+        devices: DeviceLedger? = nil,
         logger: Logger
     ) {
         self.replica = replica
@@ -35,6 +39,7 @@ struct GroupKeeper: Service {
         me = trust.local
         self.secret = secret
         self.secretFile = secretFile
+        self.devices = devices
         self.logger = logger
     }
 
@@ -70,12 +75,26 @@ struct GroupKeeper: Service {
         if let words = view.selfRemoval, !before.contains(me) {
             logger.warning("this peerd was removed from the group", metadata: ["how": "\(words)"])
         }
+        await unlinkDevices(membership, selfRemoved: view.selfRemoval != nil)
         if secret != nil, !view.secretAdmits, !view.removed.isEmpty,
             !(await recordSecret(in: membership, since: secretSince))
         {
             logger.warning("\(GroupKeeper.secretClosed)")
         }
         return Set(view.removed.keys)
+    }
+
+    /// Ends the access of every device whose member is out of the group, all of them once this
+    /// machine is (proto/WEB.md, "Devices").
+    private func unlinkDevices(_ membership: Membership, selfRemoved: Bool) async {
+        guard let devices else { return }
+        if selfRemoved {
+            await devices.unlinkMembers(why: "this peerd was removed from the group") { _ in true }
+        } else {
+            await devices.unlinkMembers(why: "its member was removed from the group") { peer in
+                peer.map { membership.removal(of: $0) != nil } ?? false
+            }
+        }
     }
 
     /// What `members` and the log say when this daemon's group secret admits nobody new any more.

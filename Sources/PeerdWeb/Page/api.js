@@ -38,15 +38,16 @@ export async function answerOf(res) {
 }
 
 /** The member's page's API: `request` sends one control request (CONTROL.md) with the page's token
- * and resolves with its control response, or throws ApiError with the `error` response's code.
- * A 401 (the token is not, or no longer, this peerd's) calls `refused` first. `acting()` names the
- * profile the page acts for (null: this machine's own member). */
+ * (none on a linked device: its cookie goes instead) and resolves with its control response, or
+ * throws ApiError with the `error` response's code. A 401 (the token is not, or no longer, this
+ * peerd's) calls `refused` first. `acting()` names the profile the page acts for (null: this
+ * machine's own member). */
 export function controlApi(token, refused, acting = () => null) {
   return async function request(control) {
     const profile = acting();
     const res = await send('/api/request', {
       body: { ...control, version: 1, ...(profile ? { profile } : {}) },
-      headers: { Authorization: `Bearer ${token}` },
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
     if (res.status === 401) {
       refused();

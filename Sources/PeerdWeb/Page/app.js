@@ -9,7 +9,7 @@ import * as list from './list.js';
 import { follow } from './live.js';
 import { onRemoved, renderMembers } from './members.js';
 import { closeMovie, openMovie, redrawMine } from './movie.js';
-import { api, fail, page, refused, stop } from './page.js';
+import { api, authorization, fail, page, refused, stop } from './page.js';
 import { renderPeers } from './peers.js';
 import * as search from './search.js';
 import * as tonight from './tonight.js';
@@ -76,7 +76,7 @@ function peersSoon() {
 /** `GET /api/events`: each `change` to the list, each `pick` (the pick's whole state) to Tonight. */
 function listen() {
   page.stream = follow('/api/events', {
-    headers: () => ({ Authorization: `Bearer ${page.token}` }),
+    headers: authorization,
     onOpen(again) {
       if (!again) return;
       list.resync(); // changes made while we were away were not heard
@@ -136,9 +136,12 @@ function actingChanged() {
   tonight.reload();
 }
 
-if (page.token) {
-  page.profile = chosenProfile();
-  startWho(actingChanged);
+function start() {
+  // A linked device acts for its own member, whatever it asks: no "who's watching" there.
+  if (!page.device) {
+    page.profile = chosenProfile();
+    startWho(actingChanged);
+  }
   // The first page and the status go out together; the stream starts too, and holds its changes
   // until the first page is on screen.
   list.start({ firstPage: refreshPeers, changed: peersSoon });
@@ -148,6 +151,8 @@ if (page.token) {
   onRemoved(peersSoon); // its sessions closed: the peers panel says so
   window.addEventListener('hashchange', route);
   route();
-} else {
-  stop();
 }
+
+// On a linked device its cookie is the key (proto/WEB.md, "Devices"); without either, say how to get in.
+if (page.token || page.device) start();
+else stop();

@@ -13,14 +13,23 @@ const ui = {
 /** `me`: the member the page acts for, "me" among the members' marks: this daemon's peer id
  * (status.peer), or `profile`, a profile of this machine chosen in "who's watching"; `view`: the view shown
  * (list, discover, activity, tonight), under the movie view when it is open; `stopped`: the page
- * has no (valid) token and talks to peerd no more; `stream`: the event stream (live.js's `follow`). */
-export const page = { token: takeToken(), me: null, profile: null, view: 'list', stopped: false, stream: null };
+ * has no (valid) token and talks to peerd no more; `stream`: the event stream (live.js's `follow`);
+ * `device`: served to a linked device (proto/WEB.md, "Devices"), whose cookie is its key. */
+export const page = { token: takeToken(), device: false, me: null, profile: null, view: 'list', stopped: false, stream: null };
+page.device = !page.token && onDevice();
 
 /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
 export const known = new Map();
 
 /** peerd refused the page's token (401): it is not, or no longer, this peerd's. */
-export const refused = () => stop('The key in this page’s link is not (or no longer) this peerd’s.');
+export const refused = () => {
+  // An unlinked device: loaded again, the page is peerd's words on how to link it again.
+  if (page.device) location.reload();
+  else stop('The key in this page’s link is not (or no longer) this peerd’s.');
+};
+
+/** The headers that carry the page's token, when it has one. */
+export const authorization = () => (page.token ? { Authorization: `Bearer ${page.token}` } : {});
 
 /** One control request with the page's token: its control response, or ApiError (api.js). */
 export const api = controlApi(page.token, refused, () => page.profile);
@@ -38,6 +47,13 @@ export async function ask(request) {
 }
 
 // ---------------------------------------------------------------- the token
+
+/** Whether this page is on a linked device (proto/WEB.md, "Devices"): the door that linked it set
+ * `peerd_door` to its port, and its HttpOnly cookie, which the script never sees, is the key. */
+function onDevice() {
+  const door = /(?:^|;\s*)peerd_door=(\d+)/.exec(document.cookie);
+  return Boolean(door) && door[1] === (location.port || '80');
+}
 
 function takeToken() {
   const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);

@@ -1,0 +1,117 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PeerdModel
+import PeerdWire
+
+/// Answers the device door's requests (proto/WEB.md, "Devices"): the per-address limit first, then
+/// ``DeviceGate``, then the link or the device's cookie, the device's own limit, then the route:
+/// the member's page and its API, every request acting for the device's member. Every answer
+/// carries the page's headers.
+struct DeviceResponder<Backend: WebBackend>: HTTPResponder {
+    typealias Context = LANRequestContext
+
+    /// The cookie that holds a device's capability.
+    static var cookie: String { "peerd_device" }
+    /// How long a browser keeps the cookie: 400 days, the most browsers allow.
+    static var cookieAge: Int { 400 * 24 * 3600 }
+
+    let gate: BoundGate<DeviceGate>
+    let ledger: DeviceLedger
+    let backend: Backend
+    /// This machine's name, for the words of a refusal.
+    let machine: String
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var response = await answer(request, context: context)
+        response.headers.append(contentsOf: WebHeaders.all)
+        return response
+    }
+
+    private func answer(_ request: Request, context: Context) async -> Response {
+        if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
+        let route: DeviceGate.Route
+        switch gate.current.admit(request) {
+        case .refuse(let status, let reason, let allow): return .refused(status: status, reason: reason, allow: allow)
+        case .admit(let admitted): route = admitted
+        }
+        switch route {
+        case .link(let code): return await link(code, request: request, from: context.address)
+        case .openFile(let path): return Self.file(path)
+        case .file, .request, .events: break
+        }
+        let found = await ledger.device(cookie: Self.capability(in: request.headers), from: context.address)
+        guard case .success(let device) = found else { return unlinked(route) }
+        if let wait = ledger.admit(device: device.id) { return Self.tooMany(wait) }
+        let api = WebAPI(backend: backend)
+        switch route {
+        case .request:
+            do {
+                return try await api.request(request, actingFor: ForcedProfile(profile: device.member.peer?.rawValue))
+            } catch let error as HTTPError {
+                return WebGateMiddleware<BasicRequestContext>.text(status: error.status.code, error.body ?? "")
+            } catch {
+                return WebGateMiddleware<BasicRequestContext>.text(status: 500, "internal error")
+            }
+        case .events:
+            guard let stream = ledger.openStream(of: device.id) else {
+                return Self.tooMany(EventStream.keepAliveInterval, "too many open event streams from this device")
+            }
+            let ledger = self.ledger
+            return await api.events(until: await context.clientGone(), or: stream.unlinked) {
+                ledger.closeStream(stream)
+            }
+        case .file(let path): return Self.file(path)
+        case .link, .openFile: return Self.file(nil)
+        }
+    }
+
+    /// A link opened: the device it makes gets its capability as a cookie and goes to the page.
+    private func link(_ code: Substring, request: Request, from address: String) async -> Response {
+        if let wait = ledger.admit(.link, from: address) { return Self.tooMany(wait) }
+        switch await ledger.redeem(code: code, from: address, userAgent: request.headers[.userAgent]) {
+        case .failure(let refusal): return DeviceRefusalPage.response(refusal, machine: machine, page: true)
+        case .success(let made):
+            let cookie =
+                "\(Self.cookie)=\(made.capability); Max-Age=\(Self.cookieAge); Path=/; HttpOnly; SameSite=Strict"
+            return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie])
+        }
+    }
+
+    /// No linked device: a page of words for the page and its files, the API's JSON for the API.
+    private func unlinked(_ route: DeviceGate.Route) -> Response {
+        DeviceRefusalPage.response(.unknownDevice, machine: machine, page: route.isPage)
+    }
+
+    /// The capability in the request's `peerd_device` cookie, if it has one.
+    static func capability(in headers: HTTPFields) -> Substring? {
+        for header in headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingSpaces == cookie { return parts[1].trimmingSpaces }
+            }
+        }
+        return nil
+    }
+
+    static func file(_ path: String?) -> Response {
+        (try? path.map(WebRoutes.page(at:))) ?? nil
+            ?? WebGateMiddleware<BasicRequestContext>.text(status: 404, "no such page")
+    }
+
+    /// A 429 in the API's words (`rate-limited`, which the page asks again after), with `Retry-After`.
+    static func tooMany(_ wait: Duration, _ what: String = "too many requests") -> Response {
+        let seconds = max(1, Int((wait + .milliseconds(999)).components.seconds))
+        let error = WireError(.rateLimited, "\(what); try again in \(seconds) s")
+        var response = WebAPI<Backend>.json(.error(error), status: .tooManyRequests)
+        response.headers[.retryAfter] = String(seconds)
+        return response
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        let start = drop(while: { $0 == " " })
+        return start[..<(start.lastIndex(where: { $0 != " " }).map(start.index(after:)) ?? start.startIndex)]
+    }
+}

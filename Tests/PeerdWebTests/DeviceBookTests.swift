@@ -68,13 +68,15 @@ struct DeviceBookTests {
         #expect(book.devices.isEmpty && book.links.isEmpty && !book.needsDoor)
     }
 
-    @Test("expire drops only the links past their time, and the next expiry follows")
+    @Test("expire drops only the links past their time, and the next expiry follows; cancel drops one")
     func expiry() {
         var book = book(link: "a", expiresAt: 100)
         book.add(.init(key: DeviceSecret.key("b"), member: sam, name: nil, expiresAt: 300))
         #expect(book.nextExpiry == 100)
         #expect(book.expire(now: 200).map(\.expiresAt) == [100])
         #expect(book.nextExpiry == 300)
+        book.cancel(DeviceSecret.key("b"))
+        #expect(book.nextExpiry == nil && !book.needsDoor)
     }
 
     @Test("the capability works from the address that linked, and from no other")

@@ -82,6 +82,8 @@ struct DeviceDoorTests {
             cookie.hasPrefix("peerd_device=") && cookie.contains("; HttpOnly") && cookie.contains("; SameSite=Strict")
         )
         #expect(cookie.contains("; Path=/"))
+        // The second, for the page's script: the door's port, no secret.
+        #expect(opened.headers[values: .setCookie].last == "peerd_door=80; Max-Age=34560000; Path=/; SameSite=Strict")
         return String(cookie.prefix { $0 != ";" })
     }
 

@@ -70,6 +70,9 @@ package struct DeviceBook: Hashable, Sendable, Codable {
 
     package mutating func add(_ link: Link) { links.append(link) }
 
+    /// Forgets the link whose code hashes to `key`, unused.
+    package mutating func cancel(_ key: String) { links.removeAll { $0.key == key } }
+
     /// Drops the links expired at `now`; returns them.
     @discardableResult
     package mutating func expire(now: Int64) -> [Link] {

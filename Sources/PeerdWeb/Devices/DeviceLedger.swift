@@ -86,7 +86,7 @@ package final class DeviceLedger: Sendable {
         }
         let (base, problem) = door.withLock { ($0.base, $0.problem) }
         guard let base else {
-            book.withLock { _ = $0.expire(now: .max) }
+            book.withLock { $0.cancel(DeviceSecret.key(code)) }
             changed.yield()
             return .failure(DeviceDoorProblem(description: problem ?? "the device door could not be opened"))
         }

@@ -13,6 +13,9 @@ struct DeviceResponder<Backend: WebBackend>: HTTPResponder {
 
     /// The cookie that holds a device's capability.
     static var cookie: String { "peerd_device" }
+    /// A cookie the page's script may read, holding no secret: the door's port, which tells the
+    /// page it is on a linked device (and not on a loopback page of the same host without its token).
+    static var doorCookie: String { "peerd_door" }
     /// How long a browser keeps the cookie: 400 days, the most browsers allow.
     static var cookieAge: Int { 400 * 24 * 3600 }
 
@@ -72,9 +75,21 @@ struct DeviceResponder<Backend: WebBackend>: HTTPResponder {
         switch await ledger.redeem(code: code, from: address, userAgent: request.headers[.userAgent]) {
         case .failure(let refusal): return DeviceRefusalPage.response(refusal, machine: machine, page: true)
         case .success(let made):
-            let cookie =
-                "\(Self.cookie)=\(made.capability); Max-Age=\(Self.cookieAge); Path=/; HttpOnly; SameSite=Strict"
-            return Response(status: .seeOther, headers: [.location: "/", .setCookie: cookie])
+            let kept = "Max-Age=\(Self.cookieAge); Path=/"
+            var headers: HTTPFields = [.location: "/"]
+            headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: "\(Self.cookie)=\(made.capability); \(kept); HttpOnly; SameSite=Strict"
+                )
+            )
+            headers.append(
+                HTTPField(
+                    name: .setCookie,
+                    value: "\(Self.doorCookie)=\(gate.current.lan.port); \(kept); SameSite=Strict"
+                )
+            )
+            return Response(status: .seeOther, headers: headers)
         }
     }
 

@@ -6,9 +6,11 @@ import Hummingbird
 package struct LANAuthority: Hashable, Sendable {
     package let authority: String
     let address: String
+    let port: Int
 
     package init(address: String, port: Int) {
         self.address = address
+        self.port = port
         authority = "\(WebPage.urlHost(address).lowercased()):\(port)"
     }
 

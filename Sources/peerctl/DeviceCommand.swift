@@ -23,7 +23,7 @@ struct DeviceCommand: ParsableCommand {
 
             Examples:
               peerctl device link                      (a device of this machine's member)
-              peerctl --profile sam device link        (a device of sam, a profile of this machine)
+              peerctl --profile sam device link        (a device of sam, a profile here)
               peerctl device link --name "living-room TV" --expires 30m
               peerctl device list
               peerctl device unlink "sam's phone"

@@ -424,7 +424,8 @@ SCENARIO = [
     ("picks: a majority pick voted on and closed, a ranked pick ranked and closed; its result watched", step_picks),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
-    ("trust, doctor, keepalives, members; forget removes carol and closes her session", step_forget),
+    ("trust, doctor, a device linked and unlinked, keepalives, members; forget removes carol and closes her session",
+     step_forget),
 ]
 
 

@@ -123,6 +123,10 @@ struct ControlResponder: Sendable {
             return await imports.importRows(batch)
         case let link as DeviceLinkRequest:
             guard let devices else { return Self.noDevices }
+            // A removed peerd's devices were unlinked with it; it links no new one.
+            if let words = await trust.removal {
+                return .error(ReplicaService.Failure.refused(.removedFromGroup(words)).wireError)
+            }
             return await devices.link(link)
         case is DeviceListRequest: return devices?.list() ?? Self.noDevices
         case let unlink as DeviceUnlinkRequest:

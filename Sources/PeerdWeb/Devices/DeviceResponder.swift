@@ -8,9 +8,7 @@ import PeerdWire
 /// ``DeviceGate``, then the link or the device's cookie, the device's own limit, then the route:
 /// the member's page and its API, every request acting for the device's member. Every answer
 /// carries the page's headers.
-struct DeviceResponder<Backend: WebBackend>: HTTPResponder {
-    typealias Context = LANRequestContext
-
+struct DeviceResponder<Backend: WebBackend>: LANResponder {
     /// The cookie that holds a device's capability.
     static var cookie: String { "peerd_device" }
     /// A cookie the page's script may read, holding no secret: the door's port, which tells the
@@ -25,13 +23,7 @@ struct DeviceResponder<Backend: WebBackend>: HTTPResponder {
     /// This machine's name, for the words of a refusal.
     let machine: String
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        var response = await answer(request, context: context)
-        response.headers.append(contentsOf: WebHeaders.all)
-        return response
-    }
-
-    private func answer(_ request: Request, context: Context) async -> Response {
+    func answer(_ request: Request, context: LANRequestContext) async -> Response {
         if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
         let route: DeviceGate.Route
         switch gate.current.admit(request) {

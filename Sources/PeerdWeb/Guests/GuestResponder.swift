@@ -6,20 +6,12 @@ import PeerdWire
 
 /// Answers the guest door's requests (proto/WEB.md, "Guests"): the per-address limit first, then
 /// ``GuestGate``, then the capability, then the route. Every answer carries the page's headers.
-struct GuestResponder<Desk: GuestDesk>: HTTPResponder {
-    typealias Context = LANRequestContext
-
+struct GuestResponder<Desk: GuestDesk>: LANResponder {
     let gate: BoundGate<GuestGate>
     let ledger: GuestLedger
     let desk: Desk
 
-    func respond(to request: Request, context: Context) async throws -> Response {
-        var response = await answer(request, context: context)
-        response.headers.append(contentsOf: WebHeaders.all)
-        return response
-    }
-
-    private func answer(_ request: Request, context: Context) async -> Response {
+    func answer(_ request: Request, context: LANRequestContext) async -> Response {
         if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
         switch gate.current.admit(request) {
         case .refuse(let status, let reason, let allow): return .refused(status: status, reason: reason, allow: allow)

@@ -1,6 +1,20 @@
 import Hummingbird
 import NIOCore
 
+/// A door on the LAN's answers (the guests', the devices'): each ``answer(_:context:)`` with the
+/// page's headers (``WebHeaders``), refusals included.
+protocol LANResponder: HTTPResponder where Context == LANRequestContext {
+    func answer(_ request: Request, context: Context) async -> Response
+}
+
+extension LANResponder {
+    func respond(to request: Request, context: Context) async throws -> Response {
+        var response = await answer(request, context: context)
+        response.headers.append(contentsOf: WebHeaders.all)
+        return response
+    }
+}
+
 /// A request to a door on the LAN (guests', devices'), with the address it came from (for the
 /// per-address limits) and its connection (to learn when the client leaves).
 struct LANRequestContext: RequestContext {

@@ -12,6 +12,7 @@ import os
 import pathlib
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -169,6 +170,10 @@ class Phone:
     def keys(self, *keys):
         return self.ask("keys", keys=list(keys))["active"]
 
+    def cookies(self):
+        """The browser's cookies for the page it shows (Selenium's get_cookies: HttpOnly ones too)."""
+        return self.ask("cookies")["cookies"]
+
     def tap(self, selector):
         return self.ask("tap", selector=selector)
 
@@ -324,25 +329,28 @@ class Link:
 
 
 class World:
-    """The lab, its three daemons and two phones; `alice_browser` is started by the QR check."""
+    """The lab, its daemons (the first `members` hosts: alice, bob and carol by default) and its
+    phones (the `phones` hosts after them); `alice_browser` is started by the QR check."""
 
-    def __init__(self, lab):
+    def __init__(self, lab, members=3, phones=2):
         self.lab = lab
-        self.alice_host, self.bob_host, self.carol_host = lab.hosts[:3]
-        self.phone_hosts = lab.hosts[3:5]
+        self.members = lab.hosts[:members]
+        self.alice_host, self.bob_host = self.members[:2]
+        self.carol_host = self.members[2] if members > 2 else None
+        self.phone_hosts = lab.hosts[members:members + phones]
         self.phones = []
         self.alice_browser = None
         self.ids = {}
         self.notes = []
 
     @property
-    def members(self):
-        return [self.alice_host, self.bob_host, self.carol_host]
+    def names(self):
+        return ", ".join(NAMES[h.name] for h in self.members)
 
     def member_args(self, host):
-        """Static peers: alice dials bob and carol, carol dials bob (as daemon_trio does)."""
-        dials = {"h1": ["h2", "h3"], "h2": [], "h3": ["h2"]}[host.name]
-        peers = [a for d in dials for a in ("--peer", f"{self.lab.host(d).ip}:7601")]
+        """Static peers: alice dials everyone, the others dial bob (as daemon_trio does)."""
+        dials = [o for o in self.members if o is not host and (host is self.alice_host or o is self.bob_host)]
+        peers = [a for d in dials for a in ("--peer", f"{d.ip}:7601")]
         return ["--no-mdns", *peers]
 
     def start_member(self, host):
@@ -357,7 +365,7 @@ class World:
             return all({self.ids[o.name] for o in self.members if o is not h} <= self.connected_ids(h)
                        for h in self.members)
         try:
-            eventually(all_connected, timeout, "alice, bob and carol connected", 0.1)
+            eventually(all_connected, timeout, f"{self.names} connected", 0.1)
         except TimedOut as error:
             rows = []
             for h in self.members:
@@ -368,16 +376,16 @@ class World:
             raise HarnessError(f"{error}\n" + "\n".join(rows)) from None
 
     def up(self):
-        """The daemons (bob, carol, alice, so alice's dials find them listening), connected, with the
+        """The daemons (alice last, so her dials find the others listening), connected, with the
         movies on every one; the phones' drivers and browsers, started side by side."""
-        for phone_host, label in zip(self.phone_hosts, ("phone1", "phone2")):
-            self.phones.append(Phone(phone_host, label).start())
+        for i, phone_host in enumerate(self.phone_hosts, 1):
+            self.phones.append(Phone(phone_host, f"phone{i}").start())
         starting = []
         for phone in self.phones:  # Chromium starts while the daemons do
             t = threading.Thread(target=self._start_browser, args=(phone,), daemon=True)
             t.start()
             starting.append(t)
-        for host in (self.bob_host, self.carol_host, self.alice_host):
+        for host in [*self.members[1:], self.alice_host]:
             self.start_member(host)
         self.wait_connected()
         for movie, (title, year) in MOVIES.items():
@@ -385,7 +393,7 @@ class World:
             if r.returncode != 0:
                 raise HarnessError(f"peerctl add {movie} on alice: {r.stderr.strip()}")
         eventually(lambda: all(set(MOVIES) <= h.movie_ids() for h in self.members), WAIT,
-                   "the four movies on all three daemons")
+                   f"the {len(MOVIES)} movies on {self.names}")
         for t in starting:
             t.join(120)
         for phone in self.phones:
@@ -575,6 +583,20 @@ def fd_count(pid):
         return len(os.listdir(f"/proc/{pid}/fd"))
     except OSError:
         return None
+
+
+def missing_tools(**more):
+    """Why a lab of phones can't run here, or None: Selenium, Chromium, chromedriver and ss, and the
+    binaries `more` names (binary=its Debian package)."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "Selenium is not installed (python3 -m pip install selenium; make test-deps does)"
+    tools = {"chromium": "chromium", "chromedriver": "chromium-driver", **more, "ss": "iproute2"}
+    missing = [pkg for binary, pkg in tools.items() if not shutil.which(binary)]
+    if missing:
+        return f"needs {', '.join(missing)} (apt-get install {' '.join(missing)})"
+    return None
 
 
 def zbar(png_path):

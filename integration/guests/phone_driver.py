@@ -5,7 +5,7 @@ out, on stdin and stdout. Every answer is `{"ok": true, ...}` or `{"ok": false, 
 
 Two kinds of work, both from the namespace it runs in (so only what the LAN offers is reachable):
   - a headless Chromium under chromedriver, with mobile emulation (390×844, touch on): `start`, `get`,
-    `js`, `wait`, `keys`, `tap`, `swipe`, `screenshot`, `refresh`, `console`;
+    `js`, `wait`, `keys`, `tap`, `swipe`, `screenshot`, `refresh`, `console`, `cookies`;
   - plain HTTP with http.client, byte for byte as asked (no path normalisation): `http`, `connect`.
 
 chromedriver gets PR_SET_PDEATHSIG and Chromium is started through `setpriv --pdeathsig KILL`, so the
@@ -181,6 +181,9 @@ class Phone:
     def console(self):
         return {"entries": self.driver.get_log("browser")}
 
+    def cookies(self):
+        return {"cookies": self.driver.get_cookies()}
+
     def quit(self):
         if self.driver is not None:
             try:
@@ -256,7 +259,7 @@ def main():
                 elif op == "connect":
                     answer = Phone.connect(**request)
                 elif op in ("start", "get", "refresh", "js", "wait", "keys", "tap", "swipe", "screenshot",
-                            "console", "quit"):
+                            "console", "cookies", "quit"):
                     if op != "start" and op != "quit" and phone.driver is None:
                         raise RuntimeError("the browser is not started")
                     answer = getattr(phone, op)(**request)

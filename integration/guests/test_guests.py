@@ -44,7 +44,6 @@ Selenium or zbarimg).
 import argparse
 import json
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
@@ -691,19 +690,6 @@ CHECKS = [
 # MARK: main
 
 
-def missing_tools():
-    """Why the browser part can't run here, or None."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "Selenium is not installed (python3 -m pip install selenium; make test-deps does)"
-    missing = [pkg for binary, pkg in (("chromium", "chromium"), ("chromedriver", "chromium-driver"),
-                                       ("zbarimg", "zbar-tools"), ("ss", "iproute2")) if not shutil.which(binary)]
-    if missing:
-        return f"needs {', '.join(missing)} (apt-get install {' '.join(missing)})"
-    return None
-
-
 def run_checks(lab, suite, checks):
     w = gl.World(lab)
     try:
@@ -735,7 +721,7 @@ def main():
     parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these words")
     args = parser.parse_args()
     suite = Suite("guests")
-    reason = labkit.preflight() or missing_tools()
+    reason = labkit.preflight() or gl.missing_tools(zbarimg="zbar-tools")
     if reason:
         return suite.skip(reason)
     if not suite.need_peerd():

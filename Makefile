@@ -47,7 +47,7 @@ DYNAMIC_BIN := $(DYNAMIC_SCRATCH)/release
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 10
 
-.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package bench-import release-dynamic web-test guests-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package bench-import release-dynamic web-test guests-test devices-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -56,6 +56,7 @@ help:
 	@echo "make screenshot  docs/screenshot.png: the page with 20 movies, in headless Chromium"
 	@echo "make lab     only the LAN lab test: hosts in network namespaces find each other over mDNS (root)"
 	@echo "make guests-test  only the guests' test: three peerd and two phones (Chromium) on a LAN in namespaces (root)"
+	@echo "make devices-test  only the linked devices' test: two peerd and two linked phones (Chromium) on a LAN in namespaces (root)"
 	@echo "make demo    three hosts on a virtual LAN share a watch list, narrated (root)"
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
 	@echo "make bench-package  the .deb's binaries against a dynamically linked build: size, start-up to READY=1 (root)"
@@ -154,6 +155,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage openapi python3 integration/web/test_openapi.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage guests python3 integration/guests/test_guests.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage devices python3 integration/devices/test_devices.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage lab python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage removal python3 integration/lab/test_removal.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
@@ -173,6 +175,9 @@ screenshot: test-deps build
 
 guests-test: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/guests/test_guests.py $(LAB_SKIP_OK)
+
+devices-test: test-deps build
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/devices/test_devices.py $(LAB_SKIP_OK)
 
 lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)

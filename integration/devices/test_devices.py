@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""Linked devices, end to end on a real LAN (issue 38, "Tests"; `make test`): two real peerd on hosts in
+network namespaces on one bridge, two phones (hosts with no peerd, each a headless Chromium with mobile
+emulation, 390×844 with touch, running INSIDE its own namespace) and a third address (plain HTTP only).
+alice's machine links the phones with `peerctl device link`; its device door listens on her LAN address
+(found by peerd itself: no --device-address, no --device-port), and the phones reach it only from theirs.
+
+    sudo PEERD_BIN_DIR=/path/to/bins python3 integration/devices/test_devices.py [--keep-logs] [--only WORDS ...]
+
+The lab (device_lab.py, on ../guests/guest_lab.py and ../lab/lab.py): h1 alice and h2 bob (peerd, one
+group, static --peer addresses, avahi off), h3 phone1 and h4 phone2 (phone_driver.py: Selenium and
+Chromium), h5 a third address. The checks:
+
+  shut: before any link nothing listens on the device port (a connect from a phone is refused)
+  1. link: alice's machine links phone1; it opens the URL and lands on alice's list (HttpOnly cookie, no
+     code left in the URL); it taps a card, taps Want, and votes Yes by tap in a unanimous pick alice
+     opened with `peerctl pick`; on alice and bob the want is alice's (list and history), and the vote
+     counts: bob's yes to the same movie chooses it on both daemons and on the phone
+  2. unlink: `peerctl device unlink` → the phone's next API request gets 401 (JSON) and its open event
+     streams (the page's own and one more the check opens) end, each within 1 s of unlink returning;
+     a navigation then gets the 401 page that says how to link again
+  3. links: a forged link, a reused one (opened a second time, from another phone) and an expired one
+     (`--expires 1s`, opened once its expiresAt has passed) each get 401 and link nothing
+  4. capability: phone2's cookie (Selenium's get_cookies) from the third address gets 401 (page, API,
+     events); from phone2 it still works
+  5. profile: a phone linked with `--profile sam` marks as sam on alice and bob, not as alice (skipped
+     with a line when peerctl has no `profile` command yet)
+  shut again: once every device is unlinked, nothing listens on the device port
+
+Every wait is on a condition, bounded by $PEERD_GUESTS_WAIT seconds (default 20); the unlink's 1 s is a
+deadline measured in the page, not a sleep. Prints one PASS/FAIL/SKIP line per check and ends with
+`devices: N passed, M failed`. Exit status 0 all passed, 1 something failed (the lab's logs are kept),
+77 with one line `devices skipped: why` when the machine can't run it (not root, no ip netns, no
+Chromium, chromedriver or Selenium).
+"""
+import argparse
+import pathlib
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import device_lab as dl  # noqa: E402  (puts integration/, integration/guests/ and integration/lab/ on sys.path)
+import guest_lab as gl  # noqa: E402
+import lab as labkit  # noqa: E402
+from device_lab import COOKIE, DEVICE_PORT, DevicePage, device_link, devices, http, ids_of, now_ms, said  # noqa: E402
+from harness import CheckFailed, HarnessError, TimedOut, eventually  # noqa: E402
+from suite import Suite, selected  # noqa: E402
+
+UNLINK_BOUND_MS = 1000  # issue 38: an unlinked device is out within a second, its open streams included
+
+
+# MARK: shut
+
+
+def check_shut(w):
+    """Before any link, nothing listens on alice's device port."""
+    why = dl.gone_door(w, w.phones[0])
+    if why:
+        raise CheckFailed(f"with no device and no pending link: {why}")
+    return f"{w.alice_host.ip}:{DEVICE_PORT} refused from {w.phones[0].label}; ss on alice: nothing listening"
+
+
+def check_shut_again(w):
+    """Every device unlinked: the door shuts again."""
+    listed = devices(w)
+    for device in listed:
+        dl.unlink(w, device["id"])
+    try:
+        eventually(lambda: not dl.gone_door(w, w.phones[1]), gl.WAIT, "the device door shut")
+    except TimedOut:
+        raise CheckFailed(f"after unlinking {len(listed)} devices: {dl.gone_door(w, w.phones[1])}") from None
+    left = devices(w)
+    if left:
+        raise CheckFailed(f"device list after unlinking each: {left}")
+    return f"{len(listed)} devices unlinked by id; {w.alice_host.ip}:{DEVICE_PORT} refused again"
+
+
+# MARK: 1. link, browse, mark, vote
+
+
+def check_link(w):
+    """phone1 linked to alice: lands on her list, browses, wants a movie, votes; both daemons agree."""
+    phone = w.phones[0]
+    link = device_link(w, "--name", "alice's phone")
+    if (link.address, link.port, link.member, link.name) != (w.alice_host.ip, DEVICE_PORT, "alice", "alice's phone"):
+        raise CheckFailed(f"the link {link.answer}: expected alice's LAN address {w.alice_host.ip}, port {DEVICE_PORT}, "
+                          f"member alice, name \"alice's phone\"")
+    page = DevicePage(phone, link).open()
+    phone.device_link = link
+    landed = page.document()
+    if landed["url"] != link.base or landed["status"] != 200:
+        raise CheckFailed(f"{phone.label} landed on {landed['url']} ({landed['status']}), expected {link.base} (200)")
+    listed = [m["movieId"] for m in w.alice_host.movies()]
+    page.phone.wait("return [...document.querySelectorAll('ol#movies > li.card[data-movie-id]')].length === "
+                    "arguments[0]", f"{len(listed)} cards on {phone.label}", len(listed))
+    if sorted(page.cards()) != sorted(listed):
+        raise CheckFailed(f"{phone.label}'s cards {page.cards()}; alice's list {listed}")
+    cookie = dl.device_cookie(phone)
+    in_js = phone.js("return document.cookie")
+    if cookie is None or not cookie.get("httpOnly") or COOKIE in in_js:
+        raise CheckFailed(f"the device cookie: {cookie}; document.cookie {in_js!r}: not an HttpOnly {COOKIE}")
+    device = dl.device_at(w, phone.host.ip)
+    if device is None or device.get("member") != "alice" or device.get("name") != "alice's phone":
+        raise CheckFailed(f"device list: {devices(w)}; expected alice's phone, member alice, at {phone.host.ip}")
+    movie, title = 550, gl.MOVIES[550][0]
+    page.open_movie(movie, title)
+    page.mark("want")
+    alice_id = w.peer_id(w.alice_host)
+    for host in w.members:
+        dl.wait_mark(w, host, movie, "want", "alice", peer=alice_id)
+    page.close_movie()
+    voted = vote_in_tonight(w, page)
+    return (f"{link.url} → {landed['url']}, {len(listed)} cards; cookie {COOKIE} HttpOnly; device list: "
+            f"{device.get('name')!r} of {device.get('member')} at {device.get('address')}; tapped {title}'s card and "
+            f"Want: alice wants {movie} on alice and bob (list and history); {voted}")
+
+
+def vote_in_tonight(w, page):
+    """alice opens a unanimous pick with bob (`peerctl pick`); the phone taps Tonight and Yes on the
+    first card; bob says yes to it too: chosen on both daemons and on the phone."""
+    gl.close_open_picks(w)
+    code, record, said_ = gl.peerctl_pick(w.alice_host, "--mode", "unanimous", "--with", "bob")
+    if code != 0:
+        raise CheckFailed(f"peerctl pick --mode unanimous --with bob on alice: exit {code}: {said_}")
+    first = record["next"]["movieId"]
+    eventually(lambda: gl.status(w.bob_host)["pick"] == record["pick"], gl.WAIT, "bob holding alice's pick")
+    page.tap("a#to-tonight", "the Tonight link")
+    page.pick_card(first)
+    page.tap("#vote-yes", "Tonight's Yes")
+    deck = [c["movieId"] for c in record["deck"]]
+    page.pick_card(deck[1] if len(deck) > 1 else None)
+    gl.wait_voted(w, w.members, {"alice": 1}, "alice's one vote, made on the phone, on alice and bob")
+    gl.member_votes(w.bob_host, [(first, True)])
+
+    def chosen():
+        states = [gl.status(h) for h in w.members]
+        return states if all(s.get("outcome") == "chosen" and s["result"]["movieId"] == first for s in states) else None
+    try:
+        states = eventually(chosen, gl.WAIT, f"{first} chosen on alice and bob")
+    except TimedOut as error:
+        raise CheckFailed(f"{error}: {[(s.get('outcome'), s.get('result')) for s in map(gl.status, w.members)]}") \
+            from None
+    page.phone.wait("return document.getElementById('pick-result')?.dataset.movieId === arguments[0]",
+                    f"the result {first} on {page.label}'s Tonight view", str(first))
+    gl.close_open_picks(w)
+    return (f"Tonight: Yes tapped on {first} counted as alice's on both; with bob's yes, {first} chosen "
+            f"({states[0]['result'].get('yeses')} yeses) on alice, bob and the phone")
+
+
+# MARK: 2. unlink
+
+
+# JS: a second event stream, opened with the phone's cookie; `window.__probe` says when it opened and ended.
+PROBE = """
+  const p = window.__probe = {opened: null, status: null, ended: null, how: null};
+  (async () => {
+    try {
+      const r = await fetch('/api/events', {headers: {Accept: 'text/event-stream'}, cache: 'no-store'});
+      p.status = r.status;
+      if (!r.ok) { p.ended = Date.now(); p.how = 'refused ' + r.status; return; }
+      p.opened = Date.now();
+      const reader = r.body.getReader();
+      for (;;) { const {done} = await reader.read(); if (done) { p.how = 'ended'; break; } }
+    } catch (e) { p.how = 'error: ' + e; }
+    p.ended = Date.now();
+  })();
+  return true;"""
+# JS: from now on, when the page's own stream went down (body[data-live] not 'true').
+WATCH_LIVE = """
+  window.__down = null;
+  const t = setInterval(() => {
+    if (document.body.dataset.live !== 'true') { window.__down = Date.now(); clearInterval(t); }
+  }, 5);
+  return true;"""
+# JS: resolves when both streams have ended, or at the deadline (arguments[0], a Date.now() value).
+BOTH_ENDED = """
+  const deadline = arguments[0];
+  return new Promise(resolve => {
+    const tick = () => {
+      const done = window.__probe.ended !== null && window.__down !== null;
+      if (done || Date.now() > deadline)
+        resolve({probe: window.__probe, down: window.__down, now: Date.now()});
+      else setTimeout(tick, 5);
+    };
+    tick();
+  });"""
+
+
+def check_unlink(w):
+    """Unlinked, the phone is out within a second: its next API request and its open streams."""
+    phone = w.phones[0]
+    page, device = dl.ensure_linked(w, phone, "alice's phone")
+    page.phone.wait("return document.body.dataset.live === 'true'", f"{phone.label}'s page live (its stream open)")
+    phone.js(PROBE)
+    probe = phone.wait("return window.__probe.opened || window.__probe.ended && window.__probe",
+                       f"a second event stream from {phone.label}")
+    if not isinstance(probe, (int, float)):
+        raise CheckFailed(f"GET /api/events from {phone.label}'s page with its cookie: {probe}")
+    phone.js(WATCH_LIVE)
+    unlinked = dl.unlink(w, device["name"])
+    asked = page.api({"type": "status"})
+    ended = phone.js(BOTH_ENDED, unlinked + UNLINK_BOUND_MS)
+    api_ms = asked["at"] - unlinked
+    numbers = (f"after unlink returned: the API's {asked['status']} in {api_ms:.0f} ms, the check's stream "
+               f"{(ended['probe']['ended'] or 0) - unlinked:.0f} ms ({ended['probe']['how']}), the page's "
+               f"{(ended['down'] or 0) - unlinked:.0f} ms")
+    if asked["status"] != 401 or "json" not in (asked.get("type") or ""):
+        raise CheckFailed(f"the phone's first API request after the unlink: {asked['status']} {asked.get('type')} "
+                          f"{asked.get('text', asked.get('error'))!r}, expected 401 with JSON; {numbers}")
+    if api_ms > UNLINK_BOUND_MS:
+        raise CheckFailed(f"the 401 came {api_ms:.0f} ms after unlink returned, over {UNLINK_BOUND_MS} ms")
+    if ended["probe"]["ended"] is None:
+        raise CheckFailed(f"the check's event stream from {phone.label} still open {UNLINK_BOUND_MS} ms after unlink "
+                          f"returned ({ended['probe']})")
+    if ended["down"] is None:
+        raise CheckFailed(f"the page's own event stream still up (body[data-live=true]) {UNLINK_BOUND_MS} ms after "
+                          f"unlink returned; {numbers}")
+    if dl.device_at(w, phone.host.ip) is not None:
+        raise CheckFailed(f"device list after the unlink: {devices(w)}")
+    phone.get(page.link.base)
+    phone.wait("const n = performance.getEntriesByType('navigation')[0];"
+               "return document.readyState !== 'loading' && n && n.responseStatus",
+               f"{phone.label}'s navigation to / after the unlink")
+    doc = page.document()
+    if doc.get("status") != 401 or "html" not in (doc.get("type") or "") or "link" not in doc.get("text", "").lower():
+        raise CheckFailed(f"a navigation to {page.link.base} after the unlink: {doc}; expected 401 and an HTML page "
+                          f"saying how to link again")
+    phone.device_link = None
+    return f"{numbers}; a navigation: 401, {doc['text'][:120]!r}"
+
+
+# MARK: 3. forged, reused, expired
+
+
+def check_links(w):
+    """A forged, a reused and an expired link each get 401 and link nothing."""
+    phone1, phone2 = w.phones
+    link = device_link(w, "--name", "phone2")
+    before = ids_of(devices(w))
+    forged = http(phone1, link, "GET", f"/link/{link.forged()}")
+    if forged.get("status") != 401 or dl.set_cookie(forged):
+        raise CheckFailed(f"a forged link from {phone1.label}: {said(forged)}, set-cookie {dl.set_cookie(forged)}; "
+                          f"expected 401 and no cookie")
+    if ids_of(devices(w)) != before:
+        raise CheckFailed(f"after a forged link: device list {devices(w)}, before {before}")
+    DevicePage(phone2, link).open()
+    phone2.device_link = link
+    linked = devices(w)
+    if len(linked) != len(before) + 1 or dl.device_at(w, phone2.host.ip) is None:
+        raise CheckFailed(f"after {phone2.label} opened the link: device list {linked}")
+    phone1.get(link.url)
+    reused = phone1.wait("const n = performance.getEntriesByType('navigation')[0];"
+                         "return document.readyState !== 'loading' && n && n.responseStatus ? "
+                         "{status: n.responseStatus, text: document.body.innerText.slice(0, 200)} : null",
+                         f"{phone1.label} opening the used link")
+    if reused["status"] != 401:
+        raise CheckFailed(f"the link {phone2.label} used, opened again from {phone1.label}: {reused}; expected 401")
+    if ids_of(devices(w)) != ids_of(linked):
+        raise CheckFailed(f"after the reused link: device list {devices(w)}, before {linked}")
+    expiring = device_link(w, "--expires", "1s", "--name", "too late")
+    printed = now_ms()
+    if not isinstance(expiring.expires_at, (int, float)) or not printed - 5000 < expiring.expires_at < printed + 1500:
+        raise CheckFailed(f"--expires 1s printed expiresAt {expiring.expires_at}; now is {printed:.0f}")
+    eventually(lambda: now_ms() > expiring.expires_at + 1, 5, "the printed expiresAt passed", 0.02)
+    expired = http(w.third, expiring, "GET", f"/link/{expiring.code}")  # a third address: phone1's link tries are few
+    if expired.get("status") != 401 or dl.set_cookie(expired):
+        raise CheckFailed(f"an expired link from {w.third.host.ip}: {said(expired)}; expected 401 and no cookie")
+    if ids_of(devices(w)) != ids_of(linked):
+        raise CheckFailed(f"after the expired link: device list {devices(w)}, before {linked}")
+    return (f"forged /link/{len(link.code)} characters: 401; the used link again from {phone1.label}: 401 "
+            f"({reused['text'].strip()[:60]!r}); expired ({expiring.expires_at - printed:.0f} ms after it was "
+            f"printed): 401; device list only gained {phone2.label}")
+
+
+# MARK: 4. a capability from another address
+
+
+def check_capability(w):
+    """phone2's cookie from the third address gets 401 everywhere; from phone2 it works."""
+    phone2, third = w.phones[1], w.third
+    page, _ = dl.ensure_linked(w, phone2, "phone2")
+    cookie = dl.device_cookie(phone2)
+    if cookie is None:
+        raise CheckFailed(f"no {COOKIE} cookie in {phone2.label}'s browser: {phone2.cookies()}")
+    link, value = page.link, cookie["value"]
+    tries = {
+        "GET /": http(third, link, "GET", "/", cookie=value),
+        "POST /api/request": http(third, link, "POST", "/api/request", cookie=value, origin=True,
+                                  body={"type": "status", "version": 1}),
+        "GET /api/events": http(third, link, "GET", "/api/events", cookie=value),
+    }
+    wrong = {k: said(v) for k, v in tries.items() if v.get("status") != 401}
+    if wrong:
+        raise CheckFailed(f"{phone2.label}'s cookie from {third.host.ip}: {wrong}; expected 401")
+    own = page.api({"type": "status"})
+    plain = http(phone2, link, "POST", "/api/request", cookie=value, origin=True, body={"type": "status", "version": 1})
+    if own.get("status") != 200 or (own.get("json") or {}).get("type") != "status" or plain.get("status") != 200:
+        raise CheckFailed(f"from {phone2.label} after the third address tried: its page's status request "
+                          f"{own.get('status')} {own.get('text')!r}, plain HTTP {said(plain)}")
+    return (f"from {third.host.ip}: {', '.join(f'{k} 401' for k in tries)}; from {phone2.label} ({phone2.host.ip}): "
+            f"the page's API 200 and plain HTTP 200")
+
+
+# MARK: 5. a profile's device
+
+
+def profiles_missing(w):
+    """Why check 5 can't run: peerctl has no `profile` command yet, or None."""
+    r = w.alice_host.peerctl("profile", "list", "--json")
+    said_ = (r.stderr or r.stdout).strip()
+    if r.returncode == 64 and "unexpected argument" in said_.lower():
+        return f"peerctl has no `profile` command here (profiles are not on this branch yet): {said_.splitlines()[0]}"
+    return None
+
+
+def check_profile(w):
+    """A phone linked with --profile sam marks as sam, on alice and bob."""
+    phone = w.phones[0]
+    listed = w.alice_host.peerctl("profile", "list", "--json")
+    if "sam" not in listed.stdout:
+        r = w.alice_host.peerctl("profile", "add", "sam")
+        if r.returncode != 0:
+            raise CheckFailed(f"peerctl profile add sam on alice: exit {r.returncode}: {(r.stdout + r.stderr)[:300]}")
+    link = device_link(w, "--profile", "sam", "--name", "sam's phone")
+    if link.member != "sam":
+        raise CheckFailed(f"peerctl device link --profile sam printed member {link.member!r}: {link.answer}")
+    page = DevicePage(phone, link).open()
+    phone.device_link = link
+    device = dl.device_at(w, phone.host.ip)
+    if device is None or device.get("member") != "sam":
+        raise CheckFailed(f"device list after sam's link: {devices(w)}")
+    movie, title = 13, gl.MOVIES[13][0]
+    page.open_movie(movie, title)
+    page.mark("want")
+    alice_id = w.peer_id(w.alice_host)
+    seen = []
+    for host in w.members:
+        mark, entry = dl.wait_mark(w, host, movie, "want", "sam", not_peer=alice_id)
+        if mark.get("peer") == alice_id or entry.get("peer") == alice_id:
+            raise CheckFailed(f"{host.name}: sam's want of {movie} is signed as alice's: {mark}, {entry}")
+        seen.append(f"{host.name}: {entry.get('text')!r}")
+    page.close_movie()
+    return f"device list: {device.get('name')!r} of sam; tapped Want on {title}: " + "; ".join(seen)
+
+
+CHECKS = [
+    ("shut: before any link nothing listens on alice's device port", check_shut),
+    ("link: a linked phone lands on alice's list, taps a movie, Want and a vote in Tonight; alice's on both peers",
+     check_link),
+    ("unlink: the next API request gets 401 and the open streams end within 1 s; a navigation shows link again",
+     check_unlink),
+    ("links: a forged, a reused and an expired link get 401 and link nothing", check_links),
+    ("capability: a phone's cookie from a third address gets 401; from the phone it works", check_capability),
+    ("profile: a phone linked with --profile sam marks as sam on both peers, not as alice", check_profile,
+     profiles_missing),
+    ("shut again: with every device unlinked nothing listens on the device port", check_shut_again),
+]
+
+
+# MARK: main
+
+
+def run_checks(lab, suite, checks):
+    w = dl.DeviceWorld(lab)
+    try:
+        t0 = time.monotonic()
+        try:
+            w.up()
+        except HarnessError as error:
+            suite.fail("starting the daemons and the phones", error)
+            return
+        print(f"devices: alice {w.ids['h1'][:8]} ({w.alice_host.ip}), bob {w.ids['h2'][:8]} ({w.bob_host.ip}) "
+              f"connected with {len(gl.MOVIES)} movies; phones {', '.join(p.host.ip for p in w.phones)} with "
+              f"Chromium {w.phones[0].version}; third address {w.third_host.ip}; {gl.since(t0):.1f} s", flush=True)
+        for title, check, *unless in checks:
+            why = unless[0](w) if unless else None
+            if why:
+                suite.skip_check(title, why)
+                continue
+            gl.notes = []
+            suite.check(title, check, w, notes=gl.notes)
+            reason = w.dead()
+            if reason:
+                what, _, detail = reason.partition("\n")
+                suite.fail(what, detail)
+                return
+    finally:
+        w.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--keep-logs", action="store_true", help="keep the lab's logs even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these words")
+    args = parser.parse_args()
+    suite = Suite("devices")
+    reason = labkit.preflight() or gl.missing_tools()
+    if reason:
+        return suite.skip(reason)
+    if not suite.need_peerd():
+        return suite.finish()
+    checks = selected(CHECKS, args.only)
+
+    def banner(lab):
+        return (f"devices {lab.prefix}: h1 alice, h2 bob (peerd, static peers, avahi off), h3 and h4 phones "
+                f"(Chromium {gl.PHONE_SIZE[0]}×{gl.PHONE_SIZE[1]}, touch), h5 a third address; logs in {lab.run_dir}")
+    options = {"hosts": 5, "avahi": False, "ipv6": False, "keep_logs": args.keep_logs or None}
+    return labkit.run_suite(suite, options, banner, lambda lab: run_checks(lab, suite, checks))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

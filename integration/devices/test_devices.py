@@ -16,6 +16,7 @@ Chromium), h5 a third address. The checks:
      code left in the URL); it taps a card, taps Want, and votes Yes by tap in a unanimous pick alice
      opened with `peerctl pick`; on alice and bob the want is alice's (list and history), and the vote
      counts: bob's yes to the same movie chooses it on both daemons and on the phone
+  manifest: the linked page's link[rel=manifest] loads, with icons (192 or 512 px) that load as images
   2. unlink: `peerctl device unlink` → the phone's next API request gets 401 (JSON) and its open event
      streams (the page's own and one more the check opens) end, each within 1 s of unlink returning;
      a navigation then gets the 401 page that says how to link again
@@ -146,6 +147,43 @@ def vote_in_tonight(w, page):
     gl.close_open_picks(w)
     return (f"Tonight: Yes tapped on {first} counted as alice's on both; with bob's yes, {first} chosen "
             f"({states[0]['result'].get('yeses')} yeses) on alice, bob and the phone")
+
+
+# MARK: the manifest
+
+
+# JS: the page's manifest, its icons fetched: {href, manifest, icons: [[src, sizes, status, type, width]]}.
+MANIFEST = """
+  const link = document.querySelector('link[rel=manifest]');
+  if (!link) return {href: null};
+  return fetch(link.href, {cache: 'no-store'}).then(r => r.json()).then(async m => {
+    const icons = [];
+    for (const icon of m.icons || []) {
+      const r = await fetch(new URL(icon.src, link.href), {cache: 'no-store'});
+      const img = new Image();
+      img.src = URL.createObjectURL(await r.blob());
+      await img.decode().catch(() => null);
+      icons.push([icon.src, icon.sizes, r.status, r.headers.get('Content-Type'), img.naturalWidth]);
+    }
+    return {href: link.getAttribute('href'), manifest: m, icons};
+  }, e => ({href: link.href, error: String(e)}));"""
+
+
+def check_manifest(w):
+    """The linked page names a web app manifest whose icons load: "Add to Home Screen" works."""
+    page, _ = dl.ensure_linked(w, w.phones[0], "alice's phone")
+    got = page.phone.js(MANIFEST)
+    manifest = got.get("manifest") or {}
+    if not got.get("href") or got.get("error") or not manifest.get("name") and not manifest.get("short_name"):
+        raise CheckFailed(f"link[rel=manifest] on {page.label}'s page: {got}")
+    icons = got.get("icons") or []
+    broken = [i for i in icons if i[2] != 200 or not (i[3] or "").startswith("image/") or not i[4]]
+    sizes = {i[1] for i in icons}
+    if broken or not icons or not {"192x192", "512x512"} & sizes:
+        raise CheckFailed(f"the manifest's icons (src, sizes, status, type, width): {icons}; a home screen needs "
+                          f"192x192 or 512x512 that load")
+    return (f"{got['href']}: {manifest.get('short_name') or manifest.get('name')!r}, display "
+            f"{manifest.get('display')!r}; icons {[(i[0], i[1], i[4]) for i in icons]}")
 
 
 # MARK: 2. unlink
@@ -348,6 +386,7 @@ CHECKS = [
     ("shut: before any link nothing listens on alice's device port", check_shut),
     ("link: a linked phone lands on alice's list, taps a movie, Want and a vote in Tonight; alice's on both peers",
      check_link),
+    ("manifest: the linked page names a web app manifest whose icons load", check_manifest),
     ("unlink: the next API request gets 401 and the open streams end within 1 s; a navigation shows link again",
      check_unlink),
     ("links: a forged, a reused and an expired link get 401 and link nothing", check_links),

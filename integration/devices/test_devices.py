@@ -26,7 +26,8 @@ Chromium), h5 a third address. The checks:
      events); from phone2 it still works
   5. profile: a phone linked with `--profile sam` marks as sam on alice and bob, not as alice (skipped
      with a line when peerctl has no `profile` command yet)
-  shut again: once every device is unlinked, nothing listens on the device port
+  shut again: every device unlinked and alice restarted (the door stays open 10 minutes after the last
+     unlink, WEB.md), nothing listens on the device port; a new link opens it
 
 Every wait is on a condition, bounded by $PEERD_GUESTS_WAIT seconds (default 20); the unlink's 1 s is a
 deadline measured in the page, not a sleep. Prints one PASS/FAIL/SKIP line per check and ends with
@@ -63,18 +64,25 @@ def check_shut(w):
 
 
 def check_shut_again(w):
-    """Every device unlinked: the door shuts again."""
+    """Every device unlinked: alice restarted (WEB.md keeps the door open 10 minutes after the last
+    unlink, for the words on how to link again), nothing listens; a link opens it again."""
     listed = devices(w)
     for device in listed:
         dl.unlink(w, device["id"])
-    try:
-        eventually(lambda: not dl.gone_door(w, w.phones[1]), gl.WAIT, "the device door shut")
-    except TimedOut:
-        raise CheckFailed(f"after unlinking {len(listed)} devices: {dl.gone_door(w, w.phones[1])}") from None
+    grace = w.phones[1].connect(w.alice_host.ip, DEVICE_PORT)
+    w.alice_host.stop_peerd()
+    w.start_member(w.alice_host)
+    w.wait_connected()
     left = devices(w)
-    if left:
-        raise CheckFailed(f"device list after unlinking each: {left}")
-    return f"{len(listed)} devices unlinked by id; {w.alice_host.ip}:{DEVICE_PORT} refused again"
+    why = dl.gone_door(w, w.phones[1])
+    if left or why:
+        raise CheckFailed(f"after unlinking {len(listed)} devices and a restart: device list {left}; {why}")
+    link = device_link(w, "--name", "after the restart")
+    reopened = w.phones[1].connect(link.address, link.port)
+    if reopened != "connected":
+        raise CheckFailed(f"with a link pending again, a connect to {link.address}:{link.port}: {reopened}")
+    return (f"{len(listed)} devices unlinked by id (the door then: {grace}); after alice's restart "
+            f"{w.alice_host.ip}:{DEVICE_PORT} refused; a new link opens it again")
 
 
 # MARK: 1. link, browse, mark, vote
@@ -160,10 +168,8 @@ MANIFEST = """
     const icons = [];
     for (const icon of m.icons || []) {
       const r = await fetch(new URL(icon.src, link.href), {cache: 'no-store'});
-      const img = new Image();
-      img.src = URL.createObjectURL(await r.blob());
-      await img.decode().catch(() => null);
-      icons.push([icon.src, icon.sizes, r.status, r.headers.get('Content-Type'), img.naturalWidth]);
+      const bitmap = await createImageBitmap(await r.blob()).catch(() => null);
+      icons.push([icon.src, icon.sizes, r.status, r.headers.get('Content-Type'), bitmap ? bitmap.width : 0]);
     }
     return {href: link.getAttribute('href'), manifest: m, icons};
   }, e => ({href: link.href, error: String(e)}));"""
@@ -189,40 +195,54 @@ def check_manifest(w):
 # MARK: 2. unlink
 
 
-# JS: a second event stream, opened with the phone's cookie; `window.__probe` says when it opened and ended.
-PROBE = """
-  const p = window.__probe = {opened: null, status: null, ended: null, how: null};
+# JS: what ends when the device is unlinked, stamped with Date.now() in sessionStorage (the page
+# loads itself again on a 401, and sessionStorage outlives that): `devtest.probe`, a second event
+# stream this script opens with the phone's cookie, when it ends; `devtest.down`, when the page's
+# own stream goes down (body[data-live] no longer 'true'). `leaving`: the document was being unloaded
+# then, so the stream was cut by the browser, not ended by peerd.
+WATCH_STREAMS = """
+  for (const k of ['devtest.probe', 'devtest.down']) sessionStorage.removeItem(k);
+  const put = (k, v) => sessionStorage.setItem(k, JSON.stringify({...v, leaving: !!window.__leaving}));
+  addEventListener('pagehide', () => { window.__leaving = true; });
+  const p = window.__probe = {opened: null, status: null};
   (async () => {
+    let how = 'ended';
     try {
       const r = await fetch('/api/events', {headers: {Accept: 'text/event-stream'}, cache: 'no-store'});
       p.status = r.status;
-      if (!r.ok) { p.ended = Date.now(); p.how = 'refused ' + r.status; return; }
+      if (!r.ok) return put('devtest.probe', {at: Date.now(), how: 'refused ' + r.status});
       p.opened = Date.now();
       const reader = r.body.getReader();
-      for (;;) { const {done} = await reader.read(); if (done) { p.how = 'ended'; break; } }
-    } catch (e) { p.how = 'error: ' + e; }
-    p.ended = Date.now();
+      while (!(await reader.read()).done) { /* events */ }
+    } catch (e) { how = 'error: ' + e; }
+    put('devtest.probe', {at: Date.now(), how});
   })();
-  return true;"""
-# JS: from now on, when the page's own stream went down (body[data-live] not 'true').
-WATCH_LIVE = """
-  window.__down = null;
   const t = setInterval(() => {
-    if (document.body.dataset.live !== 'true') { window.__down = Date.now(); clearInterval(t); }
+    if (document.body.dataset.live === 'true') return;
+    put('devtest.down', {at: Date.now(), live: document.body.dataset.live});
+    clearInterval(t);
   }, 5);
   return true;"""
-# JS: resolves when both streams have ended, or at the deadline (arguments[0], a Date.now() value).
-BOTH_ENDED = """
-  const deadline = arguments[0];
-  return new Promise(resolve => {
-    const tick = () => {
-      const done = window.__probe.ended !== null && window.__down !== null;
-      if (done || Date.now() > deadline)
-        resolve({probe: window.__probe, down: window.__down, now: Date.now()});
-      else setTimeout(tick, 5);
-    };
-    tick();
-  });"""
+RECORDED = """
+  const get = k => JSON.parse(sessionStorage.getItem(k) || 'null');
+  const r = {probe: get('devtest.probe'), down: get('devtest.down')};
+  return arguments[0] ? (r.probe && r.down ? r : null) : r;"""
+# JS: the document's navigation: its HTTP status and when its answer came (wall clock ms).
+NAVIGATION = """
+  const n = performance.getEntriesByType('navigation')[0];
+  return document.readyState !== 'loading' && n && n.responseStatus ?
+    {status: n.responseStatus, at: performance.timeOrigin + n.responseEnd, text: document.body.innerText.slice(0, 300)} :
+    null;"""
+
+
+def streams_ended(phone, deadline):
+    """Waits until both streams WATCH_STREAMS watches have ended, or `deadline` (wall-clock ms) passed
+    (with 0.5 s more for the asking); what was recorded by then."""
+    within = max(0.05, (deadline - now_ms()) / 1000) + 0.5
+    reply = phone.ask_raw("wait", within + 30, script=RECORDED, args=[True], timeout=within)
+    if reply.get("ok"):
+        return reply["value"]
+    return phone.wait(f"return (() => {{ {RECORDED} }})()", "sessionStorage after the wait", False)
 
 
 def check_unlink(w):
@@ -230,42 +250,46 @@ def check_unlink(w):
     phone = w.phones[0]
     page, device = dl.ensure_linked(w, phone, "alice's phone")
     page.phone.wait("return document.body.dataset.live === 'true'", f"{phone.label}'s page live (its stream open)")
-    phone.js(PROBE)
-    probe = phone.wait("return window.__probe.opened || window.__probe.ended && window.__probe",
+    phone.js(WATCH_STREAMS)
+    probe = phone.wait("return window.__probe.opened || sessionStorage.getItem('devtest.probe')",
                        f"a second event stream from {phone.label}")
     if not isinstance(probe, (int, float)):
         raise CheckFailed(f"GET /api/events from {phone.label}'s page with its cookie: {probe}")
-    phone.js(WATCH_LIVE)
+    cookie = dl.device_cookie(phone)["value"]
     unlinked = dl.unlink(w, device["name"])
-    asked = page.api({"type": "status"})
-    ended = phone.js(BOTH_ENDED, unlinked + UNLINK_BOUND_MS)
-    api_ms = asked["at"] - unlinked
-    numbers = (f"after unlink returned: the API's {asked['status']} in {api_ms:.0f} ms, the check's stream "
-               f"{(ended['probe']['ended'] or 0) - unlinked:.0f} ms ({ended['probe']['how']}), the page's "
-               f"{(ended['down'] or 0) - unlinked:.0f} ms")
-    if asked["status"] != 401 or "json" not in (asked.get("type") or ""):
-        raise CheckFailed(f"the phone's first API request after the unlink: {asked['status']} {asked.get('type')} "
-                          f"{asked.get('text', asked.get('error'))!r}, expected 401 with JSON; {numbers}")
+    asked = http(phone, page.link, "POST", "/api/request", cookie=cookie, origin=True,
+                 body={"type": "status", "version": 1})
+    api_ms = now_ms() - unlinked
+    ended = streams_ended(phone, unlinked + UNLINK_BOUND_MS)
+    probe_ms, down_ms = ((ended.get(k) or {}).get("at", float("nan")) - unlinked for k in ("probe", "down"))
+    numbers = (f"after unlink returned: {phone.label}'s API request (its cookie, from its address) answered "
+               f"{asked.get('status')} in {api_ms:.0f} ms; the check's event stream ended at {probe_ms:+.0f} ms "
+               f"({(ended.get('probe') or {}).get('how')}), the page's own at {down_ms:+.0f} ms")
+    answer = asked.get("body", "")
+    if asked.get("status") != 401 or "json" not in (asked.get("headers") or {}).get("content-type", ""):
+        raise CheckFailed(f"the phone's first API request after the unlink: {said(asked)}, expected 401 with JSON; "
+                          f"{numbers}")
     if api_ms > UNLINK_BOUND_MS:
         raise CheckFailed(f"the 401 came {api_ms:.0f} ms after unlink returned, over {UNLINK_BOUND_MS} ms")
-    if ended["probe"]["ended"] is None:
-        raise CheckFailed(f"the check's event stream from {phone.label} still open {UNLINK_BOUND_MS} ms after unlink "
-                          f"returned ({ended['probe']})")
-    if ended["down"] is None:
-        raise CheckFailed(f"the page's own event stream still up (body[data-live=true]) {UNLINK_BOUND_MS} ms after "
-                          f"unlink returned; {numbers}")
+    for what, record, ms in (("the check's event stream", ended.get("probe"), probe_ms),
+                             ("the page's own event stream", ended.get("down"), down_ms)):
+        if record is None or record.get("leaving") or not ms <= UNLINK_BOUND_MS:
+            raise CheckFailed(f"{what} from {phone.label} not ended by peerd within {UNLINK_BOUND_MS} ms of unlink "
+                              f"returning: {record}; {numbers}")
     if dl.device_at(w, phone.host.ip) is not None:
         raise CheckFailed(f"device list after the unlink: {devices(w)}")
+    # The page, refused, loads itself again: the 401 page of words (WEB.md); then a navigation of ours.
+    reloaded = phone.wait(f"const n = (() => {{ {NAVIGATION} }})(); return n && n.status === 401 && n",
+                          f"{phone.label}'s page loading itself again after the 401")
+    in_page = page.api({"type": "status"})
     phone.get(page.link.base)
-    phone.wait("const n = performance.getEntriesByType('navigation')[0];"
-               "return document.readyState !== 'loading' && n && n.responseStatus",
-               f"{phone.label}'s navigation to / after the unlink")
-    doc = page.document()
-    if doc.get("status") != 401 or "html" not in (doc.get("type") or "") or "link" not in doc.get("text", "").lower():
-        raise CheckFailed(f"a navigation to {page.link.base} after the unlink: {doc}; expected 401 and an HTML page "
-                          f"saying how to link again")
+    doc = phone.wait(NAVIGATION, f"{phone.label}'s navigation to / after the unlink")
+    if doc["status"] != 401 or "peerctl device link" not in doc["text"] or in_page.get("status") != 401:
+        raise CheckFailed(f"after the unlink: a navigation to {page.link.base}: {doc}; the page's API request "
+                          f"{in_page}; expected 401s and words on how to link again (`peerctl device link`)")
     phone.device_link = None
-    return f"{numbers}; a navigation: 401, {doc['text'][:120]!r}"
+    return (f"{numbers}; {answer.strip()[:80]!r}; the page loaded itself again ({reloaded['at'] - unlinked:.0f} ms): "
+            f"401; a navigation: 401, {doc['text'].strip()[:100]!r}")
 
 
 # MARK: 3. forged, reused, expired
@@ -393,7 +417,8 @@ CHECKS = [
     ("capability: a phone's cookie from a third address gets 401; from the phone it works", check_capability),
     ("profile: a phone linked with --profile sam marks as sam on both peers, not as alice", check_profile,
      profiles_missing),
-    ("shut again: with every device unlinked nothing listens on the device port", check_shut_again),
+    ("shut again: with every device unlinked, alice restarted listens on no device port until the next link",
+     check_shut_again),
 ]
 
 

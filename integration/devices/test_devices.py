@@ -379,11 +379,7 @@ def profiles_missing(w):
 def check_profile(w):
     """A phone linked with --profile sam marks as sam, on alice and bob."""
     phone = w.phones[0]
-    listed = w.alice_host.peerctl("profile", "list", "--json")
-    if "sam" not in listed.stdout:
-        r = w.alice_host.peerctl("profile", "add", "sam")
-        if r.returncode != 0:
-            raise CheckFailed(f"peerctl profile add sam on alice: exit {r.returncode}: {(r.stdout + r.stderr)[:300]}")
+    sam = sam_profile(w)
     link = device_link(w, "--profile", "sam", "--name", "sam's phone")
     if link.member != "sam":
         raise CheckFailed(f"peerctl device link --profile sam printed member {link.member!r}: {link.answer}")
@@ -398,12 +394,26 @@ def check_profile(w):
     alice_id = w.peer_id(w.alice_host)
     seen = []
     for host in w.members:
-        mark, entry = dl.wait_mark(w, host, movie, "want", "sam", not_peer=alice_id)
-        if mark.get("peer") == alice_id or entry.get("peer") == alice_id:
-            raise CheckFailed(f"{host.name}: sam's want of {movie} is signed as alice's: {mark}, {entry}")
-        seen.append(f"{host.name}: {entry.get('text')!r}")
+        _, entry = dl.wait_mark(w, host, movie, "want", "sam", peer=sam["peer"], not_peer=alice_id)
+        seen.append(f"{gl.NAMES[host.name]}: {entry.get('text')!r}")
     page.close_movie()
-    return f"device list: {device.get('name')!r} of sam; tapped Want on {title}: " + "; ".join(seen)
+    return (f"device list: {device.get('name')!r} of sam; tapped Want on {title}: by sam ({sam['peer'][:8]}), "
+            f"not alice, in list and history on " + "; ".join(seen))
+
+
+def sam_profile(w):
+    """sam, a profile on alice's machine (`peerctl profile add sam` unless there is one): its member record."""
+    def sam():
+        members = w.alice_host.peerctl_json("profile", "list")["members"]
+        return next((m for m in members if m.get("name") == "sam"), None)
+    if sam() is None:
+        r = w.alice_host.peerctl("profile", "add", "sam")
+        if r.returncode != 0:
+            raise CheckFailed(f"peerctl profile add sam on alice: exit {r.returncode}: {(r.stdout + r.stderr)[:300]}")
+    found = sam()
+    if found is None or not found.get("peer") or found["peer"] == w.peer_id(w.alice_host):
+        raise CheckFailed(f"peerctl profile list --json on alice after adding sam: {found}")
+    return found
 
 
 CHECKS = [

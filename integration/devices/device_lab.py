@@ -58,7 +58,7 @@ class DeviceWorld(gl.World):
 # MARK: peerctl device
 
 
-class DeviceLink:
+class DeviceLink(gl.LANLink):
     """What `peerctl device link --json` printed: `{url, expiresAt, member, name}`, its URL taken apart."""
 
     def __init__(self, answer):
@@ -68,18 +68,6 @@ class DeviceLink:
             raise CheckFailed(f"the device link {answer.get('url')!r} is not http://ADDRESS:PORT/link/CODE: {answer}")
         self.url, self.address, self.port, self.code = answer["url"], match["address"], int(match["port"]), match["code"]
         self.expires_at, self.member, self.name = answer.get("expiresAt"), answer.get("member"), answer.get("name")
-
-    @property
-    def host_header(self):
-        return f"{self.address}:{self.port}"
-
-    @property
-    def origin(self):
-        return f"http://{self.address}:{self.port}"
-
-    @property
-    def base(self):
-        return f"{self.origin}/"
 
     def forged(self):
         """A code of this one's length and alphabet (hex, or base64url), drawn at random."""

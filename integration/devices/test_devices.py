@@ -35,19 +35,15 @@ deadline measured in the page, not a sleep. Prints one PASS/FAIL/SKIP line per c
 77 with one line `devices skipped: why` when the machine can't run it (not root, no ip netns, no
 Chromium, chromedriver or Selenium).
 """
-import argparse
 import pathlib
 import sys
-import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import device_lab as dl  # noqa: E402  (puts integration/, integration/guests/ and integration/lab/ on sys.path)
 import guest_lab as gl  # noqa: E402
-import lab as labkit  # noqa: E402
 from device_lab import COOKIE, DEVICE_PORT, DevicePage, device_link, devices, http, ids_of, now_ms, said  # noqa: E402
-from harness import CheckFailed, HarnessError, TimedOut, eventually  # noqa: E402
-from suite import Suite, selected  # noqa: E402
+from harness import CheckFailed, TimedOut, eventually  # noqa: E402
 
 UNLINK_BOUND_MS = 1000  # issue 38: an unlinked device is out within a second, its open streams included
 
@@ -435,53 +431,13 @@ CHECKS = [
 # MARK: main
 
 
-def run_checks(lab, suite, checks):
-    w = dl.DeviceWorld(lab)
-    try:
-        t0 = time.monotonic()
-        try:
-            w.up()
-        except HarnessError as error:
-            suite.fail("starting the daemons and the phones", error)
-            return
-        print(f"devices: alice {w.ids['h1'][:8]} ({w.alice_host.ip}), bob {w.ids['h2'][:8]} ({w.bob_host.ip}) "
-              f"connected with {len(gl.MOVIES)} movies; phones {', '.join(p.host.ip for p in w.phones)} with "
-              f"Chromium {w.phones[0].version}; third address {w.third_host.ip}; {gl.since(t0):.1f} s", flush=True)
-        for title, check, *unless in checks:
-            why = unless[0](w) if unless else None
-            if why:
-                suite.skip_check(title, why)
-                continue
-            gl.notes = []
-            suite.check(title, check, w, notes=gl.notes)
-            reason = w.dead()
-            if reason:
-                what, _, detail = reason.partition("\n")
-                suite.fail(what, detail)
-                return
-    finally:
-        w.stop()
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keep-logs", action="store_true", help="keep the lab's logs even when all pass")
-    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these words")
-    args = parser.parse_args()
-    suite = Suite("devices")
-    reason = labkit.preflight() or gl.missing_tools()
-    if reason:
-        return suite.skip(reason)
-    if not suite.need_peerd():
-        return suite.finish()
-    checks = selected(CHECKS, args.only)
-
-    def banner(lab):
-        return (f"devices {lab.prefix}: h1 alice, h2 bob (peerd, static peers, avahi off), h3 and h4 phones "
-                f"(Chromium {gl.PHONE_SIZE[0]}×{gl.PHONE_SIZE[1]}, touch), h5 a third address; logs in {lab.run_dir}")
-    options = {"hosts": 5, "avahi": False, "ipv6": False, "keep_logs": args.keep_logs or None}
-    return labkit.run_suite(suite, options, banner, lambda lab: run_checks(lab, suite, checks))
+def hello(w, seconds):
+    return (f"devices: alice {w.ids['h1'][:8]} ({w.alice_host.ip}), bob {w.ids['h2'][:8]} ({w.bob_host.ip}) "
+            f"connected with {len(gl.MOVIES)} movies; phones {', '.join(p.host.ip for p in w.phones)} with "
+            f"Chromium {w.phones[0].version}; third address {w.third_host.ip}; {seconds:.1f} s")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(gl.main("devices", __doc__, CHECKS, dl.DeviceWorld, hello, hosts=5,
+                     layout=f"h1 alice, h2 bob (peerd, static peers, avahi off), h3 and h4 phones (Chromium "
+                            f"{gl.PHONE_SIZE[0]}×{gl.PHONE_SIZE[1]}, touch), h5 a third address"))

@@ -304,14 +304,10 @@ class GuestPage:
                                f"section#closed on {self.phone.label}'s page")
 
 
-class Link:
-    """A guest link, `http://ADDRESS:PORT/g/CAP/`, taken apart."""
+class LANLink:
+    """A link to a door on a machine's LAN address: `address` and `port`, and what a request to it names."""
 
-    def __init__(self, url):
-        match = LINK.match(url or "")
-        if not match:
-            raise CheckFailed(f"the guest link {url!r} is not http://ADDRESS:PORT/g/<22 characters>/")
-        self.url, self.address, self.port, self.cap = url, match["address"], int(match["port"]), match["cap"]
+    address, port = None, None
 
     @property
     def host_header(self):
@@ -320,6 +316,20 @@ class Link:
     @property
     def origin(self):
         return f"http://{self.address}:{self.port}"
+
+    @property
+    def base(self):
+        return f"{self.origin}/"
+
+
+class Link(LANLink):
+    """A guest link, `http://ADDRESS:PORT/g/CAP/`, taken apart."""
+
+    def __init__(self, url):
+        match = LINK.match(url or "")
+        if not match:
+            raise CheckFailed(f"the guest link {url!r} is not http://ADDRESS:PORT/g/<22 characters>/")
+        self.url, self.address, self.port, self.cap = url, match["address"], int(match["port"]), match["cap"]
 
     def path(self, rest=""):
         return f"/g/{self.cap}/{rest}"
@@ -420,6 +430,64 @@ class World:
     def stop(self):
         for phone in [*self.phones, *([self.alice_browser] if self.alice_browser else [])]:
             phone.stop()
+
+
+# MARK: a suite's main
+
+
+def run_world(suite, world, checks, hello):
+    """Brings `world` up, prints `hello(world, seconds)`, then runs `checks` on it in order: `(title,
+    check)` or `(title, check, unless)`, where `unless(world)` may say why the check is skipped here.
+    A daemon that died ends the run. The world is stopped at the end, whatever happened."""
+    try:
+        t0 = time.monotonic()
+        try:
+            world.up()
+        except HarnessError as error:
+            suite.fail("starting the daemons and the phones", error)
+            return
+        print(hello(world, since(t0)), flush=True)
+        global notes
+        for title, check, *unless in checks:
+            why = unless[0](world) if unless else None
+            if why:
+                suite.skip_check(title, why)
+                continue
+            notes = []
+            suite.check(title, check, world, notes=notes)
+            reason = world.dead()
+            if reason:
+                what, _, detail = reason.partition("\n")
+                suite.fail(what, detail)
+                return
+    finally:
+        world.stop()
+
+
+def main(name, doc, checks, make_world, hello, hosts, layout, **tools):
+    """The command line of a lab suite of phones (`--keep-logs`, `--only WORDS`): skipped (77) when the
+    machine can't host the lab or lacks the browser's tools (and the binaries `tools` names, as
+    missing_tools takes them); else `checks` on `make_world(lab)`, a lab of `hosts` hosts without avahi
+    that its banner describes as `layout`."""
+    import argparse
+    import lab as labkit
+    from suite import Suite, selected
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--keep-logs", action="store_true", help="keep the lab's logs even when all pass")
+    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these words")
+    args = parser.parse_args()
+    suite = Suite(name)
+    reason = labkit.preflight() or missing_tools(**tools)
+    if reason:
+        return suite.skip(reason)
+    if not suite.need_peerd():
+        return suite.finish()
+    chosen = selected(checks, args.only)
+
+    def banner(lab):
+        return f"{name} {lab.prefix}: {layout}; logs in {lab.run_dir}"
+    options = {"hosts": hosts, "avahi": False, "ipv6": False, "keep_logs": args.keep_logs or None}
+    return labkit.run_suite(suite, options, banner, lambda lab: run_world(suite, make_world(lab), chosen, hello))
 
 
 # MARK: picks through peerctl

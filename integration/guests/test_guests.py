@@ -41,7 +41,6 @@ Exit status 0 all passed, 1 something failed (the lab's logs are kept), 77 with 
 `guests skipped: why` when the machine can't run it (not root, no ip netns, no Chromium, chromedriver,
 Selenium or zbarimg).
 """
-import argparse
 import json
 import pathlib
 import signal
@@ -53,11 +52,9 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import guest_lab as gl  # noqa: E402  (puts integration/ and integration/lab/ on sys.path)
-import lab as labkit  # noqa: E402
 from guest_lab import (MOVIES, WAIT, GuestPage, Link, close_open_picks, member_votes, open_pick,  # noqa: E402
                        status, voters_by_name, wait, wait_voted)
 from harness import CheckFailed, HarnessError, TimedOut, eventually, stop_process  # noqa: E402
-from suite import Suite, selected  # noqa: E402
 
 RSS_BOUND_KB = 10 * 1024
 FLOOD = 1000
@@ -690,50 +687,13 @@ CHECKS = [
 # MARK: main
 
 
-def run_checks(lab, suite, checks):
-    w = gl.World(lab)
-    try:
-        t0 = time.monotonic()
-        try:
-            w.up()
-        except HarnessError as error:
-            suite.fail("starting the daemons and the phones", error)
-            return
-        print(f"guests: alice {w.ids['h1'][:8]} ({w.alice_host.ip}), bob {w.ids['h2'][:8]} ({w.bob_host.ip}), "
-              f"carol {w.ids['h3'][:8]} ({w.carol_host.ip}) connected with {len(MOVIES)} movies; phones "
-              f"{', '.join(p.host.ip for p in w.phones)} with Chromium {w.phones[0].version}; "
-              f"{gl.since(t0):.1f} s", flush=True)
-        for title, check in checks:
-            gl.notes = []
-            suite.check(title, check, w, notes=gl.notes)
-            reason = w.dead()
-            if reason:
-                what, _, detail = reason.partition("\n")
-                suite.fail(what, detail)
-                return
-    finally:
-        w.stop()
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--keep-logs", action="store_true", help="keep the lab's logs even when all pass")
-    parser.add_argument("--only", nargs="*", help="run only checks whose title contains one of these words")
-    args = parser.parse_args()
-    suite = Suite("guests")
-    reason = labkit.preflight() or gl.missing_tools(zbarimg="zbar-tools")
-    if reason:
-        return suite.skip(reason)
-    if not suite.need_peerd():
-        return suite.finish()
-    checks = selected(CHECKS, args.only)
-
-    def banner(lab):
-        return (f"guests {lab.prefix}: h1 alice, h2 bob, h3 carol (peerd, static peers, avahi off), h4 and h5 "
-                f"phones (Chromium {gl.PHONE_SIZE[0]}×{gl.PHONE_SIZE[1]}, touch); logs in {lab.run_dir}")
-    options = {"hosts": 5, "avahi": False, "ipv6": False, "keep_logs": args.keep_logs or None}
-    return labkit.run_suite(suite, options, banner, lambda lab: run_checks(lab, suite, checks))
+def hello(w, seconds):
+    return (f"guests: alice {w.ids['h1'][:8]} ({w.alice_host.ip}), bob {w.ids['h2'][:8]} ({w.bob_host.ip}), "
+            f"carol {w.ids['h3'][:8]} ({w.carol_host.ip}) connected with {len(MOVIES)} movies; phones "
+            f"{', '.join(p.host.ip for p in w.phones)} with Chromium {w.phones[0].version}; {seconds:.1f} s")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(gl.main("guests", __doc__, CHECKS, gl.World, hello, hosts=5, zbarimg="zbar-tools",
+                     layout=f"h1 alice, h2 bob, h3 carol (peerd, static peers, avahi off), h4 and h5 phones "
+                            f"(Chromium {gl.PHONE_SIZE[0]}×{gl.PHONE_SIZE[1]}, touch)"))

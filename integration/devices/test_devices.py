@@ -26,6 +26,8 @@ Chromium), h5 a third address. The checks:
      events); from phone2 it still works
   5. profile: a phone linked with `--profile sam` marks as sam on alice and bob, not as alice (skipped
      with a line when peerctl has no `profile` command yet)
+  profile removed: `peerctl profile remove sam` gets sam's phone out within 1 s, as an unlink does (skipped
+     likewise)
   shut again: every device unlinked and alice restarted (the door stays open 10 minutes after the last
      unlink, WEB.md), nothing listens on the device port; a new link opens it
 
@@ -241,39 +243,49 @@ def streams_ended(phone, deadline):
     return phone.wait(f"return (() => {{ {RECORDED} }})()", "sessionStorage after the wait", False)
 
 
-def check_unlink(w):
-    """Unlinked, the phone is out within a second: its next API request and its open streams."""
-    phone = w.phones[0]
-    page, device = dl.ensure_linked(w, phone, "alice's phone")
-    page.phone.wait("return document.body.dataset.live === 'true'", f"{phone.label}'s page live (its stream open)")
+def out_within_a_second(w, page, what, cut):
+    """`cut()` (peerctl on alice, which returns the wall-clock ms when it returned) ends the device of
+    `page`'s phone: its next API request (its cookie, from its address) is 401 with JSON, and its open
+    event streams (the page's own and one more) have ended, within UNLINK_BOUND_MS of `cut` returning;
+    it is off device list. Returns (when `cut` returned, a line of what was measured)."""
+    phone = page.phone
+    phone.wait("return document.body.dataset.live === 'true'", f"{phone.label}'s page live (its stream open)")
     phone.js(WATCH_STREAMS)
     probe = phone.wait("return window.__probe.opened || sessionStorage.getItem('devtest.probe')",
                        f"a second event stream from {phone.label}")
     if not isinstance(probe, (int, float)):
         raise CheckFailed(f"GET /api/events from {phone.label}'s page with its cookie: {probe}")
     cookie = dl.device_cookie(phone)["value"]
-    unlinked = dl.unlink(w, device["name"])
+    returned = cut()
     asked = http(phone, page.link, "POST", "/api/request", cookie=cookie, origin=True,
                  body={"type": "status", "version": 1})
-    api_ms = now_ms() - unlinked
-    ended = streams_ended(phone, unlinked + UNLINK_BOUND_MS)
-    probe_ms, down_ms = ((ended.get(k) or {}).get("at", float("nan")) - unlinked for k in ("probe", "down"))
-    numbers = (f"after unlink returned: {phone.label}'s API request (its cookie, from its address) answered "
+    api_ms = now_ms() - returned
+    ended = streams_ended(phone, returned + UNLINK_BOUND_MS)
+    probe_ms, down_ms = ((ended.get(k) or {}).get("at", float("nan")) - returned for k in ("probe", "down"))
+    numbers = (f"after {what} returned: {phone.label}'s API request (its cookie, from its address) answered "
                f"{asked.get('status')} in {api_ms:.0f} ms; the check's event stream ended at {probe_ms:+.0f} ms "
                f"({(ended.get('probe') or {}).get('how')}), the page's own at {down_ms:+.0f} ms")
-    answer = asked.get("body", "")
     if asked.get("status") != 401 or "json" not in (asked.get("headers") or {}).get("content-type", ""):
-        raise CheckFailed(f"the phone's first API request after the unlink: {said(asked)}, expected 401 with JSON; "
+        raise CheckFailed(f"the phone's first API request after {what}: {said(asked)}, expected 401 with JSON; "
                           f"{numbers}")
     if api_ms > UNLINK_BOUND_MS:
-        raise CheckFailed(f"the 401 came {api_ms:.0f} ms after unlink returned, over {UNLINK_BOUND_MS} ms")
-    for what, record, ms in (("the check's event stream", ended.get("probe"), probe_ms),
-                             ("the page's own event stream", ended.get("down"), down_ms)):
+        raise CheckFailed(f"the 401 came {api_ms:.0f} ms after {what} returned, over {UNLINK_BOUND_MS} ms")
+    for stream, record, ms in (("the check's event stream", ended.get("probe"), probe_ms),
+                               ("the page's own event stream", ended.get("down"), down_ms)):
         if record is None or record.get("leaving") or not ms <= UNLINK_BOUND_MS:
-            raise CheckFailed(f"{what} from {phone.label} not ended by peerd within {UNLINK_BOUND_MS} ms of unlink "
+            raise CheckFailed(f"{stream} from {phone.label} not ended by peerd within {UNLINK_BOUND_MS} ms of {what} "
                               f"returning: {record}; {numbers}")
     if dl.device_at(w, phone.host.ip) is not None:
-        raise CheckFailed(f"device list after the unlink: {devices(w)}")
+        raise CheckFailed(f"device list after {what}: {devices(w)}")
+    phone.device_link = None
+    return returned, f"{numbers}; {asked.get('body', '').strip()[:80]!r}"
+
+
+def check_unlink(w):
+    """Unlinked, the phone is out within a second: its next API request and its open streams."""
+    phone = w.phones[0]
+    page, device = dl.ensure_linked(w, phone, "alice's phone")
+    unlinked, numbers = out_within_a_second(w, page, "unlink", lambda: dl.unlink(w, device["name"]))
     # The page, refused, loads itself again: the 401 page of words (WEB.md); then a navigation of ours.
     reloaded = phone.wait(f"const n = (() => {{ {NAVIGATION} }})(); return n && n.status === 401 && n",
                           f"{phone.label}'s page loading itself again after the 401")
@@ -283,9 +295,8 @@ def check_unlink(w):
     if doc["status"] != 401 or "peerctl device link" not in doc["text"] or in_page.get("status") != 401:
         raise CheckFailed(f"after the unlink: a navigation to {page.link.base}: {doc}; the page's API request "
                           f"{in_page}; expected 401s and words on how to link again (`peerctl device link`)")
-    phone.device_link = None
-    return (f"{numbers}; {answer.strip()[:80]!r}; the page loaded itself again ({reloaded['at'] - unlinked:.0f} ms): "
-            f"401; a navigation: 401, {doc['text'].strip()[:100]!r}")
+    return (f"{numbers}; the page loaded itself again ({reloaded['at'] - unlinked:.0f} ms): 401; a navigation: 401, "
+            f"{doc['text'].strip()[:100]!r}")
 
 
 # MARK: 3. forged, reused, expired
@@ -397,6 +408,29 @@ def check_profile(w):
             f"not alice, in list and history on " + "; ".join(seen))
 
 
+def check_profile_removed(w):
+    """`peerctl profile remove sam`: sam's phone is out within a second, as an unlinked one is."""
+    phone = w.phones[0]
+    device = dl.device_at(w, phone.host.ip)
+    if device is not None and device.get("member") == "sam" and getattr(phone, "device_link", None):
+        page = DevicePage(phone, phone.device_link).resume()
+    else:
+        if device is not None:
+            dl.unlink(w, device["id"])
+        phone.device_link = None
+        sam_profile(w)
+        page, device = dl.ensure_linked(w, phone, "sam's phone", "--profile", "sam")
+
+    def remove():
+        r = w.alice_host.peerctl("profile", "remove", "sam")
+        returned = now_ms()
+        if r.returncode != 0:
+            raise CheckFailed(f"peerctl profile remove sam on alice: exit {r.returncode}: {(r.stdout + r.stderr)[:300]}")
+        return returned
+    _, numbers = out_within_a_second(w, page, "profile remove sam", remove)
+    return f"{device.get('name')!r} of {device.get('member')}: {numbers}"
+
+
 def sam_profile(w):
     """sam, a profile on alice's machine (`peerctl profile add sam` unless there is one): its member record."""
     def sam():
@@ -423,6 +457,8 @@ CHECKS = [
     ("capability: a phone's cookie from a third address gets 401; from the phone it works", check_capability),
     ("profile: a phone linked with --profile sam marks as sam on both peers, not as alice", check_profile,
      profiles_missing),
+    ("profile removed: the phone of a removed profile is out within 1 s, its open streams included",
+     check_profile_removed, profiles_missing),
     ("shut again: with every device unlinked, alice restarted listens on no device port until the next link",
      check_shut_again),
 ]

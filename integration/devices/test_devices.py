@@ -24,6 +24,8 @@ Chromium), h5 a third address. The checks:
      (`--expires 1s`, opened once its expiresAt has passed) each get 401 and link nothing
   4. capability: phone2's cookie (Selenium's get_cookies) from the third address gets 401 (page, API,
      events); from phone2 it still works
+  door: with phone2's cookie a wrong Host is 421 and a POST without Origin 403; a mark that names
+     another member (`profile`) is still alice's; alice restarted, phone2 is still linked and answered
   5. profile: a phone linked with `--profile sam` marks as sam on alice and bob, not as alice (skipped
      with a line when peerctl has no `profile` command yet)
   profile removed: `peerctl profile remove sam` gets sam's phone out within 1 s, as an unlink does (skipped
@@ -371,6 +373,43 @@ def check_capability(w):
             f"the page's API 200 and plain HTTP 200")
 
 
+# MARK: the door's other rules
+
+
+def check_door(w):
+    """phone2's device (alice's): a wrong Host is 421, a POST without the page's Origin 403; a request that
+    names another member (`profile`) still acts for alice; after alice restarts, the device still works."""
+    phone2 = w.phones[1]
+    page, device = dl.ensure_linked(w, phone2, "phone2")
+    link, cookie = page.link, dl.device_cookie(phone2)["value"]
+    status = {"type": "status", "version": 1}
+    wrong_host = phone2.http(link.address, link.port, "GET", "/", headers={"Host": f"evil.example:{link.port}",
+                                                                         "Cookie": f"{COOKIE}={cookie}"})
+    no_origin = http(phone2, link, "POST", "/api/request", cookie=cookie, body=status)
+    if wrong_host.get("status") != 421 or no_origin.get("status") != 403:
+        raise CheckFailed(f"with phone2's cookie: a wrong Host {said(wrong_host)} (expected 421), a POST without "
+                          f"Origin {said(no_origin)} (expected 403)")
+    other = sam_profile(w)["name"] if not profiles_missing(w) else "bob"
+    movie = 680
+    marked = http(phone2, link, "POST", "/api/request", cookie=cookie, origin=True,
+                  body={"type": "mark", "version": 1, "profile": other, "movie": {"id": movie},
+                        "marks": [{"kind": "seen", "set": True}]})
+    _, entry = dl.wait_mark(w, w.alice_host, movie, "seen", "alice", peer=w.peer_id(w.alice_host))
+    if any(m.get("seen") and m.get("name") == other for m in dl.marks_of(w.alice_host, movie)):
+        raise CheckFailed(f"phone2's mark naming profile {other!r} ({said(marked)}) was made as {other}: "
+                          f"{dl.marks_of(w.alice_host, movie)}")
+    w.alice_host.stop_peerd()
+    w.start_member(w.alice_host)
+    w.wait_connected()
+    after = page.api(status)
+    kept = dl.device_at(w, phone2.host.ip)
+    if after.get("status") != 200 or kept is None or kept.get("id") != device.get("id"):
+        raise CheckFailed(f"after alice's restart: phone2's page asked status: {after.get('status')} "
+                          f"{after.get('text')!r}; device list {devices(w)}")
+    return (f"wrong Host 421, no Origin 403; a mark naming {other!r} was alice's ({entry.get('text')!r}); after "
+            f"alice's restart phone2's page is answered (200) and device list still has {kept.get('name')!r}")
+
+
 # MARK: 5. a profile's device
 
 
@@ -455,6 +494,8 @@ CHECKS = [
      check_unlink),
     ("links: a forged, a reused and an expired link get 401 and link nothing", check_links),
     ("capability: a phone's cookie from a third address gets 401; from the phone it works", check_capability),
+    ("door: a wrong Host 421, no Origin 403, a device can't name another member, a restart keeps the device",
+     check_door),
     ("profile: a phone linked with --profile sam marks as sam on both peers, not as alice", check_profile,
      profiles_missing),
     ("profile removed: the phone of a removed profile is out within 1 s, its open streams included",

@@ -41,6 +41,7 @@ Chromium, chromedriver or Selenium).
 """
 import pathlib
 import sys
+import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -190,6 +191,25 @@ def check_manifest(w):
                           f"192x192 or 512x512 that load")
     return (f"{got['href']}: {manifest.get('short_name') or manifest.get('name')!r}, display "
             f"{manifest.get('display')!r}; icons {[(i[0], i[1], i[4]) for i in icons]}")
+
+
+def check_reloads(w):
+    """A phone loads the page again and again (a pull to refresh, the home screen's icon): five loads
+    in a row, each ready, none refused for being too many. One load is some 30 requests; the door
+    counts a device's API requests and streams, not the page's files."""
+    page, _ = dl.ensure_linked(w, w.phones[0], "alice's phone")
+    phone = page.phone
+    link = phone.device_link
+    counts, started = [], time.monotonic()
+    for _ in range(5):
+        phone.get(link.base)
+        phone.wait("return document.body && document.body.dataset.ready === 'true'", "the page ready after a reload")
+        counts.append(phone.js("return performance.getEntriesByType('resource').length + 1"))
+    took = time.monotonic() - started
+    refused = phone.js("return performance.getEntriesByType('resource').filter(r => r.responseStatus === 429).length")
+    if refused:
+        raise CheckFailed(f"{refused} of the last load's requests were refused (429)")
+    return f"5 loads in {took:.1f} s ({sum(counts)} requests), each ready, none refused"
 
 
 # MARK: 2. unlink
@@ -490,6 +510,7 @@ CHECKS = [
     ("link: a linked phone lands on alice's list, taps a movie, Want and a vote in Tonight; alice's on both peers",
      check_link),
     ("manifest: the linked page names a web app manifest whose icons load", check_manifest),
+    ("reloads: a phone loads the page five times in a row, each ready, none refused as too many", check_reloads),
     ("unlink: the next API request gets 401 and the open streams end within 1 s; a navigation shows link again",
      check_unlink),
     ("links: a forged, a reused and an expired link get 401 and link nothing", check_links),

@@ -24,9 +24,11 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
     let machine: String
 
     func answer(_ request: Request, context: LANRequestContext) async -> Response {
-        if let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
+        let admitted = gate.current.admit(request)
+        let free = await isLinkedDevicesFile(admitted, request, from: context.address)
+        if !free, let wait = ledger.admit(.request, from: context.address) { return Self.tooMany(wait) }
         let route: DeviceGate.Route
-        switch gate.current.admit(request) {
+        switch admitted {
         case .refuse(let status, let reason, let allow): return .refused(status: status, reason: reason, allow: allow)
         case .admit(let admitted): route = admitted
         }
@@ -37,7 +39,7 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
         }
         let found = await ledger.device(cookie: Self.capability(in: request.headers), from: context.address)
         guard case .success(let device) = found else { return unlinked(route) }
-        if let wait = ledger.admit(device: device.id) { return Self.tooMany(wait) }
+        if !free, let wait = ledger.admit(device: device.id) { return Self.tooMany(wait) }
         let api = WebAPI(backend: backend)
         switch route {
         case .request:
@@ -59,6 +61,19 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
         case .file(let path): return Self.file(path)
         case .link, .openFile: return Self.file(nil)
         }
+    }
+
+    /// Whether `request` is for one of the page's files from a linked device: those cost it nothing.
+    /// One load of the page is some 30 of them, and a phone loads it again at a pull to refresh or
+    /// from its home screen's icon; three loads in a second ran a device out of its burst, and the
+    /// page stayed at "Connecting…". Its API requests and event streams are counted.
+    private func isLinkedDevicesFile(_ admitted: DeviceGate.Verdict, _ request: Request, from address: String) async
+        -> Bool
+    {
+        guard case .admit(.file) = admitted else { return false }
+        let found = await ledger.device(cookie: Self.capability(in: request.headers), from: address)
+        if case .success = found { return true }
+        return false
     }
 
     /// A link opened: the device it makes gets its capability as a cookie and goes to the page.

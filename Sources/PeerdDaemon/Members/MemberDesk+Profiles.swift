@@ -44,7 +44,9 @@ extension MemberDesk {
         if let removal = snapshot.membership.removal(of: roster.machine) {
             return "this peerd was \(removal.removedWords); it makes no profiles"
         }
-        if name.isEmpty || name.unicodeScalars.count > 64 || name != name.trimmed {
+        if name.isEmpty || name.unicodeScalars.count > 64 || name.first?.isWhitespace == true
+            || name.last?.isWhitespace == true
+        {
             return "a profile's name is 1 to 64 characters, without spaces around it"
         }
         if await profiles?.named(name) != nil { return "\(name) lives on this machine already" }
@@ -71,11 +73,5 @@ extension MemberDesk {
         }
         let peer = profile.identity.peer
         return .success(Replica.Author(id: peer, name: snapshot.list.names.plainName(of: peer) ?? profile.name))
-    }
-}
-
-extension String {
-    fileprivate var trimmed: String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

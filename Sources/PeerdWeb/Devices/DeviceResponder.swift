@@ -107,13 +107,7 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
 
     /// The capability in the request's `peerd_device` cookie, if it has one.
     static func capability(in headers: HTTPFields) -> Substring? {
-        for header in headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                if parts.count == 2, parts[0].trimmingSpaces == cookie { return parts[1].trimmingSpaces }
-            }
-        }
-        return nil
+        Cookies(from: headers[values: .cookie])[cookie].map { Substring($0.value) }
     }
 
     static func file(_ path: String?) -> Response {
@@ -128,12 +122,5 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
         var response = WebAPI<Backend>.json(.error(error), status: .tooManyRequests)
         response.headers[.retryAfter] = String(seconds)
         return response
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        let start = drop(while: { $0 == " " })
-        return start[..<(start.lastIndex(where: { $0 != " " }).map(start.index(after:)) ?? start.startIndex)]
     }
 }

@@ -32,9 +32,23 @@ func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] 
     return rows.sorted { $0.key < $1.key }
 }
 
+/// What `member` is called: the `by` of their newest operation; failing that, the name the newest
+/// (by origin and seq) admission of them as a profile gave; failing that, their short id.
+func referenceName(of member: PeerID, in operations: some Collection<Operation>) -> String {
+    if let own = operations.filter({ $0.id.origin == member }).max(by: { $0.orderKey < $1.orderKey }) {
+        return own.by
+    }
+    let admissions = operations.filter {
+        $0.member?.action == .admit && $0.member?.via == .profile && $0.member?.peer == member
+            && $0.member?.name != nil
+    }
+    let newest = admissions.max { ($0.id.origin, $0.id.seq) < ($1.id.origin, $1.id.seq) }
+    return newest?.member?.name ?? member.short
+}
+
 /// Each member's marks on `movie` by the rules written out plainly: per member and kind, the newest
 /// (by order key) of their own marks of that kind and, for `seen`, of the watches that name them,
-/// or a set rating newer than both; named by their newest operation; members with nothing set left
+/// or a set rating newer than both; named as ``referenceName(of:in:)`` says; members with nothing set left
 /// out.
 func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>) -> [MemberMarks] {
     var candidates: [PeerID: [(key: OrderKey, mark: Mark)]] = [:]
@@ -45,8 +59,7 @@ func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>
         }
     }
     return candidates.compactMap { member, marks in
-        let name = operations.filter { $0.id.origin == member }.max { $0.orderKey < $1.orderKey }?.by
-        var result = MemberMarks(member: member, name: name ?? member.short)
+        var result = MemberMarks(member: member, name: referenceName(of: member, in: operations))
         func newest(_ kind: Mark.Kind) -> (key: OrderKey, mark: Mark)? {
             marks.filter { $0.mark.kind == kind }.max { $0.key < $1.key }
         }

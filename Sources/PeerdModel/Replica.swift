@@ -5,6 +5,8 @@
 package struct Replica: Sendable {
     package let id: PeerID
     package var name: String
+    /// The list whose operations this replica holds: nil for the group's own (proto/PEER.md, "Lists").
+    package let listID: ListID?
     package private(set) var list = WatchList()
     package private(set) var vector = VersionVector()
     package private(set) var lamport: UInt64 = 0
@@ -17,9 +19,10 @@ package struct Replica: Sendable {
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
     package private(set) var stagedVector = VersionVector()
 
-    package init(id: PeerID, name: String) {
+    package init(id: PeerID, name: String, list: ListID? = nil) {
         self.id = id
         self.name = name
+        listID = list
     }
 
     package enum Rejection: Error, Hashable, Sendable {

@@ -9,13 +9,25 @@ package enum OperationSeal {
     /// mistaken for no other message signed by the same key (the TLS handshake, a future version).
     package static let domain: StaticString = "peerd-op-v1\n"
 
-    /// What the origin signs: ``domain``, then the canonical JSON of `operation` without `sig`.
-    package static func signingBytes(of operation: Operation) -> [UInt8] {
+    /// What the origin signs: ``domain`` (for an operation of one of the group's other lists, the
+    /// list's domain, ``domain(of:)``), then the canonical JSON of `operation` without `sig`.
+    package static func signingBytes(of operation: Operation, in list: ListID? = nil) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(320)
-        domain.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.reserveCapacity(360)
+        if let list {
+            bytes.append(contentsOf: domain(of: list))
+        } else {
+            domain.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
         OperationJSON.append(operation, to: &bytes, includingSig: false)
         return bytes
+    }
+
+    /// `peerd-op-v1 list <id>\n`: what an operation of a list other than the group's is signed under,
+    /// so that it counts in that list alone, though no field of it names the list (proto/PEER.md,
+    /// "Lists"). Moved to another list, or to the group's, its signature fails.
+    package static func domain(of list: ListID) -> [UInt8] {
+        Array("peerd-op-v1 list \(list.rawValue)\n".utf8)
     }
 
     /// ``domain``, then `canonicalJSON`: the signing bytes of the operation whose canonical JSON
@@ -39,7 +51,12 @@ package enum OperationSeal {
 
     /// `operation` with its proof: `key` on seq 1, `prev` (the digest of the origin's previous
     /// operation) after that, and the signature by `identity`, whose peer id must be the origin.
-    package static func seal(_ operation: Operation, prev: SHA256Digest?, by identity: PeerIdentity) -> Operation {
+    package static func seal(
+        _ operation: Operation,
+        prev: SHA256Digest?,
+        by identity: PeerIdentity,
+        in list: ListID? = nil
+    ) -> Operation {
         precondition(operation.id.origin == identity.peer, "only the origin signs its operations")
         precondition((prev == nil) == (operation.id.seq == 1), "prev on every operation after the first")
         precondition(operation.verbatim == nil, "this version seals only operations it knows entirely")
@@ -49,7 +66,7 @@ package enum OperationSeal {
             prev: prev.map(Array.init),
             key: operation.id.seq == 1 ? identity.publicKeyDER : nil
         )
-        sealed.proof = sealed.proof.signed(signature(over: signingBytes(of: sealed), by: identity))
+        sealed.proof = sealed.proof.signed(signature(over: signingBytes(of: sealed, in: list), by: identity))
         return sealed
     }
 
@@ -66,11 +83,15 @@ package enum OperationSeal {
     }
 
     /// Whether `operation`'s `sig` is a low-S signature by `key` over its signing bytes.
-    package static func isSignatureValid(_ operation: Operation, key: P256.Signing.PublicKey) -> Bool {
+    package static func isSignatureValid(
+        _ operation: Operation,
+        key: P256.Signing.PublicKey,
+        in list: ListID? = nil
+    ) -> Bool {
         guard let sig = operation.proof.sig, LowS.isLow(sig),
             let signature = try? P256.Signing.ECDSASignature(rawRepresentation: sig)
         else { return false }
-        return key.isValidSignature(signature, for: signingBytes(of: operation))
+        return key.isValidSignature(signature, for: signingBytes(of: operation, in: list))
     }
 }
 

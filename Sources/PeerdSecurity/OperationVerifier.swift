@@ -21,8 +21,12 @@ package struct OperationVerifier: Sendable {
     private var keys: [PeerID: P256.Signing.PublicKey] = [:]
     private var tips: [PeerID: Tip] = [:]
     private var scratch: [UInt8] = []
+    /// The list whose operations this verifier checks: nil for the group's own (proto/PEER.md, "Lists").
+    package let list: ListID?
 
-    package init() {}
+    package init(list: ListID? = nil) {
+        self.list = list
+    }
 
     /// Checks operations a replica admitted (new ones only, each origin's in ascending seq with no gap
     /// from what is held), all or nothing. `stored` gives an operation already held (committed), for
@@ -61,7 +65,7 @@ package struct OperationVerifier: Sendable {
             guard let key = runKeys[origin] ?? key(of: origin, stored: stored) else {
                 throw OperationRejection(last.id, .keyUnknown)
             }
-            guard OperationSeal.isSignatureValid(last, key: key) else {
+            guard OperationSeal.isSignatureValid(last, key: key, in: list) else {
                 throw OperationRejection(last.id, .badSignature)
             }
         }

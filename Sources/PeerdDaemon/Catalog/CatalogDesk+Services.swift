@@ -9,7 +9,7 @@ extension CatalogDesk {
     /// this daemon's token or a peer's; a region alone keeps the services (TMDB's ids are the same
     /// in every region), and an empty list of names clears them.
     func services(region: String?, names: [String]?) async -> ControlResponse {
-        let current = await replica.snapshot.list.settingsOperation
+        let current = await replica.groupSnapshot.list.settingsOperation
         guard region != nil || names != nil else { return .services(servicesRecord(current)) }
         let region = region?.uppercased() ?? current?.settings?.region ?? languageRegion
         guard GroupSettings.isRegion(region) else {

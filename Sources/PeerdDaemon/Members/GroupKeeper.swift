@@ -47,7 +47,7 @@ struct GroupKeeper: Service {
         let changes = await replica.membershipChanges()
         let notes = await trust.admissionNotes()
         let since = await secretSince()
-        let start = await replica.snapshot.membership
+        let start = await replica.groupSnapshot.membership
         var removed = await apply(start, removedBefore: [], secretSince: since)
         await withDiscardingTaskGroup { group in
             group.addTask {
@@ -109,7 +109,7 @@ struct GroupKeeper: Service {
     private func record(_ note: AdmissionNote) async {
         if note.via == .groupSecret {
             guard me < note.peer else { return }
-        } else if await replica.snapshot.membership.admission(of: note.peer) != nil {
+        } else if await replica.groupSnapshot.membership.admission(of: note.peer) != nil {
             return
         }
         await write(.admit(note.peer, via: note.via, name: note.name), what: "admission")

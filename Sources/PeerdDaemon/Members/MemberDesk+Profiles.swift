@@ -8,7 +8,7 @@ import PeerdWire
 extension MemberDesk {
     /// This machine's own member, then the profiles that live here, as `members` shows them.
     func profiles() async -> ControlResponse {
-        let snapshot = await replica.snapshot
+        let snapshot = await replica.groupSnapshot
         let names = await roster.names(in: snapshot)
         let connected = await directory.connectedPeers
         let keys = await profiles?.profiles.map(\.identity.peer) ?? []
@@ -21,7 +21,7 @@ extension MemberDesk {
     /// Makes a profile named `name`: a key of its own, kept here, and its admission by this machine.
     func addProfile(_ name: String) async -> ControlResponse {
         guard let profiles else { return .error(WireError(.unavailable, "this peerd keeps no profiles")) }
-        let snapshot = await replica.snapshot
+        let snapshot = await replica.groupSnapshot
         if let refusal = await refusal(ofProfile: name, in: snapshot) { return .error(WireError(.badRequest, refusal)) }
         do {
             let peer = try await profiles.add(named: name)
@@ -60,7 +60,7 @@ extension MemberDesk {
     /// The member a request's `profile` names: a profile living here (nil for this machine's own
     /// member, by its name or id), or why it names none.
     func acting(_ words: String) async -> Result<Replica.Author?, WireError> {
-        let snapshot = await replica.snapshot
+        let snapshot = await replica.groupSnapshot
         if words == roster.machineName || words == roster.machine.rawValue { return .success(nil) }
         guard let profile = await profiles?.profile(words) else {
             return .failure(

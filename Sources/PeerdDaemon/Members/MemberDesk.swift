@@ -14,7 +14,7 @@ struct MemberDesk: Sendable {
 
     /// Everyone the group's log and this daemon's trust list know, members first, each by name.
     func members() async -> ControlResponse {
-        let snapshot = await replica.snapshot
+        let snapshot = await replica.groupSnapshot
         let names = await roster.names(in: snapshot)
         let connected = await directory.connectedPeers
         let keys = snapshot.groupKeys.union(await trust.members().map(\.peer)).union([roster.me])
@@ -30,7 +30,7 @@ struct MemberDesk: Sendable {
     /// Removes the member `query` names from the whole group: a `member` removal naming how far this
     /// daemon had seen its chain.
     func remove(_ query: String) async -> ControlResponse {
-        let snapshot = await replica.snapshot
+        let snapshot = await replica.groupSnapshot
         let peer: PeerID
         switch await roster.resolve([query], in: snapshot) {
         case .success(let found): peer = found[0]

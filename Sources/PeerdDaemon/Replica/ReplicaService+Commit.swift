@@ -136,7 +136,7 @@ extension ReplicaService {
     private func stage(_ draft: Operation) -> Operation {
         let previous = OperationID(origin: draft.id.origin, seq: draft.id.seq - 1)
         let prev = draft.id.seq == 1 ? nil : verifier.digest(of: previous, stored: stored)
-        let sealed = OperationSeal.seal(draft, prev: prev, by: signers[draft.id.origin] ?? identity)
+        let sealed = OperationSeal.seal(draft, prev: prev, by: signers[draft.id.origin] ?? identity, in: listID)
         replica.stage(local: sealed)
         verifier.record(sealed)
         return sealed

@@ -65,7 +65,7 @@ package actor ReplicaService: Service {
     /// request acting for a profile makes (``ActingMember``).
     var signers: [PeerID: PeerIdentity] = [:]
     /// Origins' keys and chain ends, for checking operations from peers and sealing our own.
-    var verifier = OperationVerifier()
+    var verifier: OperationVerifier
     let store: any OperationStore
     let logger: Logger
     var pending: [Work] = []
@@ -88,9 +88,14 @@ package actor ReplicaService: Service {
     /// The group's membership after each commit that changed it; a slow reader needs only the newest.
     let membershipFeed = Broadcast<Membership>(bufferingPolicy: .bufferingNewest(1))
 
+    /// The list this service holds the operations of: nil for the group's own (proto/PEER.md, "Lists").
+    package nonisolated let listID: ListID?
+
     package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
         self.replica = replica
+        listID = replica.listID
+        verifier = OperationVerifier(list: replica.listID)
         self.identity = identity
         self.store = store
         self.logger = logger
@@ -117,7 +122,17 @@ package actor ReplicaService: Service {
     /// The replica as it stands: one hop, and a desk reads what it needs from the value and builds
     /// its records outside this actor. Hold it only while answering: a commit made meanwhile copies
     /// what it changes instead of changing it in place.
-    package var snapshot: Replica { replica }
+    /// The list a request acts on (``ActingList``) is the one read: this group's, or another list's.
+    package nonisolated var snapshot: Replica {
+        get async {
+            if let list = ActingList.current, list !== self { return await list.groupSnapshot }
+            return await groupSnapshot
+        }
+    }
+
+    /// This service's replica, whatever list the request acts on: what the group's membership,
+    /// settings and names are read from.
+    package var groupSnapshot: Replica { replica }
 
     /// A peer said this daemon's key was removed from the group ("removed from the group by alice
     /// at 21:04"): nothing it writes from now on would count anywhere, so nothing is written.
@@ -175,6 +190,7 @@ package actor ReplicaService: Service {
     /// The operations are the member's the request acts for (``ActingMember/current``): this
     /// machine's own, or a profile's.
     package func write(_ requests: [Replica.LocalRequest], at now: Int64) async throws -> Written {
+        if let list = ActingList.current, list !== self { return try await list.write(requests, at: now) }
         guard accepting else { throw Failure.shuttingDown }
         let author = ActingMember.current.flatMap { $0.id == replica.id ? nil : $0 }
         if let author, signers[author.id] == nil {

@@ -41,7 +41,7 @@ extension Replica {
             kept += log.operations(from: origin, seqs: 1...last, in: list)
         }
         kept.sort { $0.orderKey < $1.orderKey }
-        var fresh = Replica(id: id, name: name)
+        var fresh = Replica(id: id, name: name, list: listID)
         for op in kept { _ = fresh.replay(op) }
         fresh.raiseLamport(to: lamport)
         let before = list

@@ -23,7 +23,10 @@ package struct ListID: Hashable, Comparable, Sendable, Codable, CustomStringConv
     package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         guard let id = ListID(try container.decode(String.self)) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a list id is 32 lowercase hex digits")
+            throw DecodingError.dataCorruptedError(
+                in: container,
+                debugDescription: "a list id is 32 lowercase hex digits"
+            )
         }
         self = id
     }

@@ -8,3 +8,11 @@ extension MemberStep {
         try! JSONTreeEncoder().encode(self)
     }
 }
+
+/// A list operation's `list` as JSON, through its `Codable` form as a member step's is.
+extension ListDefinition {
+    var json: JSONTree {
+        // Strings always encode; a failure here is a programming error.
+        try! JSONTreeEncoder().encode(self)
+    }
+}

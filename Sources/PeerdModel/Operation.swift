@@ -43,6 +43,9 @@ package struct Operation: Hashable, Sendable {
         /// A change of who is in the group (``member``): an admission, a removal, or a record of the
         /// group secret in use (proto/PEER.md, "Membership").
         case member
+        /// The name and ceiling of one of the group's other lists (``listDefinition``), made only in
+        /// that list (proto/PEER.md, "Lists").
+        case list
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -57,6 +60,7 @@ package struct Operation: Hashable, Sendable {
             case "watch": self = .watch
             case "pick": self = .pick
             case "member": self = .member
+            case "list": self = .list
             default: self = .unknown
             }
         }
@@ -72,6 +76,7 @@ package struct Operation: Hashable, Sendable {
             case .watch: "watch"
             case .pick: "pick"
             case .member: "member"
+            case .list: "list"
             case .unknown: nil
             }
         }
@@ -86,6 +91,7 @@ package struct Operation: Hashable, Sendable {
         case watch(Watch)
         case pick(Pick)
         case member(MemberStep)
+        case list(ListDefinition)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -168,6 +174,11 @@ package struct Operation: Hashable, Sendable {
         if case .member(let step) = payload { step } else { nil }
     }
 
+    /// A list operation's definition of its list; nil for every other kind.
+    package var listDefinition: ListDefinition? {
+        if case .list(let definition) = payload { definition } else { nil }
+    }
+
     /// The pick a pick operation is a step of: its opening's id (its own, for an opening).
     package var pickID: OperationID? {
         guard let pick else { return nil }
@@ -177,7 +188,7 @@ package struct Operation: Hashable, Sendable {
     /// Whether it is about the group rather than a movie (its `movie` is ``groupMovie``): the
     /// group's settings, and a pick's opening, ranking and close.
     package var isAboutGroup: Bool {
-        kind == .settings || kind == .member || (kind == .pick && pick?.action != .vote)
+        kind == .settings || kind == .member || kind == .list || (kind == .pick && pick?.action != .vote)
     }
 
     /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
@@ -220,6 +231,8 @@ package struct Operation: Hashable, Sendable {
         case (.pick, _): "a pick operation carries one step of a pick"
         case (.member, .member(let step)?): step.invalidReason(origin: id.origin)
         case (.member, _): "a member operation carries one change of the group's members"
+        case (.list, .list(let definition)?): definition.invalidReason
+        case (.list, _): "a list operation carries the list's name"
         case (.add, _), (.remove, _), (.unknown, _): nil
         }
     }
@@ -232,6 +245,7 @@ package struct Operation: Hashable, Sendable {
         case .watch: "only a watch operation carries a watch"
         case .pick: "only a pick operation carries a pick"
         case .member: "only a member operation carries a change of members"
+        case .list: "only a list operation carries a list's name"
         }
     }
 

@@ -12,6 +12,9 @@ package struct Replica: Sendable {
     package private(set) var lamport: UInt64 = 0
     /// Who is in the group, folded from the member operations held (proto/PEER.md, "Membership").
     package private(set) var membership = Membership()
+    /// In one of the group's other lists: who made it, by the first list operation held that
+    /// carries the list's nonce (its verifier checked that the nonce and origin make the list's id).
+    package private(set) var creator: PeerID?
     /// Every operation held, by `(origin, seq)`; adds the list holds are found there.
     private(set) var log = ReplicaLog()
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
@@ -50,6 +53,9 @@ package struct Replica: Sendable {
         case pick(Movie, Pick)
         /// A change of the group's members: an admission, a removal, a record of the group secret.
         case member(MemberStep)
+        /// One of the group's other lists named, its ceiling set, or (with its nonce) made
+        /// (proto/PEER.md, "Lists").
+        case defineList(ListDefinition)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -101,6 +107,7 @@ package struct Replica: Sendable {
     package func draft(_ request: LocalRequest, at now: Int64, by author: Author? = nil) throws(LocalRefusal) -> Draft {
         let author = author ?? machine
         let id = author.id
+        if let refusal = listRefusal(request, by: author) { throw .invalid(refusal) }
         if let removal = membership.removal(of: id) { throw .removedFromGroup(removal.removedWords) }
         let next = Operation(
             id: OperationID(origin: id, seq: stagedVector[id] + 1),
@@ -143,6 +150,9 @@ package struct Replica: Sendable {
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
         case .pick(let movie, let step):
             return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))
+        case .defineList(let definition):
+            if let reason = definition.invalidReason { throw .invalid(reason) }
+            return .operation(next.with(.list, Operation.groupMovie, payload: .list(definition)))
         case .member(let step):
             if let reason = step.invalidReason(origin: id) ?? memberRefusal(step, by: id) { throw .invalid(reason) }
             return .operation(next.with(.member, Operation.groupMovie, payload: .member(step)))
@@ -188,15 +198,34 @@ package struct Replica: Sendable {
     /// as held. Duplicates are dropped silently; a malformed, out-of-order or forged one stops the check,
     /// as does one whose lamport is not above its origin's previous operation's (proto/PEER.md).
     package func admit(_ incoming: [Operation]) throws(Rejection) -> [Operation] {
+        try admission(incoming).fresh
+    }
+
+    /// ``admit(_:)``, with the operations it holds aside: in one of the group's other lists, those
+    /// of keys not on the list yet (proto/PEER.md, "Lists"), each origin's from its first such one
+    /// on, to be admitted again once an admission of their origin is held.
+    package func admission(_ incoming: [Operation]) throws(Rejection) -> (fresh: [Operation], waiting: [Operation]) {
         var next: [PeerID: (seq: UInt64, lamport: UInt64)] = [:]
         var fresh: [Operation] = []
+        var waiting: [Operation] = []
+        var aside: Set<PeerID> = []
         // The membership as it stands after the member operations earlier in this message.
         var members = membership
+        var creator = self.creator
         for op in incoming {
             if let reason = op.invalidReason { throw .invalid(op.id, reason: reason) }
             // A removed key's operations beyond what its remover had seen count nowhere: dropped,
             // whoever relays them (an honest relay may not know the removal yet).
             if !members.counts(op.id), !members.extends(op) { continue }
+            if listID != nil {
+                if creator == nil, op.listDefinition?.nonce != nil { creator = op.id.origin }
+                let on = op.id.origin == creator || members.admitted.contains(op.id.origin)
+                if !on || aside.contains(op.id.origin) {
+                    aside.insert(op.id.origin)
+                    waiting.append(op)
+                    continue
+                }
+            }
             if op.id.origin == id {
                 // Only what we committed can have reached a peer; anything else in our name is forged.
                 guard op.id.seq <= vector[id] else { throw .forgedOwnOrigin(op.id) }
@@ -216,7 +245,7 @@ package struct Replica: Sendable {
             fresh.append(op)
             if op.kind == .member { members.record(op) }
         }
-        return fresh
+        return (fresh, waiting)
     }
 
     /// The lamport of a held or staged operation; 0 for seq 0 (nothing before an origin's first).
@@ -274,6 +303,7 @@ package struct Replica: Sendable {
         for add in retired { log.retire(add) }
         log.append(op, listed: op.kind == .add && list.add(op.id, of: op.movie.id) != nil)
         if op.kind == .member { membership.record(op) }
+        if creator == nil, listID != nil, op.listDefinition?.nonce != nil { creator = op.id.origin }
         vector[op.id.origin] = op.id.seq
         lamport = max(lamport, op.lamport)
         return change

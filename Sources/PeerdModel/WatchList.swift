@@ -21,6 +21,9 @@ package struct WatchList: Sendable {
     private var descriptions: [MovieID: Operation] = [:]
     /// The newest settings operation (by order key): where the group watches.
     package private(set) var settingsOperation: Operation?
+    /// In one of the group's other lists: the newest list operation (by order key), which names the
+    /// list and sets its ceiling (proto/PEER.md, "Lists").
+    package private(set) var definitionOperation: Operation?
     /// Every member's marks on every movie, listed or not (``GroupMarks``).
     package private(set) var marks = GroupMarks()
     /// Every pick of tonight's movie, open or closed (``Picks``).
@@ -32,6 +35,9 @@ package struct WatchList: Sendable {
 
     /// The group's region and services, once a member set them.
     package var settings: GroupSettings? { settingsOperation?.settings }
+
+    /// The list's name and ceiling, in one of the group's other lists.
+    package var definition: ListDefinition? { definitionOperation?.listDefinition }
 
     package var count: Int { order.count }
 
@@ -106,6 +112,10 @@ package struct WatchList: Sendable {
         case .mark, .watch:
             guard marks.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
             return .updated(row, by: operation)
+        case .list:
+            if let current = definitionOperation, current.orderKey >= operation.orderKey { return nil }
+            definitionOperation = operation
+            return nil
         case .member, .unknown:
             return nil
         }

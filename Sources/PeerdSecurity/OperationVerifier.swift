@@ -42,6 +42,9 @@ package struct OperationVerifier: Sendable {
         for op in operations {
             let origin = op.id.origin
             guard op.proof.sig != nil else { throw OperationRejection(op.id, .unsigned) }
+            if let nonce = op.listDefinition?.nonce, ListID.made(by: origin, nonce: nonce) != list {
+                throw OperationRejection(op.id, .notThisList)
+            }
             if op.id.seq == 1 {
                 guard let der = op.proof.key else { throw OperationRejection(op.id, .noKey) }
                 guard Fingerprint.peer(ofPublicKeyDER: der) == origin,
@@ -110,6 +113,8 @@ package struct OperationRejection: Error, Hashable, Sendable, CustomStringConver
         case prevMismatch(OperationID)
         case keyUnknown
         case badSignature
+        /// A list's creation whose nonce, with its origin, does not make the list's id.
+        case notThisList
     }
 
     package let operation: OperationID
@@ -132,6 +137,7 @@ package struct OperationRejection: Error, Hashable, Sendable, CustomStringConver
         case .prevMismatch(let previous): "prev does not match operation \(previous)"
         case .keyUnknown: "its origin's key is unknown (its first operation carries none)"
         case .badSignature: "signature does not verify against its origin's key"
+        case .notThisList: "its nonce and origin do not make this list's id, so it did not make this list"
         }
     }
 

@@ -29,6 +29,7 @@ import Darwin
 ///     profiles.json       the keys of the profiles that live here (PeerdSecurity.ProfileKeys), mode 0600
 ///     operations.log      see OperationLog
 ///     imports/            one journal per import, by the file's SHA-256 (ImportJournal)
+///     lists/<id>/operations.log   each other list this machine holds (proto/PEER.md, "Lists")
 /// ```
 ///
 /// Opening takes an exclusive `flock` on `lock`, so two daemons never share a log; the lock is
@@ -44,6 +45,17 @@ package final class StateDirectory: Sendable {
 
     /// Where the operation log lives: `<state-dir>/operations.log`.
     package var logPath: FilePath { path.appending("operations.log") }
+    /// `<state-dir>/lists`: a directory per list other than the group's that this machine holds.
+    package var listsPath: FilePath { path.appending("lists") }
+
+    /// The log of list `id`, `<state-dir>/lists/<id>/operations.log`, its directory made (0700) if
+    /// missing.
+    package func logPath(ofList id: String, logger: Logger) throws(StoreError) -> FilePath {
+        let directory = listsPath.appending(id)
+        try Self.makeDirectories(directory, logger: logger)
+        return directory.appending("operations.log")
+    }
+
     /// `<state-dir>/trust.json`.
     package var trustPath: FilePath { path.appending("trust.json") }
     /// The fingerprint of the group secret this daemon last ran with (proto/SECURITY.md, "Group secret").

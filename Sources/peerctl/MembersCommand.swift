@@ -56,6 +56,7 @@ struct MembersListCommand: ParsableCommand {
             case .introduced: "introduced"
             case .pinned: "key pinned by hand"
             case .profile: "profile"
+            case .list: "to a list"
             }
         return "by \(admitter), \(how)"
     }

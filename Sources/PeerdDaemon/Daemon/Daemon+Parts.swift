@@ -78,6 +78,8 @@ extension Daemon {
         let identity: PeerIdentity
         /// The profiles that live here, whose keys the replica service signs with.
         let profiles: ProfileBook
+        /// The group's other lists held here, each with its own replica service.
+        let spaces: ListSpaces
         let port: Int
         let targets: [PeerAddress]
 
@@ -106,6 +108,14 @@ extension Daemon {
                 logger: logger
             )
             profiles = await ProfileBook(keys: state.profiles, replica: replica)
+            spaces = try ListSpaces(
+                group: replica,
+                identity: state.identity,
+                state: state.directory,
+                name: configuration.name,
+                threadPool: threadPool,
+                logger: logger
+            )
             directory = PeerDirectory(localID: state.identity.peer)
             catalog = CatalogPeers(asker: CatalogAsker(directory: directory), desk: desk)
             let sessions = PeerSessionFactory(

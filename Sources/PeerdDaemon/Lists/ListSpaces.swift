@@ -1,69 +1,112 @@
 package import Logging
+import NIOPosix
 package import PeerdModel
+import PeerdSecurity
+package import PeerdStore
 package import PeerdWire
+package import ServiceLifecycle
 
 /// The group's lists as this machine holds them (proto/PEER.md, "Lists"): the group's own, which
 /// every member holds, and each other list a member living here is on, with its own operations,
 /// log and replica service. The one place that knows which lists go to which machines.
-package actor ListSpaces {
+package actor ListSpaces: Service {
     /// Why a list request can't be done; the words are for the person who asked.
     package struct Refusal: Error, Hashable, Sendable {
         package var words: String
         package init(_ words: String) { self.words = words }
     }
 
+    /// The most lists a machine holds: an offer beyond is refused, as a list made here is.
+    static let limit = 256
+
     /// The group's own list.
     package nonisolated let group: ReplicaService
+    /// Every other list held here, by id.
     var lists: [ListID: ReplicaService] = [:]
-    let sharing = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    let identity: PeerIdentity
+    let state: StateDirectory
+    let threadPool: NIOThreadPool
     let logger: Logger
+    /// A tick whenever which lists go to which machines may have changed.
+    let sharing = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    /// Each list service opened, to be run by ``run()``.
+    let opened = AsyncStream.makeStream(of: ReplicaService.self)
 
-    package init(group: ReplicaService, logger: Logger) {
+    /// Opens every list held in `state`'s `lists/` directory.
+    init(
+        group: ReplicaService,
+        identity: PeerIdentity,
+        state: StateDirectory,
+        name: String,
+        threadPool: NIOThreadPool,
+        logger: Logger
+    ) throws {
         self.group = group
+        self.identity = identity
+        self.state = state
+        self.threadPool = threadPool
         self.logger = logger
+        for id in try Self.heldLists(in: state) {
+            let service = try Self.openService(
+                id,
+                identity: identity,
+                name: name,
+                state: state,
+                pool: threadPool,
+                logger: logger
+            )
+            lists[id] = service
+            opened.continuation.yield(service)
+        }
     }
+
+    /// Runs each list's service, and follows the lists' and the group's members.
+    package func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.followGroup() }
+            for await service in opened.stream.cancelOnGracefulShutdown() {
+                group.addTask { try? await service.run() }
+                group.addTask { for await _ in await service.membershipChanges() { await self.sharingChanged() } }
+            }
+        }
+        sharing.finish()
+    }
+
+    func sharingChanged() { sharing.yield(()) }
 
     // MARK: For sessions
 
-    /// The lists this machine shares with the machine `machine`: those a member living on it (the
-    /// machine itself, or a profile of it) is on, as this machine knows the list's members.
+    /// The lists this machine shares with the machine `machine`: those on which both a member living
+    /// there (the machine itself, or a profile of it) and one living here are, as this machine
+    /// knows the list's members.
     package func shared(with machine: PeerID) async -> [ListID: ReplicaService] {
-        [:]
+        let homes = await group.groupSnapshot.membership.profiles
+        var shared: [ListID: ReplicaService] = [:]
+        for (id, service) in lists {
+            let members = await service.groupSnapshot.listMembers
+            let hosts = Set(members.map { homes[$0] ?? $0 })
+            if hosts.contains(machine), hosts.contains(identity.peer) { shared[id] = service }
+        }
+        return shared
     }
 
     /// `machine` opened list `id` on a session: the list's service, opened empty when this machine
     /// does not hold it yet, or nil when it is refused (this machine holds as many lists as it takes).
     package func accept(_ id: ListID, from machine: PeerID) async -> ReplicaService? {
-        lists[id]
+        if let service = lists[id] { return service }
+        do {
+            let service = try open(id, named: await group.name)
+            logger.info("opened a list a peer shares", metadata: ["list": "\(id.short)", "peer": "\(machine.short)"])
+            return service
+        } catch {
+            logger.warning("could not open a list a peer offered", metadata: ["list": "\(id)", "error": "\(error)"])
+            return nil
+        }
     }
 
     /// A tick now and whenever which lists are shared with whom may have changed (a list made, a
     /// member added or removed, a list opened from a peer).
     package func sharingChanges() -> AsyncStream<Void> {
         sharing.subscribe(startingWith: ())
-    }
-
-    // MARK: For requests
-
-    /// The list `nameOrID` names (a list's name, or its id or the first 8 digits of it): nil for the
-    /// group's own (`group`, or nothing named).
-    package func resolve(_ nameOrID: String?) throws(Refusal) -> ReplicaService? {
-        guard let nameOrID, !nameOrID.isEmpty else { return nil }
-        throw Refusal("there is no list called \(nameOrID); `peerctl lists` shows the lists there are")
-    }
-
-    /// Every list this machine holds, the group's first.
-    package func records() async -> [ListRecord] {
-        []
-    }
-
-    /// Makes a list named `name` of `members` (the maker is on it too), with a ceiling when given.
-    package func create(name: String, members: [PeerID], maxCertification: String?) async throws -> ListRecord {
-        throw Refusal("not yet")
-    }
-
-    /// Puts `member` on the list, or takes them off it.
-    package func change(_ list: ListID, member: PeerID, adding: Bool) async throws -> ListRecord {
-        throw Refusal("not yet")
     }
 }

@@ -80,10 +80,12 @@ extension ReplicaService {
             }
         case .remote(let incoming, let completion):
             do {
-                let fresh = try admitVerified(incoming)
+                let (fresh, waiting) = try admitVerified(incoming)
                 replica.stage(admitted: fresh)
                 operations += fresh
+                holdAside(waiting)
                 let heldAlready = Set(incoming.map(\.id.origin)).subtracting(fresh.map(\.id.origin))
+                    .subtracting(waiting.map(\.id.origin))
                 return .remote(heldAlready: heldAlready, completion: completion)
             } catch {
                 completion(.failure(.rejected(error)))
@@ -128,7 +130,10 @@ extension ReplicaService {
             markedOffList: markedOffList
         )
         if !picks.isEmpty { pickFeed.yield(Array(Set(picks)).sorted()) }
-        if operations.contains(where: { $0.kind == .member }) { membershipFeed.yield(replica.membership) }
+        if operations.contains(where: { $0.kind == .member }) {
+            membershipFeed.yield(replica.membership)
+            admitWaiting()
+        }
         return nil
     }
 
@@ -153,19 +158,22 @@ extension ReplicaService {
         case .mark, .watch: .marked(op)
         case .pick: .picked(op)
         case .member: .membersChanged(op)
+        case .list: .listDefined(op)
         case .remove, .unknown: .removed(op)
         }
     }
 
     /// The new operations among `incoming`, once their origins' signatures vouch for them.
-    private func admitVerified(_ incoming: [Operation]) throws(Replica.Rejection) -> [Operation] {
-        let fresh = try replica.admit(incoming)
+    private func admitVerified(
+        _ incoming: [Operation]
+    ) throws(Replica.Rejection) -> (fresh: [Operation], waiting: [Operation]) {
+        let admission = try replica.admission(incoming)
         do {
-            try verifier.verify(fresh, stored: stored)
+            try verifier.verify(admission.fresh, stored: stored)
         } catch {
             throw .invalid(error.operation, reason: error.explanation)
         }
-        return fresh
+        return admission
     }
 
     /// A committed operation.

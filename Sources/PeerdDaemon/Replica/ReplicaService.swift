@@ -39,6 +39,8 @@ package actor ReplicaService: Service {
         case alreadyMarked(MovieID)
         /// A change of the group's members was made.
         case membersChanged(Operation)
+        /// A list's name or ceiling was set (proto/PEER.md, "Lists").
+        case listDefined(Operation)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.
@@ -73,6 +75,8 @@ package actor ReplicaService: Service {
     var queuedFromPeers = 0
     var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     var recent = RecentOperations()
+    /// A list's operations from keys not on it yet (``holdAside(_:)``).
+    var waiting: [OperationID: Operation] = [:]
     /// Set when a peer told this daemon its key was removed from the group, before (or without) the
     /// removal reaching its log: local writes are refused with these words from then on.
     var toldRemoved: String?
@@ -141,6 +145,12 @@ package actor ReplicaService: Service {
     /// Signs from now on what requests acting for the profile `identity` is the key of make.
     package func addSigner(_ identity: PeerIdentity) { signers[identity.peer] = identity }
 
+    /// The profiles' keys this service signs with: a list's service takes the group's.
+    var signerKeys: [PeerID: PeerIdentity] { signers }
+
+    /// Signs with `keys` too, from now on.
+    func adopt(signers keys: [PeerID: PeerIdentity]) { signers.merge(keys) { current, _ in current } }
+
     package var id: PeerID { replica.id }
     package var name: String { replica.name }
     package var vector: VersionVector { replica.vector }
@@ -190,7 +200,11 @@ package actor ReplicaService: Service {
     /// The operations are the member's the request acts for (``ActingMember/current``): this
     /// machine's own, or a profile's.
     package func write(_ requests: [Replica.LocalRequest], at now: Int64) async throws -> Written {
-        if let list = ActingList.current, list !== self { return try await list.write(requests, at: now) }
+        if let list = ActingList.current, list !== self {
+            // A profile made after the list was opened signs there too.
+            await list.adopt(signers: signers)
+            return try await list.write(requests, at: now)
+        }
         guard accepting else { throw Failure.shuttingDown }
         let author = ActingMember.current.flatMap { $0.id == replica.id ? nil : $0 }
         if let author, signers[author.id] == nil {

@@ -34,6 +34,11 @@ package enum HistoryLine {
         case .member:
             guard let step = operation.member else { return "\(who) changed the group's members" }
             return text(of: step, who: who, name: name)
+        case .list:
+            guard let definition = operation.listDefinition else { return "\(who) named the list" }
+            let ceiling = definition.maxCertification.map { ", for movies up to \($0)" } ?? ""
+            let verb = definition.nonce == nil ? "named the list" : "made the list"
+            return "\(who) \(verb) \(definition.name)\(ceiling)"
         case .unknown:
             let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
             return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"
@@ -67,6 +72,7 @@ package enum HistoryLine {
                 case .groupSecret: "by the group secret"
                 case .introduced: "as introduced by a member"
                 case .pinned: "by pinning its key"
+                case .list: "to the list"
                 case .profile, nil: "to the group"
                 }
             return "\(who) admitted \(step.name ?? member) \(how)"

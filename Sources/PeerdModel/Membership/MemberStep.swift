@@ -19,6 +19,9 @@ package final class MemberStep: Hashable, Sendable, Codable, CustomStringConvert
         /// A profile: a member who lives on the admitter's machine, which holds its key and signs for
         /// it (proto/PEER.md, "Profiles").
         case profile
+        /// A member of one of the group's other lists, admitted to it in that list (proto/PEER.md,
+        /// "Lists"): already a member of the group.
+        case list
     }
 
     package let action: Action

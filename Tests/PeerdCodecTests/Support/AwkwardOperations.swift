@@ -23,7 +23,9 @@ private struct AwkwardValues {
         + (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
 
     mutating func operation() -> Operation {
-        let kind: Operation.Kind = [.add, .remove, .describe, .settings, .mark, .watch].randomElement(using: &rng)!
+        let kind: Operation.Kind = [.add, .remove, .describe, .settings, .mark, .watch].randomElement(
+            using: &rng
+        )!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
         }
@@ -100,6 +102,14 @@ private struct AwkwardValues {
                     name: maybe { $0.text(0...12) },
                     seen: Bool.random(using: &rng) ? number(UInt64.self, at: 0) : nil,
                     secret: maybe { $0.text(0...40) }
+                )
+            )
+        case .list:
+            return .list(
+                ListDefinition(
+                    name: text(0...12),
+                    nonce: maybe { $0.text(0...40) },
+                    maxCertification: maybe { $0.text(0...20) }
                 )
             )
         case .add, .remove, .pick, .unknown: return nil

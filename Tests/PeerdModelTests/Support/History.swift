@@ -30,6 +30,8 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) pick \(op.movie.id) \(op.pick.map(String.init(describing:)) ?? "-")"
             case .member:
                 "\(op.id) L\(op.lamport) member \(op.member.map(String.init(describing:)) ?? "-")"
+            case .list:
+                "\(op.id) L\(op.lamport) list \(op.listDefinition.map(String.init(describing:)) ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }

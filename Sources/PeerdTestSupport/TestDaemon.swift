@@ -17,6 +17,8 @@ package final class TestDaemon: @unchecked Sendable {
     private let runAsNobody: Bool
     /// The group secret it is started with (`--group-secret-file`); nil for none.
     package let groupSecret: String?
+    /// Whether the daemon traces its peer frames to ``framesPath`` (`PEERD_TRACE_FRAMES`).
+    private let traceFrames: Bool
     /// systemd's watchdog timeout as the unit's `WatchdogSec=` gives it (`WATCHDOG_USEC`); nil for none.
     private let watchdog: Duration?
 
@@ -26,6 +28,7 @@ package final class TestDaemon: @unchecked Sendable {
     package let stateDir: String
     package var socket: String { scratch.path("\(name).sock") }
     package var logPath: String { scratch.path("\(name).log") }
+    package var framesPath: String { scratch.path("\(name).frames") }
     package var address: String { "127.0.0.1:\(port)" }
     package var pid: Int32? { process?.processIdentifier }
 
@@ -47,9 +50,11 @@ package final class TestDaemon: @unchecked Sendable {
         logLevel: String = "debug",
         runAsNobody: Bool = false,
         groupSecret: String? = TestDaemon.testGroupSecret,
-        watchdog: Duration? = nil
+        watchdog: Duration? = nil,
+        traceFrames: Bool = false
     ) throws {
         self.name = name
+        self.traceFrames = traceFrames
         self.groupSecret = groupSecret
         self.watchdog = watchdog
         self.runAsNobody = runAsNobody
@@ -97,6 +102,7 @@ package final class TestDaemon: @unchecked Sendable {
         environment["NOTIFY_SOCKET"] = ready.address
         environment["WATCHDOG_USEC"] = watchdog.map { String(Int($0 / .microseconds(1))) }
         environment["WATCHDOG_PID"] = nil
+        environment["PEERD_TRACE_FRAMES"] = traceFrames ? framesPath : nil
         process.environment = environment
         process.standardError = log
         process.standardOutput = log
@@ -140,6 +146,22 @@ package final class TestDaemon: @unchecked Sendable {
     package func movieIDs() throws -> [Int] { try list().map(\.movieId) }
 
     package var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The bodies of the peer frames it received (`<` records of ``framesPath``), in order; empty
+    /// unless it traces frames.
+    package func receivedFrames() -> [[UInt8]] {
+        guard let data = FileManager.default.contents(atPath: framesPath) else { return [] }
+        let bytes = [UInt8](data)
+        var frames: [[UInt8]] = []
+        var offset = 0
+        while offset + 5 <= bytes.count {
+            let length = bytes[offset + 1..<offset + 5].reduce(0) { $0 << 8 | Int($1) }
+            guard offset + 5 + length <= bytes.count else { break }
+            if bytes[offset] == UInt8(ascii: "<") { frames.append(Array(bytes[offset + 5..<offset + 5 + length])) }
+            offset += 5 + length
+        }
+        return frames
+    }
 
     package enum Failure: Error, CustomStringConvertible {
         case exited(String, log: String)

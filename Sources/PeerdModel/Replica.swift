@@ -292,6 +292,12 @@ package struct Replica: Sendable {
         return true
     }
 
+    /// One of the group's other lists: this list as people see it, with what it takes from the group's (``WatchList/borrow(from:)``).
+    package mutating func borrow(from group: Replica) { list.borrow(from: group.list) }
+
+    /// The group's list as people see it, with the marks made in `other`, one of its other lists.
+    package mutating func borrowMarks(from other: Replica) { list.borrowMarks(from: other.list) }
+
     /// Keeps the Lamport clock at least at `value`: a replica folded again never goes back in time.
     mutating func raiseLamport(to value: UInt64) { lamport = max(lamport, value) }
 

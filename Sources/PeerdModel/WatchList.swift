@@ -157,6 +157,21 @@ package struct WatchList: Sendable {
         return change
     }
 
+    /// One of the group's other lists as people see it (proto/PEER.md, "Lists"): with every
+    /// member's marks from the group's list too, so "seen" is seen everywhere, and with the group's
+    /// names, settings and the details fetched there.
+    package mutating func borrow(from group: WatchList) {
+        marks = marks.merged(with: group.marks)
+        names = names.merged(with: group.names)
+        if settingsOperation == nil { settingsOperation = group.settingsOperation }
+        descriptions.merge(group.descriptions) { $0.orderKey >= $1.orderKey ? $0 : $1 }
+    }
+
+    /// The group's list as people see it: with the marks made in its other lists held here.
+    package mutating func borrowMarks(from other: WatchList) {
+        marks = marks.merged(with: other.marks)
+    }
+
     /// State-based merge: the list that holds everything either list holds.
     package func merged(with other: WatchList) -> WatchList {
         var result = WatchList()

@@ -51,7 +51,7 @@ extension ListSpaces {
 
     /// Opens list `id` here, empty when new, for the machine called `name`: its service runs from
     /// now on.
-    func open(_ id: ListID, named name: String) throws -> ReplicaService {
+    func open(_ id: ListID, named name: String) async throws -> ReplicaService {
         if let service = lists[id] { return service }
         guard lists.count < Self.limit else {
             throw Refusal("this machine holds \(Self.limit) lists, as many as it takes")
@@ -67,6 +67,7 @@ extension ListSpaces {
         lists[id] = service
         opened.continuation.yield(service)
         sharingChanged()
+        await group.accompany(service)
         return service
     }
 }

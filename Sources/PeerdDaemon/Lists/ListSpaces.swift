@@ -95,7 +95,7 @@ package actor ListSpaces: Service {
     package func accept(_ id: ListID, from machine: PeerID) async -> ReplicaService? {
         if let service = lists[id] { return service }
         do {
-            let service = try open(id, named: await group.name)
+            let service = try await open(id, named: await group.name)
             logger.info("opened a list a peer shares", metadata: ["list": "\(id.short)", "peer": "\(machine.short)"])
             return service
         } catch {

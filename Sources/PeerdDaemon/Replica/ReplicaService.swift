@@ -75,6 +75,8 @@ package actor ReplicaService: Service {
     var queuedFromPeers = 0
     var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     var recent = RecentOperations()
+    /// The group's other lists' services (``accompany(_:)``).
+    var companions: [ReplicaService] = []
     /// A list's operations from keys not on it yet (``holdAside(_:)``).
     var waiting: [OperationID: Operation] = [:]
     /// Set when a peer told this daemon its key was removed from the group, before (or without) the
@@ -84,8 +86,8 @@ package actor ReplicaService: Service {
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private let advances = Broadcast<Advance>(bufferingPolicy: .bufferingNewest(1))
     /// Every change, to each reader: a `follow` must not miss one.
-    private let changeFeed = Broadcast<[WatchListChange]>()
-    private let ticks = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    let changeFeed = Broadcast<[WatchListChange]>()
+    let ticks = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
     /// The picks each commit changed; a slow reader keeps the newest batches (it asks how each
     /// stands anyway).
     let pickFeed = Broadcast<[OperationID]>(bufferingPolicy: .bufferingNewest(64))
@@ -127,12 +129,22 @@ package actor ReplicaService: Service {
     /// its records outside this actor. Hold it only while answering: a commit made meanwhile copies
     /// what it changes instead of changing it in place.
     /// The list a request acts on (``ActingList``) is the one read: this group's, or another list's.
+    /// Either way it comes with the marks of the other (proto/PEER.md, "Lists": "seen" is seen everywhere).
     package nonisolated var snapshot: Replica {
         get async {
-            if let list = ActingList.current, list !== self { return await list.groupSnapshot }
-            return await groupSnapshot
+            if let list = ActingList.current, list !== self {
+                var replica = await list.groupSnapshot
+                replica.borrow(from: await groupSnapshot)
+                return replica
+            }
+            var replica = await groupSnapshot
+            for companion in await companions { replica.borrowMarks(from: await companion.groupSnapshot) }
+            return replica
         }
     }
+
+    /// The services of the group's other lists held here, whose marks the group's list shows.
+    package func accompany(_ list: ReplicaService) { companions.append(list) }
 
     /// This service's replica, whatever list the request acts on: what the group's membership,
     /// settings and names are read from.
@@ -270,20 +282,28 @@ package actor ReplicaService: Service {
     }
 
     /// The picks each commit changed, by their openings' ids.
-    package func pickChanges() -> AsyncStream<[OperationID]> { pickFeed.subscribe() }
+    /// (Of the list the request acts on: ``ActingList``.)
+    package nonisolated func pickChanges() async -> AsyncStream<[OperationID]> {
+        if let list = ActingList.current, list !== self { return await list.pickFeed.subscribe() }
+        return await pickFeed.subscribe()
+    }
 
     /// The group's membership after each commit that changed it (proto/PEER.md, "Membership").
     package func membershipChanges() -> AsyncStream<Membership> { membershipFeed.subscribe() }
 
     /// Every list change, in order.
-    package func changes() -> AsyncStream<[WatchListChange]> {
-        changeFeed.subscribe()
+    /// (Of the list the request acts on: ``ActingList``.)
+    package nonisolated func changes() async -> AsyncStream<[WatchListChange]> {
+        if let list = ActingList.current, list !== self { return await list.changeFeed.subscribe() }
+        return await changeFeed.subscribe()
     }
 
     /// A tick now, then after each commit that changed the list, its details or the group's
     /// settings (newest kept for a slow reader).
-    package func listTicks() -> AsyncStream<Void> {
-        ticks.subscribe(startingWith: ())
+    /// (Of the list the request acts on: ``ActingList``.)
+    package nonisolated func listTicks() async -> AsyncStream<Void> {
+        if let list = ActingList.current, list !== self { return await list.ticks.subscribe(startingWith: ()) }
+        return await ticks.subscribe(startingWith: ())
     }
 
     /// Changes are made only when someone reads them (making them costs as much as applying).

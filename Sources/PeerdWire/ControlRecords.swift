@@ -194,6 +194,10 @@ package struct StatusRecord: Hashable, Sendable, Codable {
     /// member "me" is for it. Absent for the machine's own member.
     package var profile: PeerID?
     package var profileName: String?
+    /// The list the request named (`inList`, proto/CONTROL.md, "Lists"), whose `movies` and
+    /// `operations` these are. Absent for the group's own list.
+    package var list: ListID?
+    package var listName: String?
 
     package init(
         peer: PeerID,

@@ -8,6 +8,11 @@ package protocol ControlRequestBody: Hashable, Sendable, Codable {
     /// Whether the page's API takes it (proto/WEB.md). What pairs, trusts, dials, tells the
     /// network's details or brings in a file stays with `peerctl`.
     static var allowedFromPage: Bool { get }
+    /// Whether it reads or writes a list, the one the envelope's `inList` names (proto/CONTROL.md,
+    /// "Lists"). What is the group's (its members, profiles, devices, trust, settings, the lists
+    /// themselves) ignores `inList`. True unless a kind says otherwise: a request that ignored a
+    /// list it was meant for would write into the group's list, which every member holds.
+    static var takesList: Bool { get }
 }
 
 /// What `peerctl` asks the daemon (proto/CONTROL.md): one request of the kinds ``bodies`` lists,
@@ -17,14 +22,20 @@ package struct ControlRequest: Sendable {
     /// The member the request acts for: the name or id of a profile that lives on this machine
     /// (proto/CONTROL.md, "Profiles"); nil for the machine's own member.
     package var profile: String?
+    /// The list the request reads and writes: a list's name, its id or the id's first 8 digits
+    /// (proto/CONTROL.md, "Lists"); nil for the group's own list. Requests about the group (its
+    /// members, devices, trust, settings) ignore it. On the wire it is `inList`: `discover` has a
+    /// `list` of its own (TMDB's), beside the envelope's fields.
+    package var list: String?
 
-    package init(_ body: some ControlRequestBody, profile: String? = nil) {
+    package init(_ body: some ControlRequestBody, profile: String? = nil, list: String? = nil) {
         self.body = body
         self.profile = profile
+        self.list = list
     }
 
     /// Every kind of request this version answers, each once.
-    static let bodies: [any ControlRequestBody.Type] = [
+    package static let bodies: [any ControlRequestBody.Type] = [
         AddRequest.self, RemoveRequest.self, ListRequest.self,
         MarkRequest.self, WatchRequest.self, HistoryRequest.self,
         PickOpening.self, VoteRequest.self, PickStatusRequest.self, PickCloseRequest.self,
@@ -32,7 +43,7 @@ package struct ControlRequest: Sendable {
         JoinRequest.self, ForgetRequest.self, TrustRequest.self, PageRequest.self, DiagnoseRequest.self,
         SearchRequest.self, DiscoverRequest.self, SimilarRequest.self, GenresRequest.self, ServicesRequest.self,
         ShowRequest.self, RefreshRequest.self, ImportBatch.self, MembersRequest.self, RemoveMemberRequest.self,
-        ProfilesRequest.self, AddProfileRequest.self,
+        ProfilesRequest.self, AddProfileRequest.self, ListsRequest.self, ListCreateRequest.self, ListMemberRequest.self,
         DeviceLinkRequest.self, DeviceListRequest.self, DeviceUnlinkRequest.self,
     ]
 
@@ -44,25 +55,33 @@ package struct ControlRequest: Sendable {
     package var type: String { Swift.type(of: body).tag }
 
     package var allowedFromPage: Bool { Swift.type(of: body).allowedFromPage }
+
+    /// Whether ``list`` counts for it (``ControlRequestBody/takesList``).
+    package var takesList: Bool { Swift.type(of: body).takesList }
 }
 
 extension ControlRequestBody {
     package static var allowedFromPage: Bool { true }
+    package static var takesList: Bool { true }
 }
 
 extension ControlRequest: Hashable {
     package static func == (lhs: ControlRequest, rhs: ControlRequest) -> Bool {
-        AnyHashable(lhs.body) == AnyHashable(rhs.body) && lhs.profile == rhs.profile
+        AnyHashable(lhs.body) == AnyHashable(rhs.body) && lhs.profile == rhs.profile && lhs.list == rhs.list
     }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(AnyHashable(body))
         hasher.combine(profile)
+        hasher.combine(list)
     }
 }
 
 extension ControlRequest: Codable {
-    private enum CodingKeys: String, CodingKey { case type, version, profile }
+    private enum CodingKeys: String, CodingKey {
+        case type, version, profile
+        case list = "inList"
+    }
 
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -80,6 +99,7 @@ extension ControlRequest: Codable {
         }
         body = try kind.init(from: decoder)
         profile = try c.decodeIfPresent(String.self, forKey: .profile)
+        list = try c.decodeIfPresent(String.self, forKey: .list)
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -87,6 +107,7 @@ extension ControlRequest: Codable {
         try c.encode(type, forKey: .type)
         try c.encode(ProtocolVersion.control, forKey: .version)
         try c.encodeIfPresent(profile, forKey: .profile)
+        try c.encodeIfPresent(list, forKey: .list)
         try body.encode(to: encoder)
     }
 }

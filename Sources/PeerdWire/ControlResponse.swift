@@ -43,6 +43,12 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case memberRemoved(MemberRemovedRecord)
     /// A profile made (`addProfile`): the member it is, as `members` shows it.
     case profileAdded(MemberRecord)
+    /// The group's lists this machine holds, the group's own first (`lists`).
+    case lists([ListRecord])
+    /// A list made (`listCreate`).
+    case listCreated(ListRecord)
+    /// A list whose members changed (`listMember`), as it is now.
+    case listChanged(ListRecord)
     /// A device link made (`deviceLink`).
     case deviceLink(DeviceLinkRecord)
     /// The linked devices (`deviceList`).
@@ -53,6 +59,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members, url
+        case lists, list
     }
 
     package var type: String {
@@ -71,6 +78,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .members: "members"
         case .memberRemoved: "memberRemoved"
         case .profileAdded: "profileAdded"
+        case .lists: "lists"
+        case .listCreated: "listCreated"
+        case .listChanged: "listChanged"
         case .deviceLink: "deviceLink"
         case .devices: "devices"
         case .deviceUnlinked: "deviceUnlinked"
@@ -148,6 +158,9 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "members": self = .members(try MembersRecord(from: decoder))
         case "memberRemoved": self = .memberRemoved(try MemberRemovedRecord(from: decoder))
         case "profileAdded": self = .profileAdded(try MemberRecord(from: decoder))
+        case "lists": self = .lists(try c.decode([ListRecord].self, forKey: .lists))
+        case "listCreated": self = .listCreated(try c.decode(ListRecord.self, forKey: .list))
+        case "listChanged": self = .listChanged(try c.decode(ListRecord.self, forKey: .list))
         case "deviceLink": self = .deviceLink(try DeviceLinkRecord(from: decoder))
         case "devices": self = .devices(try DevicesRecord(from: decoder))
         case "deviceUnlinked": self = .deviceUnlinked(try DeviceRecord(from: decoder))
@@ -200,6 +213,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .members(let members): try members.encode(to: encoder)
         case .memberRemoved(let removed): try removed.encode(to: encoder)
         case .profileAdded(let profile): try profile.encode(to: encoder)
+        case .lists(let lists): try c.encode(lists, forKey: .lists)
+        case .listCreated(let list), .listChanged(let list): try c.encode(list, forKey: .list)
         case .deviceLink(let link): try link.encode(to: encoder)
         case .devices(let devices): try devices.encode(to: encoder)
         case .deviceUnlinked(let device): try device.encode(to: encoder)

@@ -257,6 +257,11 @@ ALICE_INVITE = invite_code(ALICE, bytes(range(0x10, 0x20)))
 
 MALLORY = "d00d0123456789abcdef0123456789ab"
 DAVE = "c0ffee0123456789abcdef0123456789"
+FRIENDS = "5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b"  # a list's id (PEER.md, "Lists")
+GROUP_LIST = {"name": "group", "default": True, "held": True, "movies": 12,
+              "members": [{"peer": ALICE, "name": "alice"}, {"peer": BOB, "name": "bob"}, {"peer": CAROL, "name": "carol"}]}
+FRIENDS_LIST = {"id": FRIENDS, "name": "friends", "default": False, "held": True, "movies": 3,
+                "members": [{"peer": ALICE, "name": "alice"}, {"peer": CAROL, "name": "carol"}]}
 # What `peerctl doctor` asks for (CONTROL.md, "diagnose"): bob connected inbound with a skewed clock, dave
 # timing out, mallory refusing us and refused by us.
 # One of TMDB's search pages as peerd reads it: `searchResults` on the control socket, `answer`'s
@@ -644,6 +649,13 @@ VALID = {
     "control-request-addProfile": {"type": "addProfile", "version": 1, "name": "sam"},
     "control-request-mark-as-profile": {"type": "mark", "version": 1, "profile": "sam", "movie": {"id": 603},
                                         "marks": [{"kind": "want", "set": True}]},
+    "control-request-lists": {"type": "lists", "version": 1},
+    "control-request-listCreate": {"type": "listCreate", "version": 1, "name": "kids", "members": ["bob", "sam"],
+                                   "maxCertification": "PG"},
+    "control-request-listMember": {"type": "listMember", "version": 1, "list": "friends", "member": "bob",
+                                   "action": "add"},
+    "control-request-add-in-list": {"type": "add", "version": 1, "inList": "friends", "movie": {"id": 603}},
+    "control-request-discover-in-list": {"type": "discover", "version": 1, "inList": "kids", "list": "popular"},
     "control-request-search": {"type": "search", "version": 1, "query": "the matrix", "year": 1999, "page": 1},
     "control-request-search-words": {"type": "search", "version": 1, "query": "matrix"},
     # peerd writes `list` even for the default, popular, so a discover always has it.
@@ -763,6 +775,10 @@ VALID = {
     "control-response-profileAdded": {"type": "profileAdded", "peer": DAVE, "name": "sam", "here": False,
                                       "state": "member", "connected": False, "admittedBy": ALICE,
                                       "admittedByName": "alice", "via": "profile", "since": AT},
+    "control-response-lists": {"type": "lists", "lists": [GROUP_LIST, FRIENDS_LIST]},
+    "control-response-listCreated": {"type": "listCreated", "list": dict(FRIENDS_LIST, movies=0)},
+    "control-response-listChanged": {"type": "listChanged", "list": dict(FRIENDS_LIST, members=FRIENDS_LIST["members"]
+                                                                       + [{"peer": BOB, "name": "bob"}])},
     "control-response-memberRemoved": {"type": "memberRemoved", "peer": CAROL, "name": "zoë",
                                        "seen": REMOVAL_OP["member"]["seen"], "closed": 1},
     "control-response-searchResults": dict(SEARCH_PAGE, type="searchResults"),
@@ -1132,6 +1148,17 @@ ABOUT = {
                                   "add sam`)",
     "control-request-mark-as-profile": "mark, acting for the profile sam (`peerctl --profile sam want 603`)",
     "control-response-profileAdded": "profileAdded: sam, admitted by alice as a profile that lives on her machine",
+    "control-request-lists": "lists: the group's lists this machine holds (`peerctl lists`)",
+    "control-request-listCreate": "listCreate: the kids' list, of bob, sam and the maker, nothing above PG "
+                                  "(`peerctl lists create kids --members bob,sam --max-certification PG`)",
+    "control-request-listMember": "listMember: put bob on friends (`peerctl lists add-member friends bob`)",
+    "control-request-add-in-list": "add to the list friends (`peerctl add 603 --list friends`): `inList` beside "
+                                   "`type`",
+    "control-request-discover-in-list": "discover for the list kids: the envelope's `inList` beside discover's own "
+                                        "`list`, TMDB's",
+    "control-response-lists": "lists: the group's own list (every member, no id), then friends (alice and carol)",
+    "control-response-listCreated": "listCreated: friends, of alice and carol, empty yet",
+    "control-response-listChanged": "listChanged: friends once bob is on it",
     "invalid-peer-ops-member-remove-self": "a removal whose `peer` is its own origin: a member does not remove "
                                            "itself",
     "invalid-peer-ops-member-admit-no-via": "an admission without `via`: it must say how the key came in",

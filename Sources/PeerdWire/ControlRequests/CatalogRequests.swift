@@ -54,6 +54,7 @@ package struct SimilarRequest: ControlRequestBody {
 /// TMDB's movie genres.
 package struct GenresRequest: ControlRequestBody {
     package static let tag = "genres"
+    package static let takesList = false
     package init() {}
 }
 
@@ -61,6 +62,7 @@ package struct GenresRequest: ControlRequestBody {
 /// (proto/CONTROL.md, "services").
 package struct ServicesRequest: ControlRequestBody {
     package static let tag = "services"
+    package static let takesList = false
     package var region: String?
     package var services: [String]?
 

@@ -8,6 +8,7 @@ package struct FollowRequest: ControlRequestBody {
 /// The peers this daemon knows, connected or not.
 package struct PeersRequest: ControlRequestBody {
     package static let tag = "peers"
+    package static let takesList = false
     package init() {}
 }
 
@@ -20,6 +21,7 @@ package struct StatusRequest: ControlRequestBody {
 /// Add a static peer `host:port` and dial it (again with backoff) until it answers.
 package struct ConnectRequest: ControlRequestBody {
     package static let tag = "connect"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var address: String
 
@@ -29,6 +31,7 @@ package struct ConnectRequest: ControlRequestBody {
 /// Make a one-time invite code valid for `expiresIn` seconds (default 600).
 package struct InviteRequest: ControlRequestBody {
     package static let tag = "invite"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var expiresIn: Int?
 
@@ -38,6 +41,7 @@ package struct InviteRequest: ControlRequestBody {
 /// Pair with the peer that printed `code`, found by mDNS or at `address`; answers once paired.
 package struct JoinRequest: ControlRequestBody {
     package static let tag = "join"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var code: String
     package var address: String?
@@ -51,6 +55,7 @@ package struct JoinRequest: ControlRequestBody {
 /// Revoke a peer: by id, unique id prefix, or unique name.
 package struct ForgetRequest: ControlRequestBody {
     package static let tag = "forget"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var peer: String
 
@@ -60,6 +65,7 @@ package struct ForgetRequest: ControlRequestBody {
 /// Trust a peer id by hand (also undoes `forget`).
 package struct TrustRequest: ControlRequestBody {
     package static let tag = "trust"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var peer: String
 
@@ -69,6 +75,7 @@ package struct TrustRequest: ControlRequestBody {
 /// The page's address with its token (proto/WEB.md), for `peerctl open`.
 package struct PageRequest: ControlRequestBody {
     package static let tag = "page"
+    package static let takesList = false
     package static let allowedFromPage = false
     package init() {}
 }
@@ -76,6 +83,7 @@ package struct PageRequest: ControlRequestBody {
 /// What `peerctl doctor` needs that only the daemon knows (proto/CONTROL.md, "diagnose").
 package struct DiagnoseRequest: ControlRequestBody {
     package static let tag = "diagnose"
+    package static let takesList = false
     package static let allowedFromPage = false
     package init() {}
 }

@@ -2,6 +2,7 @@
 /// request's member (its `profile`, or the machine's own member): proto/CONTROL.md, "deviceLink".
 package struct DeviceLinkRequest: ControlRequestBody {
     package static let tag = "deviceLink"
+    package static let takesList = false
     package static let allowedFromPage = false
     /// The device's name; absent: named after the member and the kind of browser that opens the link.
     package var name: String?
@@ -17,6 +18,7 @@ package struct DeviceLinkRequest: ControlRequestBody {
 /// The devices linked to this machine's members (proto/CONTROL.md, "deviceList").
 package struct DeviceListRequest: ControlRequestBody {
     package static let tag = "deviceList"
+    package static let takesList = false
     package static let allowedFromPage = false
     package init() {}
 }
@@ -24,6 +26,7 @@ package struct DeviceListRequest: ControlRequestBody {
 /// Ends a device's access at once: by its name or its id (proto/CONTROL.md, "deviceUnlink").
 package struct DeviceUnlinkRequest: ControlRequestBody {
     package static let tag = "deviceUnlink"
+    package static let takesList = false
     package static let allowedFromPage = false
     package var device: String
 

@@ -1,6 +1,7 @@
 /// Everyone in the group, removed ones too (proto/CONTROL.md, "members").
 package struct MembersRequest: ControlRequestBody {
     package static let tag = "members"
+    package static let takesList = false
     package init() {}
 }
 
@@ -8,6 +9,7 @@ package struct MembersRequest: ControlRequestBody {
 /// (proto/CONTROL.md, "removeMember"). The page offers it behind a confirmation.
 package struct RemoveMemberRequest: ControlRequestBody {
     package static let tag = "removeMember"
+    package static let takesList = false
     package var peer: String
 
     package init(peer: String) { self.peer = peer }
@@ -17,6 +19,7 @@ package struct RemoveMemberRequest: ControlRequestBody {
 /// answered by `members`. The page's "who's watching" asks it.
 package struct ProfilesRequest: ControlRequestBody {
     package static let tag = "profiles"
+    package static let takesList = false
     package init() {}
 }
 
@@ -25,6 +28,7 @@ package struct ProfilesRequest: ControlRequestBody {
 /// `profileAdded`.
 package struct AddProfileRequest: ControlRequestBody {
     package static let tag = "addProfile"
+    package static let takesList = false
     package static var allowedFromPage: Bool { false }
     package var name: String
 

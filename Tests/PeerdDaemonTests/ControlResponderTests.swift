@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import PeerdModel
 import PeerdSecurity
 import PeerdStore
@@ -38,9 +39,18 @@ struct ControlResponderTests {
             groupKey: nil,
             logger: logger
         )
+        let state = try StateDirectory(at: scratch, logger: logger)
+        let lists = try ListSpaces(
+            group: replica,
+            identity: identity,
+            state: state,
+            name: "alice",
+            threadPool: .singleton,
+            logger: logger
+        )
         let dialer = PeerDialer(
             initial: [],
-            state: try StateDirectory(at: scratch, logger: logger),
+            state: state,
             directory: directory,
             trust: trust,
             dialing: dialing,
@@ -48,6 +58,7 @@ struct ControlResponderTests {
         )
         let responder = ControlResponder(
             replica: replica,
+            lists: lists,
             directory: directory,
             dialer: dialer,
             trust: trust,
@@ -69,6 +80,7 @@ struct ControlResponderTests {
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await replica.run() }
+                group.addTask { try await lists.run() }
                 group.addTask { try await dialer.run() }
                 try await body(responder, store, dialing)
                 shutdown.triggerGracefulShutdown()

@@ -23,6 +23,8 @@ struct ControlResponder: Sendable {
     /// Imports; nil when this daemon takes none.
     let imports: ImportDesk?
     let members: MemberDesk
+    /// The group's lists: which one a request names, making one, who is on one.
+    let lists: ListsDesk
     /// Linked devices; nil with `--no-devices`.
     let devices: DeviceDesk?
 
@@ -31,6 +33,7 @@ struct ControlResponder: Sendable {
     /// the linked devices (nil with `--no-devices`).
     init(
         replica: ReplicaService,
+        lists spaces: ListSpaces,
         directory: PeerDirectory,
         dialer: PeerDialer,
         trust: TrustService,
@@ -58,6 +61,7 @@ struct ControlResponder: Sendable {
         list = ListDesk(replica: replica, roster: roster, catalog: access)
         marks = MarkDesk(replica: replica, roster: roster)
         members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster, profiles: profiles)
+        lists = ListsDesk(spaces: spaces, replica: replica, roster: roster)
         picks = PickDesk(
             replica: replica,
             roster: roster,
@@ -76,11 +80,29 @@ struct ControlResponder: Sendable {
 
     /// The answer to `request`, acting for the member its `profile` names (``ActingMember``).
     func respond(to request: ControlRequest) async -> ControlResponse {
-        guard let profile = request.profile else { return await route(request) }
+        guard let profile = request.profile else { return await respondOnList(to: request) }
         switch await members.acting(profile) {
         case .failure(let error): return .error(error)
         case .success(let author):
-            return await ActingMember.$current.withValue(author) { await route(request) }
+            return await ActingMember.$current.withValue(author) { await respondOnList(to: request) }
+        }
+    }
+
+    /// The answer to `request`, reading and writing the list its `list` names (``ActingList``)
+    /// when it is a request of a list; one about the group ignores `list` (proto/CONTROL.md, "Lists").
+    private func respondOnList(to request: ControlRequest) async -> ControlResponse {
+        guard request.takesList, request.list != nil else { return await route(request) }
+        switch await lists.space(request.list) {
+        case .failure(let error): return .error(error)
+        case .success(let list): return await ActingList.$current.withValue(list) { await route(request) }
+        }
+    }
+
+    /// The changes `follow` streams: the list's `request` names, or why there is no such list.
+    func changes(for request: ControlRequest) async -> Result<AsyncStream<[WatchListChange]>, WireError> {
+        switch await lists.space(request.list) {
+        case .failure(let error): return .failure(error)
+        case .success(let list): return .success(await (list ?? replica).changes())
         }
     }
 
@@ -112,6 +134,9 @@ struct ControlResponder: Sendable {
         case is MembersRequest: return await members.members()
         case is ProfilesRequest: return await members.profiles()
         case let profile as AddProfileRequest: return await members.addProfile(profile.name)
+        case is ListsRequest: return await lists.lists()
+        case let create as ListCreateRequest: return await lists.create(create)
+        case let change as ListMemberRequest: return await lists.change(change)
         case let removal as RemoveMemberRequest: return await members.remove(removal.peer)
         case let forget as ForgetRequest:
             // `forget` was a local revocation; it is now the group's removal, answered as before.
@@ -193,12 +218,13 @@ struct ControlResponder: Sendable {
     }
 
     func status() async -> StatusRecord {
+        let list = ActingList.current ?? replica
         var record = StatusRecord(
             peer: info.identity,
             name: info.name,
             port: info.port,
-            movies: await replica.movieCount,
-            operations: await replica.operationCount,
+            movies: await list.movieCount,
+            operations: await list.operationCount,
             peersConnected: await directory.connectedCount,
             peersKnown: await directory.knownCount,
             uptimeSeconds: info.uptimeSeconds,
@@ -212,6 +238,9 @@ struct ControlResponder: Sendable {
             removed: await trust.removal
         )
         if let acting = ActingMember.current { (record.profile, record.profileName) = (acting.id, acting.name) }
+        if let id = list.listID {
+            (record.list, record.listName) = (id, await lists.spaces.records().first { $0.id == id }?.name)
+        }
         return record
     }
 

@@ -88,7 +88,14 @@ final class ControlServer: Service {
                 guard error.code == .unknownType else { return false }
                 continue
             }
-            if request.body is FollowRequest { return try await follow(frames: &frames, outbound: outbound) }
+            if request.body is FollowRequest {
+                switch await responder.changes(for: request) {
+                case .success(let changes): return try await follow(changes, frames: &frames, outbound: outbound)
+                case .failure(let error):
+                    try await outbound.write(Self.encode(.error(error)))
+                    continue
+                }
+            }
             let response = await responder.respond(to: request)
             try await outbound.write(Self.encode(response))
             // A request peerd is too far into stopping to carry out closes the stream (CONTROL.md).
@@ -147,11 +154,15 @@ final class ControlServer: Service {
         }
     }
 
-    /// Streams changes until the frames end (true): the client closed its end, or peerd stops. A
+    /// Streams `changes` (of the list the request named) until the frames end (true): the client closed its end, or peerd stops. A
     /// client that sends anything more gets `unexpected-message`, and the stream ends (false)
     /// (CONTROL.md, "follow").
-    private func follow(frames: inout Frames, outbound: Outbound) async throws -> Bool {
-        let follow = ChangeFollow(await responder.replica.changes())
+    private func follow(
+        _ changes: AsyncStream<[WatchListChange]>,
+        frames: inout Frames,
+        outbound: Outbound
+    ) async throws -> Bool {
+        let follow = ChangeFollow(changes)
         try await outbound.write(Self.encode(.following))
         let clientSent = await withTaskGroup { group in
             group.addTask {

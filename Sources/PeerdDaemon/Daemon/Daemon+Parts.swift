@@ -78,8 +78,8 @@ extension Daemon {
         let identity: PeerIdentity
         /// The profiles that live here, whose keys the replica service signs with.
         let profiles: ProfileBook
-        /// The group's other lists held here, each with its own replica service.
-        let spaces: ListSpaces
+        /// The group's lists this machine holds: the group's own (`replica`) and the others.
+        let lists: ListSpaces
         let port: Int
         let targets: [PeerAddress]
 
@@ -108,7 +108,7 @@ extension Daemon {
                 logger: logger
             )
             profiles = await ProfileBook(keys: state.profiles, replica: replica)
-            spaces = try ListSpaces(
+            lists = try ListSpaces(
                 group: replica,
                 identity: state.identity,
                 state: state.directory,
@@ -205,6 +205,7 @@ extension Daemon {
             let devices = await Self.deviceLedger(configuration, logger: logger)
             let responder = ControlResponder(
                 replica: peers.replica,
+                lists: peers.lists,
                 directory: peers.directory,
                 dialer: peers.dialer,
                 trust: peers.trust,

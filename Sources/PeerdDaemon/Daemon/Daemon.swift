@@ -41,7 +41,7 @@ package enum Daemon {
         // Later services stop first: dialers and sockets close, then the replica flushes and stops.
         let serviceGroup = ServiceGroup(
             configuration: .init(
-                services: [peers.replica, peers.spaces] + (desk.map { [$0] } ?? []) + [
+                services: [peers.replica, peers.lists] + (desk.map { [$0] } ?? []) + [
                     peers.listener, local.control, peers.dialer,
                 ]
                     + (catalog.map { [$0] } ?? []) + local.services,

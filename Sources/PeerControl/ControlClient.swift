@@ -51,6 +51,10 @@ package final class ControlClient {
     /// The member every request acts for: a profile that lives on this machine (its name or id);
     /// nil for the machine's own member. Set on each request sent that names none.
     package var profile: String?
+    /// The list every request reads and writes: a list's name, or its id or the id's first 8
+    /// digits; nil for the group's own. Set on each request sent that names none; requests about
+    /// the group ignore it (proto/CONTROL.md, "Lists").
+    package var list: String?
     private let fd: Int32
 
     package init(socketPath: String) throws(Failure) {
@@ -106,6 +110,7 @@ package final class ControlClient {
     package func send(_ request: ControlRequest) throws(Failure) {
         var request = request
         request.profile = request.profile ?? profile
+        request.list = request.list ?? list
         do {
             try writeAll(Frame.bytes(WireCoding.encode(request)))
         } catch {

@@ -65,8 +65,10 @@ struct AddCommand: ParsableCommand {
     /// it has details, or the daemon doesn't answer `show` (an older one).
     private func detailsNote(_ record: MovieRecord) -> String? {
         guard record.posterPath == nil, let movie = MovieID(record.movieId),
-            let client = try? ControlClient(socketPath: options.socketPath),
-            case .shown(let shown)? = try? client.request(ShowRequest(movie: movie)),
+            let client = try? ControlClient(socketPath: options.socketPath)
+        else { return nil }
+        client.list = options.actingList
+        guard case .shown(let shown)? = try? client.request(ShowRequest(movie: movie)),
             shown.details == nil, let pending = shown.pending
         else { return nil }
         return "details: \(pending); `peerctl show \(record.movieId)` shows them once fetched"

@@ -22,6 +22,15 @@ struct ControlOptions: ParsableArguments {
     )
     var profile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Read and write this list: its name, or its id (`peerctl lists`).",
+            discussion: "Default: $PEERCTL_LIST, else the group's list, which every member holds.",
+            valueName: "name"
+        )
+    )
+    var list: String?
+
     @Flag(help: "Print JSON instead of text, for scripts.")
     var json = false
 
@@ -32,11 +41,17 @@ struct ControlOptions: ParsableArguments {
         profile ?? PeerdEnvironment.current.variables["PEERCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// `--list`, else `$PEERCTL_LIST` when set and not empty.
+    var actingList: String? {
+        list ?? PeerdEnvironment.current.variables["PEERCTL_LIST"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// Connects, or exits 69 (EX_UNAVAILABLE) with a message that says how to start the daemon.
     func connect() throws -> ControlClient {
         do {
             let client = try ControlClient(socketPath: socketPath)
             client.profile = actingProfile
+            client.list = actingList
             return client
         } catch {
             Output.error(error.description)

@@ -139,7 +139,14 @@ struct ListCommand: ParsableCommand {
         let client = try options.connect()
         do {
             try client.send(FollowRequest())
-            guard case .following = try client.receive() else { throw Output.unexpected() }
+            switch try client.receive() {
+            case .following: break
+            case .error(let error):
+                // No such list (--list): refused before the stream began.
+                if options.json { Output.json(ControlResponse.error(error)) } else { Output.error(error.message) }
+                throw ExitCode(1)
+            default: throw Output.unexpected()
+            }
             if !options.json { Output.note("following changes to the list; Ctrl-C to stop") }
             while true {
                 let change: ChangeRecord

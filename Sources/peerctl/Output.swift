@@ -119,6 +119,12 @@ enum Output {
         LocalTime.at(millis: millis).shown(today: .now)
     }
 
+    /// `word` as a shell command takes it: quoted when it holds anything but letters, digits, `-`
+    /// and `_` (`sam`, `'living room'`).
+    static func shellWord(_ word: String) -> String {
+        word.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) ? "'\(word)'" : word
+    }
+
     /// `YYYY-MM-DD HH:MM`, in local time.
     static func stamp(_ millis: Int64) -> String { LocalTime.at(millis: millis).stamp }
 

@@ -30,6 +30,8 @@ struct Peerctl: ParsableCommand {
               peerctl members                         (everyone in the group; removed ones too)
               peerctl profile add sam                 (a member who lives on this machine)
               peerctl --profile sam want 550          (act as sam; or PEERCTL_PROFILE=sam)
+              peerctl lists create kids --members alice,sam --max-certification PG
+              peerctl add 603 --list kids             (or PEERCTL_LIST=kids for a shell)
               peerctl remove 550                      (a movie; peerctl remove carol removes a member)
               peerctl open                            (the list as a page in your browser)
               peerctl device link                     (the list on your phone: a link and a QR code)
@@ -43,7 +45,7 @@ struct Peerctl: ParsableCommand {
         subcommands: [
             AddCommand.self, RemoveCommand.self, ListCommand.self, PeersCommand.self, StatusCommand.self,
             ConnectCommand.self, IdCommand.self, InviteCommand.self, JoinCommand.self, MembersCommand.self,
-            ProfileCommand.self, ForgetCommand.self,
+            ProfileCommand.self, ListsCommand.self, ForgetCommand.self,
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,

@@ -72,9 +72,7 @@ struct ProfileAddCommand: ParsableCommand {
         if options.json { return Output.json(response) }
         print("\(profile.name ?? name) (\(profile.peer.short)) now lives on this machine and is a member of the group")
         let word = profile.name ?? name
-        let quoted =
-            word.contains(where: { !$0.isLetter && !$0.isNumber && $0 != "-" && $0 != "_" }) ? "'\(word)'" : word
-        print("act as \(word): peerctl --profile \(quoted) want 550")
+        print("act as \(word): peerctl --profile \(Output.shellWord(word)) want 550")
     }
 }
 

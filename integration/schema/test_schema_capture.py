@@ -79,11 +79,12 @@ EXPECTED = {
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
                         "members", "removeMember", "profiles", "addProfile", "deviceLink", "deviceList",
-                        "deviceUnlink"},
+                        "deviceUnlink", "lists", "listCreate", "listMember"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
                          "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
-                         "memberRemoved", "profileAdded", "deviceLink", "devices", "deviceUnlinked"},
+                         "memberRemoved", "profileAdded", "deviceLink", "devices", "deviceUnlinked", "lists",
+                         "listCreated", "listChanged"},
 }
 
 
@@ -392,6 +393,11 @@ def step_forget(c):
     c.peerctl(c.sock, "profile", "add", "sam")  # addProfile: profileAdded
     c.peerctl(c.sock, "profile", "list")  # profiles: members, alice and sam
     c.peerctl(c.sock, "--profile", "sam", "want", "603")  # a mark acting for sam
+    c.peerctl(c.sock, "lists", "create", "friends", "--members", "carol,sam")  # listCreate: listCreated
+    c.peerctl(c.sock, "lists", "add-member", "friends", "bob")  # listMember: listChanged
+    c.peerctl(c.sock, "lists")  # lists: the group's, then friends
+    c.peerctl(c.sock, "add", "550", "--list", "friends")  # an add in friends (inList)
+    c.peerctl(c.sock, "list", "--list", "nothing-such", check=False)  # error: bad-request (no such list)
     c.peerctl(c.sock, "members", "remove", "nobody", check=False)  # error: bad-request
     c.peerctl(c.sock, "members", "remove", "0123456789abcdef0123456789abcdef")  # the key pinned above: memberRemoved
     c.peerctl(c.sock, "doctor", check=False)  # status, peers and diagnose on one connection; a check may fail

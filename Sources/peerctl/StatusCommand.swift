@@ -28,6 +28,10 @@ struct StatusCommand: ParsableCommand {
             ("socket", status.socket),
             ("version", "\(status.version) (protocol \(status.protocolVersion))"),
         ]
+        if let list = status.list {
+            // `movies` and `operations` are that list's (--list).
+            rows.insert(("list", "\(status.listName ?? list.short) (\(list.short))"), at: 3)
+        }
         if let removed = status.removed {
             rows.insert(("group", "this peerd was \(removed); it no longer syncs with the group"), at: 2)
         }

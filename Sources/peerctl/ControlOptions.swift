@@ -37,13 +37,14 @@ struct ControlOptions: ParsableArguments {
     var socketPath: String { socket ?? PeerdEnvironment.current.defaultSocketPath }
 
     /// `--profile`, else `$PEERCTL_PROFILE` when set and not empty.
-    var actingProfile: String? {
-        profile ?? PeerdEnvironment.current.variables["PEERCTL_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-    }
+    var actingProfile: String? { profile ?? Self.variable("PEERCTL_PROFILE") }
 
     /// `--list`, else `$PEERCTL_LIST` when set and not empty.
-    var actingList: String? {
-        list ?? PeerdEnvironment.current.variables["PEERCTL_LIST"].flatMap { $0.isEmpty ? nil : $0 }
+    var actingList: String? { list ?? Self.variable("PEERCTL_LIST") }
+
+    /// The environment variable `name`, when set and not empty.
+    private static func variable(_ name: String) -> String? {
+        PeerdEnvironment.current.variables[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Connects, or exits 69 (EX_UNAVAILABLE) with a message that says how to start the daemon.

@@ -154,9 +154,9 @@ final class ControlServer: Service {
         }
     }
 
-    /// Streams `changes` (of the list the request named) until the frames end (true): the client closed its end, or peerd stops. A
-    /// client that sends anything more gets `unexpected-message`, and the stream ends (false)
-    /// (CONTROL.md, "follow").
+    /// Streams `changes` (of the list the request named) until the frames end (true): the client
+    /// closed its end, or peerd stops. A client that sends anything more gets `unexpected-message`,
+    /// and the stream ends (false) (CONTROL.md, "follow").
     private func follow(
         _ changes: AsyncStream<[WatchListChange]>,
         frames: inout Frames,

@@ -1,4 +1,6 @@
+import Logging
 import PeerdModel
+import PeerdSecurity
 import PeerdWire
 import Testing
 
@@ -75,5 +77,35 @@ struct ControlResponderListTests {
             #expect(error.code == .badRequest && error.message.contains("'zoe'"))
             #expect(store.operations.isEmpty)
         }
+    }
+
+    /// A list's service as ``ListSpaces`` would hold it, empty.
+    static func friends() throws -> ReplicaService {
+        let identity = try PeerIdentity.generate(name: "alice")
+        return ReplicaService(
+            replica: Replica(id: identity.peer, name: "alice", list: ListID("5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b")!),
+            identity: identity,
+            store: MemoryStore(),
+            logger: Logger(label: "test")
+        )
+    }
+
+    @Test func statusOnAListCountsThatListAndNamesIt() async throws {
+        try await ControlResponderTests().withResponder { responder, _, _ in
+            _ = await responder.respond(to: AddRequest(movie: Self.matrix))
+            let friends = try Self.friends()
+            let onFriends = await ActingList.$current.withValue(friends) { await responder.status() }
+            #expect(onFriends.list == friends.listID && onFriends.movies == 0)
+            let onTheGroups = await responder.status()
+            #expect(onTheGroups.list == nil && onTheGroups.movies == 1)
+        }
+    }
+
+    @Test func aFileImportedIntoAListHasAJournalOfItsOwn() throws {
+        let batch = ImportBatch(id: String(repeating: "ab", count: 32), rows: [ImportRow(line: 1, tmdb: 603)])
+        let friends = try Self.friends()
+        let onFriends = ActingList.$current.withValue(friends) { ImportDesk.journal(of: batch) }
+        #expect(onFriends == batch.id + "-list-5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b")
+        #expect(ImportDesk.journal(of: batch) == batch.id)
     }
 }

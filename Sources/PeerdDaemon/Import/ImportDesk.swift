@@ -24,10 +24,13 @@ struct ImportDesk: Sendable {
         case failed(String)
     }
 
-    /// The journal of `batch`'s file for the member the import acts for: a profile importing the
-    /// file the machine's member imported has rows of its own to make.
+    /// The journal of `batch`'s file for the member the import acts for and the list it writes
+    /// (``ActingList``): a profile importing the file the machine's member imported has rows of its
+    /// own to make, and so has the file imported into another list.
     static func journal(of batch: ImportBatch) -> String {
-        ActingMember.current.map { "\(batch.id)-\($0.id.rawValue)" } ?? batch.id
+        var name = ActingMember.current.map { "\(batch.id)-\($0.id.rawValue)" } ?? batch.id
+        if let list = ActingList.current?.listID { name += "-list-\(list.rawValue)" }
+        return name
     }
 
     func importRows(_ batch: ImportBatch) async -> ControlResponse {

@@ -42,6 +42,9 @@ struct ControlOptions: ParsableArguments {
     /// `--list`, else `$PEERCTL_LIST` when set and not empty.
     var actingList: String? { list ?? Self.variable("PEERCTL_LIST") }
 
+    /// `--list` as a next page's command repeats it (a cursor is its list's); empty without one.
+    var listArgument: String { list.map { " --list \(Output.shellWord($0))" } ?? "" }
+
     /// The environment variable `name`, when set and not empty.
     private static func variable(_ name: String) -> String? {
         PeerdEnvironment.current.variables[name].flatMap { $0.isEmpty ? nil : $0 }

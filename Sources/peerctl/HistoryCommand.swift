@@ -56,7 +56,7 @@ struct HistoryCommand: ParsableCommand {
         if page.entries.isEmpty { return print(before == nil ? "nothing yet" : "nothing older") }
         for entry in page.entries { print(Output.stamp(entry.at) + "  " + entry.text) }
         if let next = page.next {
-            var command = ["peerctl history"]
+            var command = ["peerctl history" + options.listArgument]
             if let movie { command.append(String(movie.id.rawValue)) }
             if let since { command.append("--since \(since)") }
             if let limit { command.append("--limit \(limit)") }

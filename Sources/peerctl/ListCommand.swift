@@ -81,7 +81,7 @@ struct ListCommand: ParsableCommand {
         if let next {
             Output.note(
                 "\(movies.count) of \(total) shown; next page: "
-                    + "peerctl list\(filterArguments) --limit \(limit ?? movies.count) --after \(next)"
+                    + "peerctl list\(options.listArgument)\(filterArguments) --limit \(limit ?? movies.count) --after \(next)"
             )
         }
     }

@@ -12,7 +12,10 @@ extension ListSpaces {
     package func resolve(_ nameOrID: String?) async throws(Refusal) -> ReplicaService? {
         guard let words = nameOrID, !words.isEmpty, words != Self.groupName
         else { return nil }
-        if let id = ListID(words), let service = lists[id] { return service }
+        if let id = ListID(words), let service = lists[id] {
+            try await checkOnList(service, words: words)
+            return service
+        }
         var named: [ReplicaService] = []
         for (id, service) in lists.sorted(by: { $0.key < $1.key }) {
             let name = await service.groupSnapshot.listDefinition?.name
@@ -28,7 +31,19 @@ extension ListSpaces {
         guard let service = named.first else {
             throw Refusal("there is no list called \(words); `peerctl lists` shows the lists there are")
         }
+        try await checkOnList(service, words: words)
         return service
+    }
+
+    /// Refuses a request acting for a member not on the list: a list is its members' (a device
+    /// linked to sam reads only sam's lists), though this machine holds it for another member.
+    private func checkOnList(_ service: ReplicaService, words: String) async throws(Refusal) {
+        let machine = await group.groupSnapshot.machine
+        let author = ActingMember.current ?? machine
+        let replica = await service.groupSnapshot
+        guard !replica.listMembers.contains(author.id) else { return }
+        if replica.membership.removal(of: author.id) != nil { return }  // to be told so by the write
+        throw Refusal("\(author.name) is not on \(words); `peerctl lists` shows who is on each list")
     }
 
     /// Every list this machine holds, the group's first, then the others by name.

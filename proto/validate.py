@@ -216,6 +216,9 @@ def validate_body(stream: str, body: bytes | str | dict, *, require_canonical: b
         problems.append(f"{message_type} at {where}: {message}")
     if stream == "peer" and message_type == "ops":
         problems += [f"ops at {where}: {problem}" for where, problem in operation_rule_problems(value)]
+    inner = value.get("message")
+    if stream == "peer" and message_type == "list" and isinstance(inner, dict) and inner.get("type") == "ops":
+        problems += [f"list at message/{where}: {problem}" for where, problem in operation_rule_problems(inner)]
     if require_canonical and isinstance(body, (bytes, str)):
         raw = body.encode("utf-8") if isinstance(body, str) else body
         if raw != canonical(value):

@@ -161,6 +161,9 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
             return [.queried(query)]
         case (.established, .answer(let answer)):
             return [.answered(answer)]
+        case (.established, .list):
+            // The connection routes a list's messages to its session when both hellos said `lists`.
+            return close(WireError(.unexpectedMessage, "'list' from a peer whose hello did not say it carries lists"))
         }
     }
 

@@ -8,6 +8,10 @@ package import PeerdModel
 /// the bytes `JSONEncoder` writes for `PeerMessage.ops`, without its cost. Cutting by size as well
 /// as by count keeps frames under `Frame.maxFrameLength` whatever the titles and removal lists
 /// hold; only an operation that is alone larger than the budget gets a frame of its own that is.
+///
+/// For a list's session the `ops` is wrapped in its `list` message,
+/// `{"list":"<id>","message":{"ops":[…],"type":"ops"},"type":"list"}`, and the budget counts the
+/// whole body.
 package struct OpsFrameBuilder {
     /// The most operations one `ops` message may hold (a senders' rule of the peer protocol).
     package static let maxOperations = 500
@@ -21,14 +25,20 @@ package struct OpsFrameBuilder {
 
     package let budget: Int
     package let limit: Int
+    private let prefix: [UInt8]
+    private let suffix: [UInt8]
     private var body: [UInt8] = []
     private var scratch: [UInt8] = []
     private var count = 0
 
-    /// A builder cutting frames at `budget` bytes and `limit` operations.
-    package init(budget: Int = defaultBudget, limit: Int = maxOperations) {
+    /// A builder cutting frames at `budget` bytes and `limit` operations; with `list`, frames of
+    /// that list's session.
+    package init(budget: Int = defaultBudget, limit: Int = maxOperations, list: ListID? = nil) {
         self.budget = budget
         self.limit = limit
+        let (head, tail) = list.map(WireCoding.listEnvelope) ?? ([], [])
+        prefix = head + Self.prefix
+        suffix = Self.suffix + tail
     }
 
     /// Adds `operation`; returns the body of the frame it closed when it no longer fit there.
@@ -45,11 +55,11 @@ package struct OpsFrameBuilder {
 
     private mutating func append(json: [UInt8]) -> [UInt8]? {
         var closed: [UInt8]?
-        if count == limit || (count > 0 && body.count + 1 + json.count + Self.suffix.count > budget) {
+        if count == limit || (count > 0 && body.count + 1 + json.count + suffix.count > budget) {
             closed = finish()
         }
         if count == 0 {
-            body.append(contentsOf: Self.prefix)
+            body.append(contentsOf: prefix)
         } else {
             body.append(UInt8(ascii: ","))
         }
@@ -61,7 +71,7 @@ package struct OpsFrameBuilder {
     /// The body of the frame being filled, if it holds any operation; the builder is then empty.
     package mutating func finish() -> [UInt8]? {
         guard count > 0 else { return nil }
-        body.append(contentsOf: Self.suffix)
+        body.append(contentsOf: suffix)
         defer {
             body = []
             count = 0

@@ -23,9 +23,17 @@ package enum PeerMessage: Hashable, Sendable {
     case query(CatalogQuery)
     /// The answer to a `query`.
     case answer(CatalogAnswer)
+    /// A message of the session of one list other than the group's (proto/PEER.md, "How a list
+    /// travels"): one of ``listTypes``, never another `list`. Sent only to a peer whose hello said
+    /// `lists`.
+    indirect case list(ListID, PeerMessage)
 
     /// The most origins one `prune` or `graft` may name.
     package static let maxOrigins = 1_000
+
+    /// The types a `list` message may carry: a list's session is a session of its own, with no
+    /// keepalive, members or catalog of its own.
+    package static let listTypes: Set<String> = ["hello", "ops", "have", "prune", "graft", "error"]
 
     package struct Member: Hashable, Sendable, Codable {
         package var peer: PeerID
@@ -52,6 +60,9 @@ package enum PeerMessage: Hashable, Sendable {
         package var tree: Bool?
         /// True when the sender holds a TMDB token and answers `query`; absent, it is asked nothing.
         package var catalog: Bool?
+        /// True when the sender carries lists other than the group's (`list` messages); absent, it
+        /// is sent none (proto/PEER.md, "How a list travels"). peerd sends true.
+        package var lists: Bool?
 
         package init(
             version: Int = ProtocolVersion.peer,
@@ -61,7 +72,8 @@ package enum PeerMessage: Hashable, Sendable {
             vector: VersionVector,
             time: Int64? = nil,
             tree: Bool? = nil,
-            catalog: Bool? = nil
+            catalog: Bool? = nil,
+            lists: Bool? = nil
         ) {
             self.version = version
             self.peer = peer
@@ -71,6 +83,7 @@ package enum PeerMessage: Hashable, Sendable {
             self.time = time
             self.tree = tree
             self.catalog = catalog
+            self.lists = lists
         }
     }
 
@@ -88,13 +101,14 @@ package enum PeerMessage: Hashable, Sendable {
         case .graft: "graft"
         case .query: "query"
         case .answer: "answer"
+        case .list: "list"
         }
     }
 }
 
 extension PeerMessage: Codable {
     enum CodingKeys: String, CodingKey {
-        case type, ops, members, vector, origins
+        case type, ops, members, vector, origins, list, message
     }
 
     package init(from decoder: any Decoder) throws {
@@ -128,6 +142,7 @@ extension PeerMessage: Codable {
         case "graft": self = .graft(try Self.origins(in: c, of: type))
         case "query": self = .query(try CatalogQuery(from: decoder))
         case "answer": self = .answer(try CatalogAnswer(from: decoder))
+        case "list": self = try Self.listMessage(in: c)
         default: throw WireError(.unknownType, "unknown peer message type '\(type)'")
         }
     }
@@ -145,7 +160,22 @@ extension PeerMessage: Codable {
         case .prune(let origins), .graft(let origins): try c.encode(origins, forKey: .origins)
         case .query(let query): try query.encode(to: encoder)
         case .answer(let answer): try answer.encode(to: encoder)
+        case .list(let id, let message):
+            try c.encode(id, forKey: .list)
+            try c.encode(message, forKey: .message)
         }
+    }
+
+    /// A `list` message: its inner message's type is looked at before the rest is read, so anything
+    /// but one of ``listTypes`` (a `ping`, another `list`, an unknown type) is `malformed-frame`.
+    private static func listMessage(in c: KeyedDecodingContainer<CodingKeys>) throws -> PeerMessage {
+        let id = try c.decode(ListID.self, forKey: .list)
+        let inner = try c.superDecoder(forKey: .message)
+        let type = try TypeProbe(from: inner).type
+        guard listTypes.contains(type) else {
+            throw WireError(.malformedFrame, "a 'list' message carries no '\(type)'")
+        }
+        return .list(id, try PeerMessage(from: inner))
     }
 
     private static func origins(in c: KeyedDecodingContainer<CodingKeys>, of type: String) throws -> [PeerID] {
@@ -159,4 +189,8 @@ extension PeerMessage: Codable {
 
 struct VersionProbe: Decodable {
     var version: Int
+}
+
+struct TypeProbe: Decodable {
+    var type: String
 }

@@ -1,6 +1,6 @@
 package import NIOCore
 import PeerdCodec
-import PeerdModel
+package import PeerdModel
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -40,11 +40,24 @@ package enum WireCoding {
     }
 
     /// The body of a peer message. An `ops` message is written by `OpsFrameBuilder`, which produces
-    /// the bytes `JSONEncoder` would, much faster.
+    /// the bytes `JSONEncoder` would, much faster, also inside a `list` message.
     package static func encode(_ message: PeerMessage) -> [UInt8] {
-        if case .ops(let operations) = message { return OpsFrameBuilder.body(for: operations) }
-        return encodeJSON(message)
+        switch message {
+        case .ops(let operations): return OpsFrameBuilder.body(for: operations)
+        case .list(let id, let inner):
+            let (prefix, suffix) = listEnvelope(id)
+            return prefix + encode(inner) + suffix
+        default: return encodeJSON(message)
+        }
     }
+
+    /// What a `list` message's body holds before and after its inner message's: with its keys
+    /// sorted, `{"list":"<id>","message":` and `,"type":"list"}`.
+    package static func listEnvelope(_ id: ListID) -> (prefix: [UInt8], suffix: [UInt8]) {
+        (Array(#"{"list":""#.utf8) + Array(id.rawValue.utf8) + Array(#"","message":"#.utf8), listSuffix)
+    }
+
+    private static let listSuffix = Array(#","type":"list"}"#.utf8)
 
     package static func encodeBuffer(_ value: some Encodable) -> ByteBuffer {
         ByteBuffer(bytes: encode(value))
@@ -100,11 +113,18 @@ package enum WireCoding {
         try decode(type, from: buffer.readableBytesView)
     }
 
-    /// `{"ops":[…],"type":"ops"}` with every operation in the fast parser's plain shape, or nil.
-    /// Whatever the parser accepts is valid UTF-8, nests 8 levels at most and keeps to the string and
-    /// array limits, so the checks the general path makes first hold too; what breaks a limit is left
-    /// to the general path, which refuses it with the same error.
+    /// `{"ops":[…],"type":"ops"}` with every operation in the fast parser's plain shape, or nil;
+    /// the same wrapped in a `list` message as ``listEnvelope(_:)`` writes it.
+    /// Whatever the parser accepts is valid UTF-8, nests 8 levels at most (9 in a `list`) and keeps
+    /// to the string and array limits, so the checks the general path makes first hold too; what
+    /// breaks a limit is left to the general path, which refuses it with the same error.
     static func fastOps(_ body: UnsafeRawBufferPointer) -> PeerMessage? {
+        if let (id, inner) = listed(body) { return plainOps(inner).map { .list(id, .ops($0)) } }
+        return plainOps(body).map(PeerMessage.ops)
+    }
+
+    /// The operations of `{"ops":[…],"type":"ops"}` in the fast parser's plain shape, or nil.
+    private static func plainOps(_ body: UnsafeRawBufferPointer) -> [Operation]? {
         let prefix = #"{"ops":"#.utf8
         let suffix = #","type":"ops"}"#.utf8
         guard body.count >= prefix.count + suffix.count, body.starts(with: prefix),
@@ -112,7 +132,18 @@ package enum WireCoding {
         else { return nil }
         let array = UnsafeRawBufferPointer(rebasing: body[prefix.count..<(body.count - suffix.count)])
         var reader = OperationJSONReader(maxStringBytes: maxStringBytes, maxArrayElements: maxArrayElements)
-        return reader.readArray(array).map(PeerMessage.ops)
+        return reader.readArray(array)
+    }
+
+    /// The list id and inner message of a body in the shape ``listEnvelope(_:)`` writes, or nil.
+    private static func listed(_ body: UnsafeRawBufferPointer) -> (ListID, UnsafeRawBufferPointer)? {
+        let head = #"{"list":""#.utf8, middle = #"","message":"#.utf8
+        let idEnd = head.count + 32
+        guard body.count > idEnd + middle.count + listSuffix.count, body.starts(with: head),
+            body[idEnd...].starts(with: middle), body.reversed().starts(with: listSuffix.reversed()),
+            let id = ListID(String(decoding: body[head.count..<idEnd], as: UTF8.self))
+        else { return nil }
+        return (id, UnsafeRawBufferPointer(rebasing: body[(idEnd + middle.count)..<(body.count - listSuffix.count)]))
     }
 
     /// Refuses, with one pass over the bytes before any parsing, a body that is not one JSON object,

@@ -142,7 +142,9 @@ struct GoldenFrameTests {
     @Test("every message type of both protocols has a golden frame")
     func everyTypeHasAGoldenFrame() {
         let types: [GoldenFrames.Stream: [String]] = [
-            .peer: ["hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"],
+            .peer: [
+                "hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer", "list",
+            ],
             .controlRequest: [
                 "add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                 "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search", "discover",

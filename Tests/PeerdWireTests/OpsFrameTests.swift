@@ -11,7 +11,7 @@ struct OpsFrameTests {
     private static let origins = [PeerID("a1b2c3d4e5f60718293a4b5c6d7e8f90")!, PeerID("0123456789abcdef")!]
 
     /// `count` operations with titles and names full of characters JSON escapes, and removals.
-    private static func operations(count: Int) -> [PeerdModel.Operation] {
+    static func operations(count: Int) -> [PeerdModel.Operation] {
         let pieces = ["a", "/", "\"", "\\", "\n", "\u{1}", "é", "🎬", " ", "\u{7F}"]
         return (1...count).map { n in
             let text = (0..<(n % 7 + 1)).map { pieces[($0 * 7 + n) % pieces.count] }.joined()
@@ -34,7 +34,7 @@ struct OpsFrameTests {
         }
     }
 
-    private static func jsonEncoderBody(_ message: PeerMessage) throws -> [UInt8] {
+    static func jsonEncoderBody(_ message: PeerMessage) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(message))

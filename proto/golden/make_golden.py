@@ -76,18 +76,20 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
-def sign(op: dict, previous: dict | None) -> dict:
+def sign(op: dict, previous: dict | None, list_id: str | None = None) -> dict:
     """`op` sealed by its origin's test key (proto/PEER.md, "Signed operations"): `key` on seq 1,
     `prev` = SHA-256 of `previous` (the origin's op seq - 1, `sig` included) after that, and `sig`:
     deterministic (RFC 6979) ECDSA P-256 over b"peerd-op-v1\\n" + the canonical JSON without `sig`,
-    raw r||s with s in its low form (s <= n/2)."""
+    raw r||s with s in its low form (s <= n/2). An operation of the list `list_id` is signed under
+    b"peerd-op-v1 list <id>\\n" instead (PEER.md, "Lists")."""
     key = ORIGIN_KEYS[op["origin"]]
     sealed = dict(op)
     if op["seq"] == 1:
         sealed["key"] = b64(public_der(key))
     else:
         sealed["prev"] = b64(hashlib.sha256(canonical(previous)).digest())
-    der = key.sign(b"peerd-op-v1\n" + canonical(sealed), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
+    domain = f"peerd-op-v1 list {list_id}\n".encode() if list_id else b"peerd-op-v1\n"
+    der = key.sign(domain + canonical(sealed), ec.ECDSA(hashes.SHA256(), deterministic_signing=True))
     r, s = decode_dss_signature(der)
     s = min(s, P256_ORDER - s)
     sealed["sig"] = b64(r.to_bytes(32, "big") + s.to_bytes(32, "big"))
@@ -100,11 +102,11 @@ def unsigned(op: dict, **changes) -> dict:
     return {key: value for key, value in dict(op, **changes).items() if key != "sig"}
 
 
-def chain(ops: list, previous: dict | None = None) -> list:
-    """Seals one origin's operations in order: from seq 1, or after `previous`."""
+def chain(ops: list, previous: dict | None = None, list_id: str | None = None) -> list:
+    """Seals one origin's operations in order: from seq 1, or after `previous`; in the list `list_id`, if given."""
     sealed = []
     for op in ops:
-        sealed.append(sign(op, sealed[-1] if sealed else previous))
+        sealed.append(sign(op, sealed[-1] if sealed else previous, list_id))
     return sealed
 
 
@@ -196,6 +198,15 @@ BOB_LATER_OPS = chain([
     {"origin": BOB, "seq": 8, "lamport": 14, "at": AT + 80_000, "by": "bob", "op": "rate",
      "movie": {"id": 603}, "stars": 4},
 ], previous=BOB_OPS[5])
+# A list of alice's, "friends" (PEER.md, "Lists"): its id hashes her peer id with the nonce her first
+# operation in it carries; her operations in it have their own seqs from 1 and are signed under the list's domain.
+LIST_NONCE = "5eed0f1a2b3c4d5e6f708192a3b4c5d6"
+LIST_ID = hashlib.sha256(f"peerd-list\n{ALICE}\n{LIST_NONCE}".encode()).digest()[:16].hex()
+LIST_OPS = chain([
+    {"origin": ALICE, "seq": 1, "lamport": 1, "at": AT + 400_000, "by": "alice", "op": "list", "movie": {"id": 1},
+     "list": {"name": "friends", "nonce": LIST_NONCE}},
+    {"origin": ALICE, "seq": 2, "lamport": 2, "at": AT + 410_000, "by": "alice", "op": "add", "movie": AMELIE},
+], list_id=LIST_ID)
 # alice's seq 6: she fetched The Matrix's details from TMDB and describes it (PEER.md, "Describing a movie").
 MATRIX_DETAILS = {
     "fetchedAt": AT + 70_000, "genres": ["Action", "Science Fiction"], "imdbId": "tt0133093", "language": "en-US",
@@ -593,6 +604,16 @@ VALID = {
     "peer-query-providers": {"type": "query", "id": 13, "kind": "providers", "region": "DE"},
     "peer-query-find": {"type": "query", "id": 14, "kind": "find", "imdb": "tt0133093"},
     "peer-answer-providers": {"type": "answer", "id": 13, "providers": DE_PROVIDERS},
+    # lists (PEER.md, "How a list travels"): alice opens her list "friends" with bob, whose hello said
+    # `lists`; its vector is the list's own, then she catches him up on the list's operations.
+    "peer-hello-lists": {"type": "hello", "version": PEER_VERSION, "peer": ALICE, "name": "alice", "port": 7820,
+                         "vector": {ALICE: 5, BOB: 6}, "time": AT, "tree": True, "lists": True},
+    "peer-list-hello": {"type": "list", "list": LIST_ID, "message": {
+        "type": "hello", "version": PEER_VERSION, "peer": ALICE, "name": "alice", "port": 7820, "vector": {ALICE: 2},
+        "time": AT + 420_000, "tree": True, "lists": True}},
+    "peer-list-ops": {"type": "list", "list": LIST_ID, "message": {"type": "ops", "ops": LIST_OPS}},
+    "peer-list-error": {"type": "list", "list": LIST_ID, "message": {
+        "type": "error", "code": "forbidden", "message": "no member of this list lives on your machine any more"}},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -894,6 +915,11 @@ INVALID = {
                                       "malformed-frame"),
     "invalid-peer-members-bad-peer": (frame(canonical({"type": "members", "members": [{"peer": "NOT-HEX"}]})),
                                      "malformed-frame"),
+    # A list carries a list's messages only (PEER.md, "How a list travels"): no keepalive, no list in a list.
+    "invalid-peer-list-ping": (frame(canonical({"type": "list", "list": LIST_ID, "message": {"type": "ping"}})),
+                               "malformed-frame"),
+    "invalid-peer-list-nested": (frame(canonical({"type": "list", "list": LIST_ID, "message": {
+        "type": "list", "list": LIST_ID, "message": {"type": "ops", "ops": LIST_OPS}}})), "malformed-frame"),
     # prune and graft name 1 to 1 000 origins (PEER.md, "Relay tree").
     "invalid-peer-prune-no-origins": (frame(canonical({"type": "prune", "origins": []})), "malformed-frame"),
     "invalid-peer-query-empty-text": (frame(canonical({"type": "query", "id": 3, "kind": "search", "text": ""})),
@@ -1203,6 +1229,13 @@ ABOUT = {
     "invalid-peer-query-page-zero": "a discover query for page 0: pages are 1 to 500",
     "invalid-peer-query-providers-no-region": "a providers query without `region`",
     "peer-hello-catalog": "hello from a peer that holds a TMDB token and answers queries (`catalog`: true)",
+    "peer-hello-lists": "hello from a peer that carries lists (`lists`: true), as peerd sends it",
+    "peer-list-hello": "list: alice opens her list \"friends\" with its own vector (PEER.md, \"How a list travels\")",
+    "peer-list-ops": "list: the list's operations, its creation (`op` `list` with the nonce) and an add, signed "
+                     "under the list's domain",
+    "peer-list-error": "list: an `error` that ends the list's session only (`forbidden`)",
+    "invalid-peer-list-ping": "a list that carries a `ping`: a list's session has no keepalive of its own",
+    "invalid-peer-list-nested": "a list inside a list",
     "peer-query": "query: a search for matrix, page 1, from a peer without a TMDB token",
     "peer-query-year": "query: a search limited to a release year, page 2",
     "peer-answer": "answer to query 7: one page of TMDB's search results",

@@ -63,7 +63,11 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     package private(set) var outcome = ConnectionOutcome()
     private let nonce: [UInt8]
     private var phase = Phase.identifying
-    private var session: Session?
+    var session: Session?
+    /// The sessions of the lists open on this connection (proto/PEER.md, "How a list travels").
+    var lists: [ListID: Session] = [:]
+    /// The hellos of lists the peer opened that are not open here, until the driver answers.
+    var offers: [ListID: PeerMessage.Hello] = [:]
     private var rateLimit: RateLimit<Instant>
     private var establishedAt: Instant?
 
@@ -201,6 +205,10 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         }
         do {
             let message = try WireCoding.decode(PeerMessage.self, from: frame)
+            if case .list(let id, let inner) = message, carriesLists {
+                session?.heard(now: now)
+                return listReceived(id, inner, now: now)
+            }
             return withSession { $0.received(message, now: now) }
         } catch {
             return withSession { $0.failed(error) }
@@ -253,13 +261,15 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         session?.heard(now: now)
     }
 
+    /// Timers: the session's, and the relay tree's of each list's session.
     package mutating func tick(now: Instant) -> [Session.Action] {
-        withSession { $0.tick(now: now) }
+        withSession { $0.tick(now: now) } + listsTick(now: now)
     }
 
     /// What the transport looks at after each event, in one look.
     package struct Outlook: Sendable {
-        /// When ``tick(now:)`` next has something to do (``PeerSession/nextDeadline(now:)``); nil
+        /// When ``tick(now:)`` next has something to do (``PeerSession/nextDeadline(now:)``, of the
+        /// session and of the lists' sessions); nil
         /// before the session starts (admission has its own deadline, in the transport) and once closed.
         package var deadline: Instant?
         /// The session owes the peer a `have` (``PeerSession/owesHave``).
@@ -273,8 +283,9 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// looking four times after every event cost a full mesh of 10 about 10% more CPU under load).
     package func outlook(now: Instant) -> Outlook {
         guard !isClosed, let session else { return Outlook() }
+        let deadlines = [session.nextDeadline(now: now)] + lists.values.map { $0.nextDeadline(now: now) }
         return Outlook(
-            deadline: session.nextDeadline(now: now),
+            deadline: deadlines.compactMap { $0 }.min(),
             owesHave: session.owesHave,
             lazyOrigins: session.lazyOrigins,
             lastReceived: session.lastReceived

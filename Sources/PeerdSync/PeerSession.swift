@@ -23,6 +23,10 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         /// Take part in the relay tree with peers that do (proto/PEER.md, "Relay tree"); off, flood.
         package var relayTree = true
         package var relayTiming = SessionRelay<Instant>.Timing()
+        /// False for a list's session inside a connection (proto/PEER.md, "How a list travels"): no
+        /// hello deadline, no `ping` and no silence timeout, since the connection's keepalive covers
+        /// the peer; only the relay tree's timers remain.
+        package var keepsAlive = true
 
         package init() {}
     }
@@ -47,6 +51,20 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         case queried(CatalogQuery)
         /// The peer answered one of our queries.
         case answered(CatalogAnswer)
+        // A list's session inside the connection (proto/PEER.md, "How a list travels"): what the
+        // connection's machine makes of its sessions' actions (``PeerConnectionStateMachine``).
+        /// Send these operations of the list, in its `list` frames.
+        case sendListOperations(ListID, [SendRange])
+        /// Persist, apply and relay these operations of the list, from the peer; then call
+        /// ``PeerConnectionStateMachine/listDelivered(_:_:now:)``.
+        case deliverList(ListID, [Operation])
+        /// The peer opened a list whose session is not open here: answer with
+        /// ``PeerConnectionStateMachine/openList(_:localHello:now:)`` or
+        /// ``PeerConnectionStateMachine/closeList(_:_:)``.
+        case listOffered(ListID)
+        /// The list's session ended, the connection goes on: stop feeding it. The error is why (the
+        /// peer's, or the one sent it), if there was one.
+        case listEnded(ListID, WireError?)
     }
 
     package struct SendRange: Hashable, Sendable {
@@ -194,9 +212,10 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         case .closed:
             return []
         case .awaitingHello(let deadline):
-            guard now >= deadline else { return [] }
+            guard configuration.keepsAlive, now >= deadline else { return [] }
             return close(WireError(.timeout, "no hello within \(configuration.handshakeTimeout)"))
         case .established:
+            guard configuration.keepsAlive else { return relayTick(now: now) }
             if now >= silenceDeadline {
                 let silence = configuration.keepaliveInterval * configuration.missedKeepalives
                 return close(WireError(.timeout, "nothing received for \(silence)"))
@@ -209,7 +228,8 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
     }
 
     /// When ``tick(now:)`` next has something to do, at `now` or later: the handshake deadline, a
-    /// keepalive ping, the silence timeout, or the relay tree's `have` or graft. Nil once closed.
+    /// keepalive ping, the silence timeout, or the relay tree's `have` or graft. Nil once closed, and
+    /// when nothing is due (a session that does not keep alive).
     /// Every other input comes with its own event, so a transport sets one timer for this, not a
     /// tick every second.
     package func nextDeadline(now: Instant) -> Instant? {
@@ -217,9 +237,10 @@ package struct PeerSession<Instant: InstantProtocol>: Sendable where Instant.Dur
         case .closed:
             return nil
         case .awaitingHello(let deadline):
-            return deadline
+            return configuration.keepsAlive ? deadline : nil
         case .established(_, let peerHas):
             let relaying = relay?.nextDeadline(held: localVector, peerHas: peerHas, now: now)
+            guard configuration.keepsAlive else { return relaying }
             return min(silenceDeadline, pingDue, relaying ?? pingDue)
         }
     }

@@ -48,6 +48,8 @@ extension PeerConnection.Driver {
             let mailbox = connection.mailbox
             await connection.catalog.take(query, from: asker) { mailbox.post(.catalog(.answer($0))) }
         case .answered(let answer): await connection.catalog.asker.answered(answer, on: connectionID)
+        // No list is opened yet: the local hello does not say `lists`.
+        case .sendListOperations, .deliverList, .listOffered, .listEnded: break
         }
     }
 

@@ -36,31 +36,7 @@ struct PeerConnectionDriverTests {
         )
         let directory = PeerDirectory(localID: local.peer)
         let channel = NIOAsyncTestingChannel()
-        let (wrapped, mailbox) = try await channel.eventLoop.submit {
-            let mailbox = try ConnectionMailbox.install(on: channel)
-            return (try PeerChannel.Connection(wrappingChannelSynchronously: channel), mailbox)
-        }.get()
-        let connection = PeerConnection(
-            connection: wrapped,
-            mailbox: mailbox,
-            executor: nil,
-            role: .acceptor,
-            address: "192.0.2.9:50000",
-            source: .inbound,
-            expected: nil,
-            identify: { [remote] in (remote.peer, remote.certificateDER) },
-            admitted: {},
-            arriving: ArrivingBytes(),
-            replica: replica,
-            directory: directory,
-            trust: trust,
-            catalog: CatalogPeers(asker: CatalogAsker(directory: directory), desk: nil),
-            identity: local,
-            localHello: { [local] in PeerMessage.Hello(peer: local.peer, name: "local", port: 7601, vector: $0) },
-            configuration: .init(),
-            trace: nil,
-            logger: Logger(label: "test")
-        )
+        let connection = try await connection(on: channel, replica: replica, trust: trust, directory: directory)
         try await testGracefulShutdown { trigger in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await replica.run() }
@@ -76,37 +52,97 @@ struct PeerConnectionDriverTests {
         }
     }
 
+    /// The daemon's side of a connection over `channel`, as the acceptor; its hello says `lists`
+    /// when it has `spaces` to share.
+    func connection(
+        on channel: NIOAsyncTestingChannel,
+        replica: ReplicaService,
+        spaces: ListSpaces? = nil,
+        trust: TrustService,
+        directory: PeerDirectory
+    ) async throws -> PeerConnection {
+        let (wrapped, mailbox) = try await channel.eventLoop.submit {
+            let mailbox = try ConnectionMailbox.install(on: channel)
+            return (try PeerChannel.Connection(wrappingChannelSynchronously: channel), mailbox)
+        }.get()
+        let lists: Bool? = spaces == nil ? nil : true
+        return PeerConnection(
+            connection: wrapped,
+            mailbox: mailbox,
+            executor: nil,
+            role: .acceptor,
+            address: "192.0.2.9:50000",
+            source: .inbound,
+            expected: nil,
+            identify: { [remote] in (remote.peer, remote.certificateDER) },
+            admitted: {},
+            arriving: ArrivingBytes(),
+            replica: replica,
+            spaces: spaces ?? ListSpaces(group: replica, logger: Logger(label: "test")),
+            directory: directory,
+            trust: trust,
+            catalog: CatalogPeers(asker: CatalogAsker(directory: directory), desk: nil),
+            identity: local,
+            localHello: { [local] in
+                PeerMessage.Hello(peer: local.peer, name: "local", port: 7601, vector: $0, lists: lists)
+            },
+            configuration: .init(),
+            trace: nil,
+            logger: Logger(label: "test")
+        )
+    }
+
+    /// The remote's admission, offer and proof each way, then the hellos (the remote's saying
+    /// `lists` when asked to), until the daemon's first `members`.
+    func admitRemote(on channel: NIOAsyncTestingChannel, lists: Bool? = nil) async throws {
+        var handshake = AdmissionHandshake(
+            endpoints: .init(
+                local: remote.peer,
+                localCertificate: remote.certificateDER,
+                remote: local.peer,
+                remoteCertificate: local.certificateDER
+            ),
+            policy: AdmissionPolicy(groupKey: GroupSecret.key(Self.groupSecret)),
+            expected: local.peer
+        )
+        let offer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        #expect(offer.readableBytes == AdmissionRecord.offerLength)
+        let proofs = handshake.received(Array(offer.readableBytesView))
+        try await channel.writeInbound(ByteBuffer(bytes: handshake.offer()))
+        let proof = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
+        #expect(handshake.received(Array(proof.readableBytesView)) == [.admit(via: .groupSecret, invite: nil)])
+        guard case .send(let ours)? = proofs.first else { throw DriverTestError.noProof }
+        try await channel.writeInbound(ByteBuffer(bytes: ours))
+        #expect(try await message(from: channel).type == "hello")
+        let hello = PeerMessage.Hello(peer: remote.peer, name: "remote", port: 0, vector: .init(), lists: lists)
+        try await channel.writeInbound(WireCoding.encodeBuffer(PeerMessage.hello(hello)))
+        #expect(try await message(from: channel).type == "members")
+    }
+
+    /// Runs `connection` while the test plays the remote: admission and hellos, then `body`, then
+    /// a clean end; returns how the connection ended.
+    func playing(
+        _ connection: PeerConnection,
+        on channel: NIOAsyncTestingChannel,
+        lists: Bool? = nil,
+        _ body: () async throws -> Void
+    ) async throws -> ConnectionOutcome {
+        try await withThrowingTaskGroup { group in
+            group.addTask { await connection.run() }
+            try await admitRemote(on: channel, lists: lists)
+            try await body()
+            try await channel.close()
+            return try await group.next()!
+        }
+    }
+
     /// The remote's half: offer, proof, hello, one signed operation, then a clean end.
     func playRemote(
         on channel: NIOAsyncTestingChannel,
         running connection: PeerConnection,
         replica: ReplicaService
     ) async throws -> ConnectionOutcome {
-        try await withThrowingTaskGroup { group in
-            group.addTask { await connection.run() }
-            var handshake = AdmissionHandshake(
-                endpoints: .init(
-                    local: remote.peer,
-                    localCertificate: remote.certificateDER,
-                    remote: local.peer,
-                    remoteCertificate: local.certificateDER
-                ),
-                policy: AdmissionPolicy(groupKey: GroupSecret.key(Self.groupSecret)),
-                expected: local.peer
-            )
-            let offer = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
-            #expect(offer.readableBytes == AdmissionRecord.offerLength)
-            let proofs = handshake.received(Array(offer.readableBytesView))
-            try await channel.writeInbound(ByteBuffer(bytes: handshake.offer()))
-            let proof = try await channel.waitForOutboundWrite(as: ByteBuffer.self)
-            #expect(handshake.received(Array(proof.readableBytesView)) == [.admit(via: .groupSecret, invite: nil)])
-            guard case .send(let ours)? = proofs.first else { throw DriverTestError.noProof }
-            try await channel.writeInbound(ByteBuffer(bytes: ours))
-
-            #expect(try await message(from: channel).type == "hello")
-            let hello = PeerMessage.Hello(peer: remote.peer, name: "remote", port: 0, vector: VersionVector())
-            try await channel.writeInbound(WireCoding.encodeBuffer(PeerMessage.hello(hello)))
-            #expect(try await message(from: channel).type == "members")
+        try await playing(connection, on: channel) {
             guard case .ops(let caughtUp) = try await message(from: channel) else { throw DriverTestError.noOps }
             #expect(caughtUp.map(\.movie.id) == [MovieID(603)!])
 
@@ -126,8 +162,6 @@ struct PeerConnectionDriverTests {
             let merged = await changes.first { _ in true }
             guard case .added(let row, let by)? = merged?.first else { throw DriverTestError.notMerged }
             #expect(row.movie.id == MovieID(550)! && by.id == add.id)
-            try await channel.close()
-            return try await group.next()!
         }
     }
 

@@ -120,6 +120,7 @@ extension Daemon {
             catalog = CatalogPeers(asker: CatalogAsker(directory: directory), desk: desk)
             let sessions = PeerSessionFactory(
                 replica: replica,
+                spaces: lists,
                 directory: directory,
                 trust: trust,
                 catalog: catalog,

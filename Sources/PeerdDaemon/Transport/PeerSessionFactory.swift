@@ -5,9 +5,10 @@ import PeerdSecurity
 import PeerdSync
 import PeerdWire
 
-/// What every peer connection shares: the replica, the directory and the session settings.
+/// What every peer connection shares: the replica, the lists, the directory and the session settings.
 struct PeerSessionFactory: Sendable {
     let replica: ReplicaService
+    let spaces: ListSpaces
     let directory: PeerDirectory
     let trust: TrustService
     let catalog: CatalogPeers
@@ -42,6 +43,7 @@ struct PeerSessionFactory: Sendable {
             admitted: { channel.pending.finish() },
             arriving: channel.arriving,
             replica: replica,
+            spaces: spaces,
             directory: directory,
             trust: trust,
             catalog: catalog,
@@ -54,7 +56,8 @@ struct PeerSessionFactory: Sendable {
                     vector: vector,
                     time: Wallclock.millis(),
                     tree: tree,
-                    catalog: answers
+                    catalog: answers,
+                    lists: true
                 )
             },
             configuration: configuration,

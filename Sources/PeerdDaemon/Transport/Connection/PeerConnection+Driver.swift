@@ -20,6 +20,10 @@ extension PeerConnection {
         var reportedSilent = false
         /// What the timer is set for now (nil: not set).
         var timer: ContinuousClock.Instant?
+        /// The lists open on this connection, with what feeds each (``PeerConnection/Driver/ListFeed``).
+        var lists: [ListID: ListFeed] = [:]
+        /// The lists shared with the peer when last looked at: one that leaves it is closed.
+        var sharedLists: Set<ListID> = []
         let connectionID: Int
         var logger: Logger
         let clock = ContinuousClock()
@@ -53,6 +57,7 @@ extension PeerConnection {
             } catch {
                 await inboundEnded(error)
             }
+            stopFeedingLists()
         }
 
         private mutating func handle(_ event: Event) async {
@@ -78,6 +83,9 @@ extension PeerConnection {
             case .closeRequested(let error): await perform(machine.closeRequested(error))
             case .membersChanged: await perform(machine.membersChanged())
             case .catalog(let message): await perform(machine.catalogMessage(message, now: now))
+            case .listsChanged: await shareLists()
+            case .listAdvanced(let list, let vector): await perform(machine.listAdvanced(list, to: vector, now: now))
+            case .listDelivered(let list, let result): await perform(machine.listDelivered(list, result, now: now))
             }
         }
 

@@ -19,22 +19,17 @@ extension PeerConnection.Driver {
         switch action {
         case .send(let message): await write(WireCoding.encode(message), traced: true)
         case .sendMembers: await write(WireCoding.encode(.members(await connection.trust.members())), traced: true)
-        case .sendOperations(let ranges):
-            do {
-                let sent = try await sendOperations(ranges)
-                await connection.directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
-            } catch {
-                await perform(machine.writeFailed("\(error)"))
-            }
+        case .sendOperations(let ranges): await push(ranges, from: connection.replica)
         case .established(let hello): await established(hello)
         case .introduced(let members):
             if let remote = machine.remote?.peer { await connection.trust.introduced(members, by: remote) }
-        case .deliver(let operations):
-            await connection.directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
-            let mailbox = connection.mailbox
-            await connection.replica.enqueue(operations) { result in
-                mailbox.post(.delivered(result.mapError(\.wireError)))
-            }
+        case .deliver(let operations): await deliver(operations, to: connection.replica)
+        case .sendListOperations(let list, let ranges):
+            if let service = lists[list]?.service { await push(ranges, from: service, list: list) }
+        case .deliverList(let list, let operations):
+            if let service = lists[list]?.service { await deliver(operations, to: service, list: list) }
+        case .listOffered(let list): await offered(list)
+        case .listEnded(let list, let error): ended(list, error)
         case .close(let error?):
             log("closing peer session", error)
             await sendFinal(WireCoding.encode(.error(error)))
@@ -48,8 +43,6 @@ extension PeerConnection.Driver {
             let mailbox = connection.mailbox
             await connection.catalog.take(query, from: asker) { mailbox.post(.catalog(.answer($0))) }
         case .answered(let answer): await connection.catalog.asker.answered(answer, on: connectionID)
-        // No list is opened yet: the local hello does not say `lists`.
-        case .sendListOperations, .deliverList, .listOffered, .listEnded: break
         }
     }
 
@@ -59,6 +52,32 @@ extension PeerConnection.Driver {
         let kept = await connection.directory.established(connectionID, hello: hello, now: Wallclock.millis())
         if kept { logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(connection.role)"]) }
         await perform(machine.established(kept: kept, now: clock.now))
+        if kept { await shareLists() }
+    }
+
+    /// Sends the operations in `ranges` of `replica` (of `list`, when it is a list's), and counts them.
+    private mutating func push(
+        _ ranges: [PeerConnection.Session.SendRange],
+        from replica: ReplicaService,
+        list: ListID? = nil
+    ) async {
+        do {
+            let sent = try await sendOperations(ranges, from: replica, list: list)
+            await connection.directory.touched(connectionID, now: Wallclock.millis(), sent: sent)
+        } catch {
+            await perform(machine.writeFailed("\(error)"))
+        }
+    }
+
+    /// Hands the peer's operations to `replica` (of `list`, when it is a list's); its answer comes
+    /// back as an event.
+    private func deliver(_ operations: [Operation], to replica: ReplicaService, list: ListID? = nil) async {
+        await connection.directory.touched(connectionID, now: Wallclock.millis(), received: operations.count)
+        let mailbox = connection.mailbox
+        await replica.enqueue(operations) { result in
+            let result = result.mapError(\.wireError)
+            mailbox.post(list.map { .listDelivered($0, result) } ?? .delivered(result))
+        }
     }
 
     /// Ordinary closes (a peer stopping, a duplicate) are not logged as problems.
@@ -89,16 +108,21 @@ extension PeerConnection.Driver {
         }
     }
 
-    /// Sends the operations in `ranges` in `ops` frames packed by size, fetching them from the
-    /// replica a slice at a time (those committed lately come encoded already); returns how many.
-    private func sendOperations(_ ranges: [PeerConnection.Session.SendRange]) async throws -> Int {
-        var builder = OpsFrameBuilder()
+    /// Sends the operations in `ranges` in `ops` frames packed by size (in `list` frames, for a
+    /// list's), fetching them from `replica` a slice at a time (those committed lately come encoded
+    /// already); returns how many.
+    private func sendOperations(
+        _ ranges: [PeerConnection.Session.SendRange],
+        from replica: ReplicaService,
+        list: ListID?
+    ) async throws -> Int {
+        var builder = OpsFrameBuilder(list: list)
         var sent = 0
         for range in ranges {
             var next = range.seqs.lowerBound
             while next <= range.seqs.upperBound {
                 let last = min(range.seqs.upperBound, next + UInt64(Self.opsPerFetch - 1))
-                let operations = await connection.replica.outgoing([(range.origin, next...last)])
+                let operations = await replica.outgoing([(range.origin, next...last)])
                 guard !operations.isEmpty else { break }
                 for operation in operations {
                     let closed =

@@ -37,6 +37,8 @@ struct PeerConnection {
     /// Bytes arriving, before they make a frame: a slow link's sign of life.
     let arriving: ArrivingBytes
     let replica: ReplicaService
+    /// The lists other than the group's: which go to the peer, and their replica services.
+    let spaces: ListSpaces
     let directory: PeerDirectory
     let trust: TrustService
     let catalog: CatalogPeers
@@ -58,6 +60,12 @@ struct PeerConnection {
         case membersChanged
         /// A catalog `query` of ours, or an `answer` to the peer's, to send.
         case catalog(PeerMessage)
+        /// Which lists are shared with which machines may have changed.
+        case listsChanged
+        /// A list's replica committed: it now holds this vector.
+        case listAdvanced(ListID, VersionVector)
+        /// A list's replica took the operations of one of its frames, or not (as ``delivered(_:)``).
+        case listDelivered(ListID, Result<Set<PeerID>, WireError>)
     }
 
     /// How long the closing `error` frame may wait for a peer that doesn't read.
@@ -82,6 +90,7 @@ struct PeerConnection {
         let interest = VectorInterest()
         let updates = await replica.vectorUpdates(interest: interest)
         let trustUpdates = await trust.updates()
+        let sharing = await spaces.sharingChanges()
         var generator = SystemRandomNumberGenerator()
         let machine = Machine(role: role, expected: expected, configuration: configuration, using: &generator)
         let outcome: ConnectionOutcome
@@ -97,6 +106,7 @@ struct PeerConnection {
                 await withDiscardingTaskGroup { group in
                     group.addTask { for await advance in updates { mailbox.post(.advanced(advance.vector)) } }
                     group.addTask { for await _ in trustUpdates { mailbox.post(.membersChanged) } }
+                    group.addTask { for await _ in sharing { mailbox.post(.listsChanged) } }
                     // Stopping closes the session with `shutting-down`. The task is not cancelled for
                     // it: a write from a cancelled task never reaches the wire.
                     group.addTask {

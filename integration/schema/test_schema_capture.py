@@ -488,13 +488,15 @@ def check_schemas(c):
 
 
 def check_hellos(c):
-    """Every hello names its sender, and says "tree": true (PEER.md, "Relay tree"), and "catalog":
-    true only alice's, who holds a TMDB token (PEER.md, "Catalog queries"); bob's grafts
-    name alice, whose adds after her restart reached him only through carol."""
+    """Every hello names its sender, and says "tree": true (PEER.md, "Relay tree") and "lists": true
+    (PEER.md, "How a list travels"), and "catalog": true only alice's, who holds a TMDB token (PEER.md,
+    "Catalog queries"); bob's grafts name alice, whose adds after her restart reached him only through carol."""
     problems = [f"{name} sent a hello for {m.get('peer')}, but its id is {c.ids[name]}"
                 for name, m in c.traces.hellos if m.get("peer") != c.ids[name]]
     problems += [f"{name} sent a hello without \"tree\":true: {json.dumps(m)[:200]}"
                  for name, m in c.traces.hellos if m.get("tree") is not True]
+    problems += [f"{name} sent a hello without \"lists\":true: {json.dumps(m)[:200]}"
+                 for name, m in c.traces.hellos if m.get("lists") is not True]
     problems += [f"{name} sent a hello with catalog {m.get('catalog')}, but only alice holds a TMDB token"
                  for name, m in c.traces.hellos if m.get("catalog") is not (True if name == "alice" else None)]
     problems += [f"bob sent a graft that does not name alice: {json.dumps(m)[:200]}"
@@ -562,7 +564,7 @@ def check_picks(c):
 CHECKS = [
     ("traces: every daemon wrote a frame trace that parses", check_traces),
     ("schemas: every captured frame is valid", check_schemas),
-    ("hellos name their sender, say tree:true and catalog:true alice's only; bob's grafts name alice", check_hellos),
+    ("hellos name their sender, say tree:true, lists:true and catalog:true alice's only; bob's grafts name alice", check_hellos),
     ("forget: carol's session closed with revoked", check_revoked),
     ("describes: alice's reach bob", check_describes),
     ("marks and watches: carol's reach alice, alice's reach bob", check_marks),

@@ -269,8 +269,8 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// What the transport looks at after each event, in one look.
     package struct Outlook: Sendable {
         /// When ``tick(now:)`` next has something to do (``PeerSession/nextDeadline(now:)``, of the
-        /// session and of the lists' sessions); nil
-        /// before the session starts (admission has its own deadline, in the transport) and once closed.
+        /// session and of the lists' sessions); nil before the session starts (admission has its own
+        /// deadline, in the transport) and once closed.
         package var deadline: Instant?
         /// The session owes the peer a `have` (``PeerSession/owesHave``).
         package var owesHave = false
@@ -283,9 +283,12 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
     /// looking four times after every event cost a full mesh of 10 about 10% more CPU under load).
     package func outlook(now: Instant) -> Outlook {
         guard !isClosed, let session else { return Outlook() }
-        let deadlines = [session.nextDeadline(now: now)] + lists.values.map { $0.nextDeadline(now: now) }
+        var deadline = session.nextDeadline(now: now)
+        for list in lists.values {
+            if let due = list.nextDeadline(now: now) { deadline = min(deadline ?? due, due) }
+        }
         return Outlook(
-            deadline: deadlines.compactMap { $0 }.min(),
+            deadline: deadline,
             owesHave: session.owesHave,
             lazyOrigins: session.lazyOrigins,
             lastReceived: session.lastReceived

@@ -136,6 +136,20 @@ struct ListSessionTests {
         #expect(link.ends[1].closed.first??.code == .rateLimited)
     }
 
+    @Test func aListsRelayTreeTimersAreTheConnectionsToo() {
+        var link = ConnectionLink()
+        link.open(friends, at: 0)
+        link.inject(WireCoding.encode(PeerMessage.list(friends, .prune([third]))), from: 1)
+        link.pump()
+        link.commit([op(third, 1)], in: friends, at: 0)
+        #expect(link.ends[0].sent.last == .list(friends, .have(VersionVector([third: 1]))), "announced, not pushed")
+        #expect(link.ends[1].machine.outlook(now: start).deadline == start + .seconds(1), "its graft")
+        link.commit([op(third, 2)], in: friends, at: 0)
+        #expect(link.ends[0].machine.outlook(now: start).deadline == start + .seconds(5), "the next have")
+        let ticked = link.ends[0].machine.tick(now: start + .seconds(5))
+        #expect(ticked == [.send(.list(friends, .have(VersionVector([third: 2]))))])
+    }
+
     @Test func aListsSessionKeepsNoTimeOfItsOwn() {
         var link = ConnectionLink()
         let hello = link.ends[0].hello()

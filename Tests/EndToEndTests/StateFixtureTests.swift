@@ -39,6 +39,14 @@ struct StateFixtureTests {
                 == NSDictionary(dictionary: wantedPick)
         )
 
+        // It is the group's list, the only one (proto/PEER.md, "Lists"), and the same with `--list group`.
+        let lists = try Self.json(alice.peerctl("lists", "--json")) as? [String: Any] ?? [:]
+        let held = lists["lists"] as? [[String: Any]] ?? []
+        #expect(held.count == 1 && held.first?["default"] as? Bool == true, "\(lists)")
+        #expect(held.first?["movies"] as? Int == movies.count)
+        let named = try Self.json(alice.peerctl("list", "--list", "group", "--json")) as? [[String: Any]] ?? []
+        #expect(named.count == movies.count)
+
         // It goes on from there: the same key, a new add kept over a restart, and the folder now says its format.
         #expect(try alice.peerctl("add", "27", "--title", "Kill Bill").status == 0)
         alice.stop()

@@ -66,6 +66,8 @@ struct PeerConnectionDriverTests {
             return (try PeerChannel.Connection(wrappingChannelSynchronously: channel), mailbox)
         }.get()
         let lists: Bool? = spaces == nil ? nil : true
+        var held = spaces
+        if held == nil { held = try await ListSpaces.testing(group: replica) }
         return PeerConnection(
             connection: wrapped,
             mailbox: mailbox,
@@ -78,7 +80,7 @@ struct PeerConnectionDriverTests {
             admitted: {},
             arriving: ArrivingBytes(),
             replica: replica,
-            spaces: spaces ?? ListSpaces(group: replica, logger: Logger(label: "test")),
+            spaces: held!,
             directory: directory,
             trust: trust,
             catalog: CatalogPeers(asker: CatalogAsker(directory: directory), desk: nil),

@@ -21,7 +21,7 @@ extension PeerConnectionDriverTests {
         defer { root.remove() }
         let replica = ReplicaService.testing(local, name: "local", store: MemoryStore())
         let friends = ReplicaService.testing(local, name: "local", store: MemoryStore())
-        let spaces = ListSpaces(group: replica, logger: Logger(label: "test"))
+        let spaces = try await ListSpaces.testing(group: replica)
         await spaces.hold(Self.friends, friends)
         let trust = try TrustService(
             local: local.peer,

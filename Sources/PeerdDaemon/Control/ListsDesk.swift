@@ -21,7 +21,20 @@ struct ListsDesk: Sendable {
         }
     }
 
-    func lists() async -> ControlResponse { .lists(await spaces.records()) }
+    func lists() async -> ControlResponse {
+        let names = await roster.names(in: await replica.groupSnapshot)
+        return .lists(await spaces.records().map { Self.named($0, by: names) })
+    }
+
+    /// `record` with a name for each member the operations have not named yet: a paired machine
+    /// that has made nothing goes by the name it gave.
+    static func named(_ record: ListRecord, by names: MemberNames) -> ListRecord {
+        var record = record
+        for index in record.members.indices where record.members[index].name == nil {
+            record.members[index].name = names.plainName(of: record.members[index].peer)
+        }
+        return record
+    }
 
     /// Makes the list `request` describes, of the members it names (the acting member is on it too).
     func create(_ request: ListCreateRequest) async -> ControlResponse {
@@ -68,7 +81,8 @@ struct ListsDesk: Sendable {
         _ made: () async throws -> ListRecord
     ) async -> ControlResponse {
         do {
-            return response(try await made())
+            let names = await roster.names(in: await replica.groupSnapshot)
+            return response(Self.named(try await made(), by: names))
         } catch let refusal as ListSpaces.Refusal {
             return .error(WireError(.badRequest, refusal.words))
         } catch {

@@ -62,7 +62,7 @@ package actor ReplicaService: Service {
     }
 
     var replica: Replica
-    let identity: PeerIdentity
+    nonisolated let identity: PeerIdentity
     /// The keys of the profiles that live on this machine, by their peer ids: they sign what a
     /// request acting for a profile makes (``ActingMember``).
     var signers: [PeerID: PeerIdentity] = [:]

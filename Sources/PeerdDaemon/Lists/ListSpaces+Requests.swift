@@ -60,6 +60,8 @@ extension ListSpaces {
         let homes = group.membership.profiles
         for (id, service) in lists {
             let replica = await service.groupSnapshot
+            // A list a peer opened here that sent nothing yet is no list to show.
+            guard replica.listDefinition != nil else { continue }
             let members = replica.listMembers.sorted()
             records.append(
                 ListRecord(

@@ -91,16 +91,26 @@ package actor ListSpaces: Service {
     }
 
     /// `machine` opened list `id` on a session: the list's service, opened empty when this machine
-    /// does not hold it yet, or nil when it is refused (this machine holds as many lists as it takes).
-    package func accept(_ id: ListID, from machine: PeerID) async -> ReplicaService? {
-        if let service = lists[id] { return service }
+    /// does not hold it yet (its first operations say who is on it), or why it is refused: a list
+    /// held here goes only to the machines of its members, as this machine knows them, and a
+    /// machine holds at most ``limit`` lists.
+    package func accept(_ id: ListID, from machine: PeerID) async -> Result<ReplicaService, WireError> {
+        if let service = lists[id] {
+            guard await shared(with: machine)[id] != nil else {
+                return .failure(WireError(.forbidden, "as this machine knows the list, no member of it lives on yours"))
+            }
+            return .success(service)
+        }
+        guard lists.count < Self.limit else {
+            return .failure(WireError(.rateLimited, "this machine holds \(Self.limit) lists, as many as it takes"))
+        }
         do {
             let service = try await open(id, named: await group.name)
             logger.info("opened a list a peer shares", metadata: ["list": "\(id.short)", "peer": "\(machine.short)"])
-            return service
+            return .success(service)
         } catch {
             logger.warning("could not open a list a peer offered", metadata: ["list": "\(id)", "error": "\(error)"])
-            return nil
+            return .failure(WireError(.storageFailed, "this machine could not open the list: \(error)"))
         }
     }
 

@@ -14,7 +14,6 @@ extension PeerConnection.Driver {
     }
 
     static let notShared = WireError(.forbidden, "no member of this list lives on your machine any more")
-    static let tooManyLists = WireError(.rateLimited, "this machine holds as many lists as it takes")
 
     /// Opens every list shared with the peer that is not open yet, and closes each open one that was
     /// shared when last looked at and is no longer. Nothing with a peer that carries no lists.
@@ -31,14 +30,16 @@ extension PeerConnection.Driver {
     }
 
     /// The peer opened a list not open here: taken when ``ListSpaces`` gives its service, refused
-    /// otherwise.
+    /// with its words otherwise.
     mutating func offered(_ list: ListID) async {
         guard let peer = machine.remote?.peer else { return }
-        guard let service = await connection.spaces.accept(list, from: peer) else {
-            logger.notice("refused a list", metadata: ["list": "\(list.short)"])
-            return await perform(machine.closeList(list, Self.tooManyLists))
+        switch await connection.spaces.accept(list, from: peer) {
+        case .success(let service):
+            await open(list, service)
+        case .failure(let refusal):
+            logger.notice("refused a list", metadata: ["list": "\(list.short)", "reason": "\(refusal.message)"])
+            await perform(machine.closeList(list, refusal))
         }
-        await open(list, service)
     }
 
     /// Opens the list's session with a hello of the list's vector, and follows its commits.

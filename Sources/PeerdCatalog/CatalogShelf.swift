@@ -99,6 +99,9 @@ package struct CatalogShelf: Sendable {
             let parts = [
                 filter.genre.map { "g\($0)" }, filter.year.map { "y\($0)" }, filter.maxRuntime.map { "r\($0)" },
                 filter.minRating.map { "m\($0)" },
+                filter.maxCertification.map {
+                    "c\(filter.certificationCountry ?? "")\(TMDBRequest.percentEncoded($0))"
+                },
             ].compactMap { $0 }
             return (["list", list.kind.rawValue] + parts + ["p\(page)"]).joined(separator: "-")
         case .similar(let movie, let page): return "similar-\(movie.rawValue)-p\(page)"

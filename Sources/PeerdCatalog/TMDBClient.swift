@@ -56,11 +56,29 @@ package final class TMDBClient: Sendable {
         region: String? = nil,
         for asker: RequestFor = .us
     ) async throws(CatalogError) -> MovieDetails {
+        try await fetchMovie(movie, region: region, for: asker).details
+    }
+
+    /// As ``details(of:region:for:)``, with the movie's certifications from the same answer
+    /// (`append_to_response=release_dates`).
+    package func fetchMovie(
+        _ movie: MovieID,
+        region: String? = nil,
+        for asker: RequestFor = .us
+    ) async throws(CatalogError) -> FetchedMovie {
         let request = TMDBRequest.details(movie)
         let body = try await fetch(request, for: asker)
         let fetchedAt = Int64(Date().timeIntervalSince1970 * 1_000)
         return try Self.parsing(request) { () throws(CatalogError) in
-            try TMDBResponses.details(body, language: settings.language, region: region, fetchedAt: fetchedAt)
+            FetchedMovie(
+                details: try TMDBResponses.details(
+                    body,
+                    language: settings.language,
+                    region: region,
+                    fetchedAt: fetchedAt
+                ),
+                certifications: try TMDBResponses.appendedReleaseDates(body)
+            )
         }
     }
 

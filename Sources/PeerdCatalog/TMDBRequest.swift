@@ -3,8 +3,12 @@ package import PeerdWire
 
 /// One kind of request to TMDB's API v3: its path, its query and how messages name it.
 package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
-    /// `GET /3/movie/{id}`.
+    /// `GET /3/movie/{id}`, with where to watch it and its release dates appended.
     case details(MovieID)
+    /// `GET /3/movie/{id}/release_dates`: its certifications, for a movie whose details are cached without them.
+    case releaseDates(MovieID)
+    /// `GET /3/certification/movie/list`: how each country ranks its certifications.
+    case certifications
     /// `GET /3/search/movie`: one page of results.
     case search(query: String, year: Int?, page: Int)
     /// `GET /3/configuration`: where the images are.
@@ -23,6 +27,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .details(let movie): return "TMDB details of movie \(movie)"
+        case .releaseDates(let movie): return "TMDB's release dates of movie \(movie)"
+        case .certifications: return "TMDB's certifications"
         case .search(let query, _, let page): return "TMDB search for '\(query.prefix(200))', page \(page)"
         case .configuration: return "TMDB configuration"
         case .list(let list, let page): return "TMDB's \(list), page \(page)"
@@ -36,6 +42,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     var path: String {
         switch self {
         case .details(let movie): return "/3/movie/\(movie.rawValue)"
+        case .releaseDates(let movie): return "/3/movie/\(movie.rawValue)/release_dates"
+        case .certifications: return "/3/certification/movie/list"
         case .search: return "/3/search/movie"
         case .configuration: return "/3/configuration"
         case .list(let list, _): return Self.path(of: list)
@@ -71,6 +79,9 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         if let year = filter.year { items.append(("primary_release_year", "\(year)")) }
         if let runtime = filter.maxRuntime { items.append(("with_runtime.lte", "\(runtime)")) }
         if let rating = filter.minRating { items.append(("vote_average.gte", "\(rating)")) }
+        if let country = filter.certificationCountry, let certification = filter.maxCertification {
+            items += [("certification_country", country), ("certification.lte", certification)]
+        }
         return items
     }
 
@@ -78,12 +89,12 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     func query(language: String) -> [(name: String, value: String)] {
         switch self {
         case .details:
-            return [("language", language), ("append_to_response", "watch/providers")]
+            return [("language", language), ("append_to_response", "watch/providers,release_dates")]
         case .search(let query, let year, let page):
             var items = [("query", query), ("include_adult", "false"), ("language", language), ("page", "\(page)")]
             if let year { items.append(("year", "\(year)")) }
             return items
-        case .configuration:
+        case .configuration, .releaseDates, .certifications:
             return []
         case .list(let list, let page):
             let filters = list.filter.isEmpty ? [] : Self.discoverQuery(list)

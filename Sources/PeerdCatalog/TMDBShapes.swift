@@ -24,6 +24,37 @@ enum TMDBShapes {
         }
     }
 
+    /// What `append_to_response=release_dates` adds to `/3/movie/{id}`.
+    struct AppendedReleaseDates: Decodable {
+        var releaseDates: ReleaseDates?
+    }
+
+    /// `/3/movie/{id}/release_dates`: each country's releases.
+    struct ReleaseDates: Decodable {
+        var results: [CountryReleases]?
+    }
+
+    struct CountryReleases: Decodable {
+        /// `iso_3166_1`, as `convertFromSnakeCase` reads it.
+        var iso31661: String?
+        var releaseDates: [ReleaseDate]?
+    }
+
+    struct ReleaseDate: Decodable {
+        var certification: String?
+        var type: Int?
+    }
+
+    /// `/3/certification/movie/list`: each country's certifications.
+    struct CertificationList: Decodable {
+        var certifications: [String: [Certification]]
+    }
+
+    struct Certification: Decodable {
+        var certification: String?
+        var order: Int?
+    }
+
     struct WatchProviderResults: Decodable {
         var results: [String: RegionOffers]?
     }

@@ -1,3 +1,5 @@
+import PeerdModel
+
 /// One of TMDB's movie lists, as `peerctl discover` names it (proto/CONTROL.md, "discover"; a peer
 /// `query` of kind `discover` carries the same keys). Filters narrow `popular` and `top-rated`
 /// only: with any of them the list is TMDB's `/3/discover/movie`, sorted by popularity or rating.
@@ -56,7 +58,8 @@ package struct DiscoverList: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What narrows a ``DiscoverList``: TMDB's `with_genres`, `primary_release_year`,
-/// `with_runtime.lte` and `vote_average.gte`.
+/// `with_runtime.lte`, `vote_average.gte` and, for a list's ceiling (proto/PEER.md, "Ceilings"),
+/// `certification_country` with `certification.lte`.
 package struct DiscoverFilter: Hashable, Sendable, Codable {
     /// A TMDB genre id (`peerctl genres` lists them).
     package var genre: Int?
@@ -65,13 +68,29 @@ package struct DiscoverFilter: Hashable, Sendable, Codable {
     package var maxRuntime: Int?
     /// 0 to 10, TMDB's average vote.
     package var minRating: Double?
+    /// The region whose certifications ``maxCertification`` is one of: both or neither are set.
+    package var certificationCountry: String?
+    /// Only movies certified this or lower in ``certificationCountry`` (TMDB leaves out movies with none there).
+    package var maxCertification: String?
 
-    package init(genre: Int? = nil, year: Int? = nil, maxRuntime: Int? = nil, minRating: Double? = nil) {
+    package init(
+        genre: Int? = nil,
+        year: Int? = nil,
+        maxRuntime: Int? = nil,
+        minRating: Double? = nil,
+        certificationCountry: String? = nil,
+        maxCertification: String? = nil
+    ) {
         self.genre = genre
         self.year = year
         self.maxRuntime = maxRuntime
         self.minRating = minRating
+        self.certificationCountry = certificationCountry
+        self.maxCertification = maxCertification
     }
+
+    /// The longest certification a filter carries (TMDB's are a few characters: `PG-13`, `MA 15+`).
+    package static let maxCertificationLength = 16
 
     package var isEmpty: Bool { self == DiscoverFilter() }
 
@@ -79,6 +98,9 @@ package struct DiscoverFilter: Hashable, Sendable, Codable {
         [
             genre.map { "genre \($0)" }, year.map(String.init), maxRuntime.map { "≤ \($0) min" },
             minRating.map { "rated ≥ \(Double(Int(($0 * 10).rounded())) / 10)" },
+            maxCertification.map {
+                "up to \($0.prefix(Self.maxCertificationLength)) in \(certificationCountry ?? "?")"
+            },
         ].compactMap { $0 }
     }
 
@@ -89,7 +111,20 @@ package struct DiscoverFilter: Hashable, Sendable, Codable {
         if let minRating, !(minRating.isFinite && (0...10).contains(minRating)) {
             return "a least rating is 0 to 10"
         }
-        return nil
+        return ceilingInvalidReason
+    }
+
+    private var ceilingInvalidReason: String? {
+        switch (certificationCountry, maxCertification) {
+        case (nil, nil): return nil
+        case (let country?, let certification?):
+            guard GroupSettings.isRegion(country) else { return "a certification country is two capital letters" }
+            guard (1...Self.maxCertificationLength).contains(certification.count),
+                !certification.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            else { return "a highest certification is 1 to \(Self.maxCertificationLength) characters" }
+            return nil
+        default: return "a highest certification and its country go together"
+        }
     }
 }
 

@@ -14,7 +14,7 @@ import Testing
         #expect(details.voteAverage == 822)
         let request = try #require(server.requests.first)
         #expect(request.header("Authorization") == "Bearer \(TMDBCredentialTests.readAccessToken)")
-        #expect(request.query == ["language": "en-US", "append_to_response": "watch/providers"])
+        #expect(request.query == ["language": "en-US", "append_to_response": "watch/providers,release_dates"])
         #expect(request.header("Accept") == "application/json")
     }
 

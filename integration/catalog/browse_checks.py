@@ -163,10 +163,10 @@ def check_providers(w):
     if nowhere != {"region": "US"} or "stream (US)" not in text.stdout or "JustWatch" not in text.stdout:
         raise CheckFailed(f"278 (no US offers): {nowhere}; peerctl show 624860: {text.stdout}")
     asked = w.fake.requests("/3/movie/624860")
-    if not asked or any(r["query"].get("append_to_response") != "watch/providers" for r in asked):
+    if not asked or any(r["query"].get("append_to_response") != "watch/providers,release_dates" for r in asked):
         raise CheckFailed(f"/3/movie/624860 was asked {[r['query'] for r in asked]}")
     return (f"624860 in US: stream {names(shown['stream'])}, rent {names(shown.get('rent', []))}; 278: none in US; "
-            f"{len(asked)} request(s) for 624860, each with append_to_response=watch/providers")
+            f"{len(asked)} request(s) for 624860, each with append_to_response=watch/providers,release_dates")
 
 
 CHECKS = [

@@ -14,31 +14,36 @@ extension CatalogService {
         guard !schedule.isHeld(now: clock.now) else { return .unknown("TMDB asked to wait, or looks down") }
         let region = await replica.groupRegion()
         let client = self.client
-        let outcome = await Self.first(within: wait) { () async -> Result<MovieDetails, CatalogError> in
+        let outcome = await Self.first(within: wait) { () async -> Result<FetchedMovie, CatalogError> in
             do throws(CatalogError) {
-                return .success(try await client.details(of: movie, region: region, for: .addCheck))
+                return .success(try await client.fetchMovie(movie, region: region, for: .addCheck))
             } catch {
                 return .failure(error)
             }
         }
         switch outcome {
-        case .success(let details)?:
+        case .success(let fetched)?:
             schedule.answered(now: clock.now)
-            await save(details, of: movie)
+            await save(fetched, of: movie)
         case .failure(let error)?:
-            guard let failure = error.upstreamFailure else { break }
-            if failure.isPermanent {
-                schedule.answered(now: clock.now)
-            } else {
-                schedule.held(by: failure, now: clock.now)
-            }
+            noteFailure(error)
         case nil: break
         }
-        let check = AddCheck(outcome, wait: wait)
+        let check = AddCheck(outcome.map { $0.map(\.details) }, wait: wait)
         if case .unknown(let reason) = check {
             logger.notice("adding a movie unchecked", metadata: ["movie": "\(movie)", "cause": "\(reason)"])
         }
         return check
+    }
+
+    /// Tells the schedule of a failed request made outside it: TMDB answered, or asked to wait, or looks down.
+    func noteFailure(_ error: CatalogError) {
+        guard let failure = error.upstreamFailure else { return }
+        if failure.isPermanent {
+            schedule.answered(now: clock.now)
+        } else {
+            schedule.held(by: failure, now: clock.now)
+        }
     }
 
     /// `body`'s value, or nil once `limit` has passed (`body` is then cancelled).

@@ -16,14 +16,15 @@ extension CatalogService {
         {
             (details, source) = (cached, "cache")
         } else {
+            let fetched: FetchedMovie
             do {
-                details = try await client.details(of: movie, region: groupRegion)
+                fetched = try await client.fetchMovie(movie, region: groupRegion)
                 schedule.answered(now: clock.now)
             } catch {
                 return failed(movie, error, attempt: attempt)
             }
-            source = "TMDB"
-            await save(details, of: movie)
+            (details, source) = (fetched.details, "TMDB")
+            await save(fetched, of: movie)
         }
         await reconcileIfChanged()
         guard schedule.isWanted(movie) else { return }
@@ -51,9 +52,10 @@ extension CatalogService {
         )
     }
 
-    func save(_ details: MovieDetails, of movie: MovieID) async {
+    /// Caches what TMDB answered of `movie`: its details and its certifications.
+    func save(_ fetched: FetchedMovie, of movie: MovieID) async {
         do {
-            try await cache.store(details, of: movie)
+            try await cache.store(fetched.details, certifications: fetched.certifications, of: movie)
         } catch {
             logger.warning("could not cache fetched details", metadata: ["movie": "\(movie)", "cause": "\(error)"])
         }

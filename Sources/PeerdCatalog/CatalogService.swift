@@ -19,6 +19,8 @@ package actor CatalogService: Service {
     /// Set by a change tick; the loop then reads the undescribed movies again.
     var replicaChanged = true
     let wakes = WakeSignal()
+    /// How each country ranks its certifications, once read from the cache or TMDB.
+    var certificationOrders: Certifications?
 
     package init(
         client: TMDBClient,

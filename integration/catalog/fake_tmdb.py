@@ -11,6 +11,8 @@ on at runtime.
     ids (MARKERS: 8 000 001 to 8 099 999) as made-up movies, and every other id it doesn't know as a 404
     the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
     where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
+    release dates and certifications (/3/movie/{id}/release_dates, /3/certification/movie/list,
+    `append_to_response=release_dates`, discover's certification filter): fake_tmdb_certifications.py
 
 A v4 read access token (a JWT, "eyJ…") is accepted only as `Authorization: Bearer …`, a v3 key
 (32 hex digits) only as `api_key=…`, as TMDB does; each request records which one it carried.
@@ -40,6 +42,7 @@ from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+import fake_tmdb_certifications as certifications
 import fake_tmdb_lists as lists
 
 US = [{"iso_3166_1": "US", "name": "United States of America"}]
@@ -280,13 +283,19 @@ class _Handler(BaseHTTPRequestHandler):
             return 200, CONFIGURATION
         match = re.fullmatch(r"/3/movie/(\d+)", path)
         if match:
-            movie = int(match[1])
-            found = CATALOG.get(movie)
-            if not found and (movie in MARKERS or self.server.fake.synthetic and 0 < movie < 1 << 31):
-                found = made_up(movie)
-            if found and "watch/providers" in query.get("append_to_response", "").split(","):
+            found = self.movie(int(match[1]))
+            appended = query.get("append_to_response", "").split(",")
+            if found and "watch/providers" in appended:
                 found = {**found, "watch/providers": {"results": lists.watch_providers(found)}}
+            if found and "release_dates" in appended:
+                found = {**found, "release_dates": certifications.release_dates(found)}
             return (200, found) if found else (404, NOT_FOUND)
+        match = re.fullmatch(r"/3/movie/(\d+)/release_dates", path)
+        if match:
+            found = self.movie(int(match[1]))
+            return (200, {"id": found["id"], **certifications.release_dates(found)}) if found else (404, NOT_FOUND)
+        if path == "/3/certification/movie/list":
+            return 200, certifications.certification_list()
         synthetic = self.server.fake.synthetic
         if path == "/3/search/movie":
             page = int(query.get("page", "1")) if query.get("page", "1").isdigit() else 0
@@ -301,6 +310,13 @@ class _Handler(BaseHTTPRequestHandler):
         if match:
             return 200, find(match[1], query.get("external_source"))
         return lists.route(path, query, CATALOG, TODAY) or (404, NOT_FOUND)
+
+    def movie(self, movie):
+        """The details of `movie`, made up for a marker or (`synthetic`) any id; None for a 404."""
+        found = CATALOG.get(movie)
+        if not found and (movie in MARKERS or self.server.fake.synthetic and 0 < movie < 1 << 31):
+            found = made_up(movie)
+        return found
 
     def admin(self, fake, path, query):
         if path == "/_fake/fault":

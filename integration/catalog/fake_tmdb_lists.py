@@ -5,7 +5,8 @@
     /3/trending/movie/{day|week}                   paged, each result with "media_type": "movie"
     /3/discover/movie                              with_genres ("," all of, "|" any of), primary_release_year,
                                                    with_runtime.gte/.lte, vote_average.gte, with_watch_providers
-                                                   (with watch_region), sort_by, page
+                                                   (with watch_region), certification_country with
+                                                   certification(.lte/.gte) (fake_tmdb_certifications), sort_by, page
     /3/genre/movie/list                            {"genres": [{"id", "name"}]}
     /3/movie/{id}/recommendations                  paged, "media_type": "movie"; 404 for an unknown movie
     /3/movie/{id}/watch/providers                  {"id", "results": {REGION: {"link", "flatrate", "rent", "buy"}}}
@@ -19,6 +20,8 @@ and drops others; 16 of them are dated from today, for upcoming and now playing.
 import datetime
 import hashlib
 import re
+
+import fake_tmdb_certifications as certifications
 
 # TMDB's movie genres (/3/genre/movie/list, en-US).
 GENRE_LIST = [(28, "Action"), (12, "Adventure"), (16, "Animation"), (35, "Comedy"), (80, "Crime"),
@@ -138,7 +141,8 @@ def discover(movies, query):
              and (low is None or m["runtime"] >= low) and (high is None or m["runtime"] <= high)
              and (rating is None or m["vote_average"] >= rating)
              and (not wanted or wanted & {o["provider_id"] for o in
-                                          (providers(m, region) or {}).get("flatrate", [])})]
+                                          (providers(m, region) or {}).get("flatrate", [])})
+             and certifications.discover_keeps(m["id"], query)]
     key, _, order = query.get("sort_by", "popularity.desc").partition(".")
     if key not in SORTS or order not in ("asc", "desc"):
         return 422, {"errors": [f"sort_by must be one of {', '.join(s + '.asc, ' + s + '.desc' for s in SORTS)}"]}

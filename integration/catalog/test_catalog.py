@@ -400,6 +400,47 @@ def check_fake_lists(w):
     return with_fake(test)
 
 
+def check_fake_certifications(w):
+    def test(fake, token):
+        def fetch(path):
+            status, _, body = get(fake, path, token)
+            return status, json.loads(body)
+
+        problems = []
+        status, dates = fetch("/3/movie/603/release_dates")
+        us = [c for c in dates.get("results", []) if c["iso_3166_1"] == "US"]
+        if status != 200 or set(dates) != {"id", "results"} or not us or [r["type"] for r in us[0]["release_dates"]] \
+                != [1, 3] or set(us[0]["release_dates"][1]) != set(RELEASE_FIELDS):
+            problems.append(f"release dates of 603: {status} {dates}")
+        appended = fetch("/3/movie/603?append_to_response=watch%2Fproviders%2Crelease_dates")[1]
+        if appended.get("release_dates") != {"results": dates.get("results")} or "watch/providers" not in appended:
+            problems.append("append_to_response=release_dates differs from /release_dates")
+        for movie in (14543, 8_000_001):
+            if any(r["certification"] for c in fetch(f"/3/movie/{movie}/release_dates")[1]["results"]
+                   for r in c["release_dates"]):
+                problems.append(f"{movie} has a certification")
+        if fetch("/3/movie/1/release_dates")[0] != 404:
+            problems.append("an unknown movie's release dates are not a 404")
+        orders = fetch("/3/certification/movie/list")[1]["certifications"]
+        if [c["certification"] for c in orders["US"]] != ["NR", "G", "PG", "PG-13", "R", "NC-17"]:
+            problems.append(f"US certifications {orders['US']}")
+        kept = fetch("/3/discover/movie?certification_country=US&certification.lte=PG")[1]["results"]
+        if sorted(m["id"] for m in kept) != [62, 105, 129, 862]:
+            problems.append(f"discover up to PG in US: {[m['id'] for m in kept]}")
+        fake.set_fault("ratelimit")
+        limited = [fetch(p)[0] for p in ("/3/movie/603/release_dates", "/3/certification/movie/list")]
+        fake.set_fault("ok")
+        if limited != [429, 429]:
+            problems.append(f"ratelimit on the new paths: {limited}")
+        if problems:
+            raise CheckFailed("; ".join(problems))
+        return f"603 R in US (premiere unrated); {len(orders)} countries' orders; discover up to PG: {len(kept)} movies"
+    return with_fake(test)
+
+
+RELEASE_FIELDS = ("certification", "descriptors", "iso_639_1", "note", "release_date", "type")
+
+
 def check_fake_search(w):
     def test(fake, token):
         pages = [json.loads(get(fake, f"/3/search/movie?query=matrix&page={p}", token)[2]) for p in (1, 2, 3)]
@@ -1085,6 +1126,7 @@ CHECKS = [
     ("fake: details, configuration and errors in TMDB's shapes", check_fake_shapes),
     ("fake: search pages of 20, 'matrix' on 3 pages, year filter", check_fake_search),
     ("fake: lists, discover's filters, genres, recommendations, where to watch in TMDB's shapes", check_fake_lists),
+    ("fake: release dates, certifications and discover's ceiling in TMDB's shapes", check_fake_certifications),
     *[(f"fake: fault {m}", fake_fault_check(m)) for m in ("ok", "fail80", "ratelimit", "stall", "malformed", "huge",
                                                            "reset")],
     ("token file: mode 0644 is refused at start (exit 78, chmod 600)", check_loose_token_refused),

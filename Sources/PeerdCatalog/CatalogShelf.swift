@@ -106,7 +106,7 @@ package struct CatalogShelf: Sendable {
             return (["list", list.kind.rawValue] + parts + ["p\(page)"]).joined(separator: "-")
         case .similar(let movie, let page): return "similar-\(movie.rawValue)-p\(page)"
         case .providers(let region): return "providers-\(region)"
-        case .search, .find, .unanswerable: return nil
+        case .search, .find, .certification, .unanswerable: return nil
         }
     }
 }

@@ -1,3 +1,5 @@
+package import PeerdWire
+
 /// Whether a movie may join a list with a ceiling (proto/PEER.md, "Ceilings"), as the machine that makes the add
 /// decides it: by the movie's certification in the group's region and that country's order.
 package struct CeilingCheck: Sendable, Equatable {
@@ -42,6 +44,16 @@ package struct CeilingCheck: Sendable, Equatable {
             verdict = .unrated
         }
         self.init(verdict: verdict, certification: certification, region: region, ceiling: ceiling)
+    }
+
+    /// The verdict from a token holder's answer to a `certification` query (a machine without a token asks one).
+    package init(_ record: CertificationRecord, ceiling: String) {
+        self.init(
+            certification: record.certification,
+            region: record.region,
+            ceiling: ceiling,
+            order: CertificationOrder(record.order)
+        )
     }
 
     /// Whether `--allow-unrated` (from a member who may give it) lets the movie in: no certification is known.

@@ -2,7 +2,8 @@ package import PeerdWire
 
 extension TMDBClient {
     /// What `ask` finds on TMDB: one request, parsed. A `search` is one page of `/3/search/movie`,
-    /// a `discover` one page of a list, a `similar` one page of recommendations.
+    /// a `discover` one page of a list, a `similar` one page of recommendations. A `certification` is two: the
+    /// movie's release dates and the orders (a holder's ``QueryDesk`` keeps the answer a while).
     package func lookup(_ ask: CatalogQuery.Ask, for asker: RequestFor = .us) async throws(CatalogError)
         -> CatalogAnswer.Found
     {
@@ -31,6 +32,12 @@ extension TMDBClient {
                 try Self.parsing(.find(imdb: imdb)) { () throws(CatalogError) in
                     try TMDBResponses.foundPage(body, imdb: imdb)
                 }
+            )
+        case .certification(let movie, let region):
+            let certification = try await certifications(of: movie, for: asker).certification(in: region)
+            let order = try await certificationOrders(for: asker).order(in: region)
+            return .certification(
+                CertificationRecord(region: region, certification: certification, order: order.ranked)
             )
         case .unanswerable(let kind, let reason):  // refused above
             throw .unanswerable(kind: kind, reason: reason)

@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdWire
 
 /// Certifications: a movie's, from its release dates, and how each country ranks them.
 extension TMDBResponses {
@@ -14,7 +15,7 @@ extension TMDBResponses {
     }
 
     /// The most certifications a country's order holds here (TMDB's longest lists have about a dozen).
-    package static let maxCountryCertifications = 64
+    package static let maxCountryCertifications = CertificationRecord.maxOrder
 
     /// `/3/certification/movie/list`: each country's certifications, least restrictive first (by TMDB's `order`).
     /// Entries without a certification or an order are left out, and so is a country code that is not two

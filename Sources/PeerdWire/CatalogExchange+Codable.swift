@@ -26,6 +26,9 @@ extension CatalogQuery: Codable {
         case "genres": ask = .genres
         case "providers": ask = .providers(region: try c.decode(String.self, forKey: .region))
         case "find": ask = .find(imdb: String(try c.decode(String.self, forKey: .imdb).prefix(16)))
+        case "certification":
+            let movie = try c.decode(MovieID.self, forKey: .movie)
+            ask = .certification(movie, region: String(try c.decode(String.self, forKey: .region).prefix(8)))
         default: ask = .unanswerable(kind: kind, reason: "unknown query kind '\(kind.prefix(40))'")
         }
     }
@@ -47,6 +50,9 @@ extension CatalogQuery: Codable {
             try c.encode(page, forKey: .page)
         case .providers(let region): try c.encode(region, forKey: .region)
         case .find(let imdb): try c.encode(imdb, forKey: .imdb)
+        case .certification(let movie, let region):
+            try c.encode(movie, forKey: .movie)
+            try c.encode(region, forKey: .region)
         case .genres, .unanswerable: break
         }
     }
@@ -54,7 +60,7 @@ extension CatalogQuery: Codable {
 
 extension CatalogAnswer: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, search, movies, genres, providers, error
+        case id, search, movies, genres, providers, certification, error
     }
 
     package init(from decoder: any Decoder) throws {
@@ -70,6 +76,8 @@ extension CatalogAnswer: Codable {
             outcome = .success(.genres(genres))
         } else if let providers = try c.decodeIfPresent([WatchProviders.Provider].self, forKey: .providers) {
             outcome = .success(.providers(providers))
+        } else if let record = try c.decodeIfPresent(CertificationRecord.self, forKey: .certification) {
+            outcome = .success(.certification(record))
         } else {
             throw WireError(.malformedFrame, "an 'answer' holds a result or an 'error'")
         }
@@ -83,6 +91,7 @@ extension CatalogAnswer: Codable {
         case .success(.movies(let page)): try c.encode(page, forKey: .movies)
         case .success(.genres(let genres)): try c.encode(genres, forKey: .genres)
         case .success(.providers(let providers)): try c.encode(providers, forKey: .providers)
+        case .success(.certification(let record)): try c.encode(record, forKey: .certification)
         case .failure(let error): try c.encode(error, forKey: .error)
         }
     }

@@ -26,6 +26,9 @@ package struct CatalogQuery: Hashable, Sendable {
         case providers(region: String)
         /// The movie IMDb knows by `imdb` (`tt0133093`): TMDB's `/3/find`, for an import.
         case find(imdb: String)
+        /// A movie's certification in a region and the region's order of certifications, for an add to a
+        /// list with a ceiling.
+        case certification(MovieID, region: String)
         /// A kind this peer doesn't know, kept so the holder answers it with `bad-request` and the
         /// session goes on: later versions add kinds.
         case unanswerable(kind: String, reason: String)
@@ -38,6 +41,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .genres: "genres"
             case .providers: "providers"
             case .find: "find"
+            case .certification: "certification"
             case .unanswerable(let kind, _): kind
             }
         }
@@ -47,7 +51,7 @@ package struct CatalogQuery: Hashable, Sendable {
         package var invalidReason: String? {
             switch self {
             case .discover(let list, _): list.invalidReason
-            case .providers(let region):
+            case .providers(let region), .certification(_, let region):
                 GroupSettings.isRegion(region) ? nil : "a region is two capital letters, like US or DE"
             case .find(let imdb): Self.isIMDbID(imdb) ? nil : "an IMDb id is tt and 7 to 10 digits, like tt0133093"
             case .unanswerable(_, let reason): reason
@@ -71,6 +75,7 @@ package struct CatalogQuery: Hashable, Sendable {
             case .genres: "the genres"
             case .providers(let region): "the streaming services in \(region.prefix(2))"
             case .find(let imdb): "the movie IMDb calls \(imdb.prefix(12))"
+            case .certification(let movie, let region): "the certification of \(movie) in \(region.prefix(2))"
             case .unanswerable(let kind, _): "a query of kind '\(kind.prefix(40))'"
             }
         }
@@ -87,12 +92,13 @@ package struct CatalogAnswer: Hashable, Sendable {
         self.outcome = outcome
     }
 
-    /// What a query found: a page of movies (search, discover, similar), the genres, or a region's
-    /// streaming services.
+    /// What a query found: a page of movies (search, discover, similar), the genres, a region's
+    /// streaming services, or a movie's certification.
     package enum Found: Hashable, Sendable {
         case search(SearchResultsRecord)
         case movies(SearchResultsRecord)
         case genres([GenreRecord])
         case providers([WatchProviders.Provider])
+        case certification(CertificationRecord)
     }
 }

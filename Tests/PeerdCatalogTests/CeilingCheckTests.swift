@@ -139,4 +139,25 @@ import Testing
                 != nil
         )
     }
+
+    /// A machine without a token asks a holder (a `certification` query) and decides from its answer as the
+    /// holder would.
+    @Test func aHoldersAnswerToACertificationQueryDecidesAsTheHolderWould() async throws {
+        let server = try await FakeTMDB.serving(try Self.certified())
+        let found = try await withClient(server) { client in
+            try await client.lookup(.certification(Self.matrix, region: "US"))
+        }
+        guard case .certification(let record) = found else {
+            Issue.record("a certification query found \(found)")
+            return
+        }
+        #expect(
+            record == CertificationRecord(region: "US", certification: "R", order: ["G", "PG", "PG-13", "R", "NC-17"])
+        )
+        #expect(CeilingCheck(record, ceiling: "PG").verdict == .above)
+        #expect(CeilingCheck(record, ceiling: "NC-17").verdict == .allowed)
+        let unrated = CertificationRecord(region: "US", certification: nil, order: record.order)
+        #expect(CeilingCheck(unrated, ceiling: "PG").verdict == .unrated)
+        #expect(CatalogQuery.Ask.certification(Self.matrix, region: "us").invalidReason != nil)
+    }
 }

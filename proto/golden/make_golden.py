@@ -614,6 +614,9 @@ VALID = {
     "peer-list-ops": {"type": "list", "list": LIST_ID, "message": {"type": "ops", "ops": LIST_OPS}},
     "peer-list-error": {"type": "list", "list": LIST_ID, "message": {
         "type": "error", "code": "forbidden", "message": "no member of this list lives on your machine any more"}},
+    "peer-query-certification": {"type": "query", "id": 15, "kind": "certification", "movie": 603, "region": "US"},
+    "peer-answer-certification": {"type": "answer", "id": 15, "certification": {
+        "region": "US", "certification": "R", "order": ["G", "PG", "PG-13", "R", "NC-17"]}},
     # control requests
     "control-request-add": {"type": "add", "version": 1, "movie": MATRIX},
     "control-request-add-id-only": {"type": "add", "version": 1, "movie": {"id": 27205}},
@@ -1247,6 +1250,8 @@ ABOUT = {
     "peer-answer-genres": "answer to query 12: the genres, an array of `{id, name}`",
     "peer-query-providers": "query: the streaming services TMDB lists in a region (no page)",
     "peer-query-find": "query: the movie TMDB has under an IMDb id (an import's; no page)",
+    "peer-query-certification": "query: a movie's certification in a region and the region's order (a ceiling's; no page)",
+    "peer-answer-certification": "answer to query 15: The Matrix is R in US, and US's order of certifications",
     "peer-answer-providers": "answer to query 13: a region's services in TMDB's display order, one with a `logoPath`",
     "invalid-peer-oversized-length": "only a header, 0xFFFFFFFF: refused from the 4 bytes alone",
     "invalid-peer-string-over-limit": "a ping with an unknown field of 4 097 bytes: over the string limit",

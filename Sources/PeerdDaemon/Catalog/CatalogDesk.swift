@@ -104,6 +104,7 @@ struct CatalogDesk: Sendable {
             return .movies(page)
         case .genres(let genres): return .genres(GenresRecord(genres: genres, fetchedAt: kept?.fetchedAt, stale: stale))
         case .providers: return .error(WireError(.internal, "a region's services answer no control request"))
+        case .certification: return .error(WireError(.internal, "a certification answers no control request"))
         }
     }
 

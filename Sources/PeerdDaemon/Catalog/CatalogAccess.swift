@@ -16,11 +16,19 @@ protocol CatalogAccess: Sendable {
     func posterURL(for path: String) async -> String
     /// What TMDB says of `movie` before an add writes it, within a short wait (``AddCheck``).
     func checkBeforeAdd(_ movie: MovieID) async -> AddCheck
+    /// Whether `movie` may join a list whose ceiling is `ceiling`, by its certification in `region`, within
+    /// the same short wait (``CeilingCheck``).
+    func checkCeiling(_ movie: MovieID, ceiling: String, region: String) async -> CeilingCheck
 }
 
 extension CatalogAccess {
     /// A catalog that can't tell: the add is written as it came.
     func checkBeforeAdd(_ movie: MovieID) async -> AddCheck { .unknown("this catalog checks no adds") }
+
+    /// A catalog that can't tell: nothing is known of the certification.
+    func checkCeiling(_ movie: MovieID, ceiling: String, region: String) async -> CeilingCheck {
+        CeilingCheck(verdict: .unknown("this catalog checks no ceilings"), region: region, ceiling: ceiling)
+    }
 }
 
 enum Posters {

@@ -43,4 +43,8 @@ struct TMDBCatalog: CatalogAccess {
     func posterURL(for path: String) async -> String { service.posterURL(for: path) }
 
     func checkBeforeAdd(_ movie: MovieID) async -> AddCheck { await service.checkBeforeAdd(movie) }
+
+    func checkCeiling(_ movie: MovieID, ceiling: String, region: String) async -> CeilingCheck {
+        await service.checkCeiling(movie, ceiling: ceiling, region: region)
+    }
 }

@@ -69,6 +69,25 @@ def check_group_discover(w):
     return "; ".join(said) + f"; {len(FILTERS)} filters kept only matching movies, as TMDB was asked"
 
 
+def check_group_discover_ceiling(w):
+    """A Discover for a list with a ceiling (PEER.md "Ceilings"): the keys ride bob's control request and his query
+    to alice, and TMDB is asked for movies certified up to PG in US only."""
+    w.up()
+    request = {"type": "discover", "version": 1, "list": "popular", "certificationCountry": "US",
+               "maxCertification": "PG", "page": 1}
+    got = harness.control_request(w.bob.socket, request)
+    asked = w.fake.requests("/3/discover/movie")[-1]["query"] if w.fake.requests("/3/discover/movie") else {}
+    if asked.get("certification_country") != "US" or asked.get("certification.lte") != "PG":
+        raise CheckFailed(f"bob's discover up to PG asked TMDB for {asked}")
+    want = expected("/3/discover/movie", asked)[0]
+    if got.get("type") != "movies" or ids(got) != want or not want or got.get("query") != "popular · up to PG in US":
+        raise CheckFailed(f"bob's discover up to PG in US: {got}; TMDB's {want}")
+    wrong = harness.control_request(w.bob.socket, {**request, "certificationCountry": None})
+    if wrong.get("code") != "bad-request" or "go together" not in wrong.get("message", ""):
+        raise CheckFailed(f"a ceiling without its country: {wrong}")
+    return f"{ids(got)} ({got['query']}), as TMDB was asked; a ceiling without its country is bad-request"
+
+
 def check_group_genres_similar(w):
     w.up()
     genres = w.bob.peerctl_json("genres")["genres"]
@@ -171,6 +190,8 @@ def check_providers(w):
 
 CHECKS = [
     ("group: discover on bob through alice, each list and each filter", check_group_discover),
+    ("group: discover with a ceiling on bob through alice asks TMDB for certified movies only",
+     check_group_discover_ceiling),
     ("group: genres and similar on bob through alice", check_group_genres_similar),
     ("shelf: TMDB failing, alice's discover shows the kept page and its age; a page never kept fails, then works",
      check_shelf_tmdb_down),

@@ -10,11 +10,11 @@ extension CatalogService {
     /// its release dates, cached for the describe that follows), the order one more, once. While TMDB asked
     /// to wait or looks down, or without an answer in time, the verdict is `unknown`.
     package func checkCeiling(_ movie: MovieID, ceiling: String, region: String? = nil) async -> CeilingCheck {
-        let groupRegion = await replica.groupRegion()
-        let region = region ?? groupRegion ?? TMDBResponses.region(of: client.settings.language)
+        var asked = region
+        if asked == nil { asked = await replica.groupRegion() }
+        let region = asked ?? TMDBResponses.region(of: client.settings.language)
         let wait = schedule.policy.addCheckWait
-        let cached = await cache.certifications(of: movie, language: client.settings.language)
-        if cached == nil || certificationOrders == nil, schedule.isHeld(now: clock.now) {
+        if schedule.isHeld(now: clock.now), await !hasCached(movie) {
             return CeilingCheck(
                 verdict: .unknown("TMDB asked to wait, or looks down"),
                 region: region,
@@ -53,5 +53,12 @@ extension CatalogService {
             )
         }
         return check
+    }
+
+    /// Whether `movie`'s certifications and the orders are at hand without asking TMDB.
+    private func hasCached(_ movie: MovieID) async -> Bool {
+        guard await cache.certifications(of: movie, language: client.settings.language) != nil else { return false }
+        if certificationOrders != nil { return true }
+        return await cache.certificationOrders() != nil
     }
 }

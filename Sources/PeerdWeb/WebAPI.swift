@@ -33,28 +33,68 @@ struct WebAPI<Backend: WebBackend> {
     }
 
     /// `follow`'s changes as `event: change`, each pick that changed as `event: pick` with its whole
-    /// state, and a comment line when nothing else was sent for a while. The stream ends when the
-    /// page goes away (`readerGone`, or a write fails), `ended` finishes (a device unlinked) or peerd
-    /// shuts down; then `done` is called.
+    /// state, and a comment line when nothing else was sent for a while: of the list the query's
+    /// `list` names (none: the group's), for the member its `profile` names (`actingFor` on the
+    /// device door, whatever it says). The stream ends when the page goes away (`readerGone`, or a
+    /// write fails), `ended` finishes (a device unlinked) or peerd shuts down; then `done` is called.
+    /// A query that names no list this member is on is `400` with the `error`.
     func events(
+        _ request: Request,
+        actingFor member: ForcedProfile? = nil,
         until readerGone: EventLoopFuture<Void>? = nil,
         or ended: AsyncStream<Never>? = nil,
         done: @escaping @Sendable () -> Void = {}
     ) async -> Response {
+        var follow: ControlRequest
+        switch Self.follow(asked: Array(request.uri.queryParameters)) {
+        case .failure(let error):
+            done()
+            return Self.json(.error(error), status: .badRequest)
+        case .success(let asked): follow = asked
+        }
+        if let member { follow.profile = member.profile }
         // Listening starts before the answer's head is sent: a page that lists once the stream is
         // open misses no change (proto/WEB.md).
-        let follow = await backend.follow()
-        let picks = await backend.pickEvents()
+        let events: PageEvents
+        switch await backend.events(for: follow) {
+        case .failure(let error):
+            done()
+            return Self.json(.error(error), status: .badRequest)
+        case .success(let found): events = found
+        }
         return EventStream.response(until: readerGone, or: ended) { sink in
             defer { done() }
-            // Both end when the replica stops (or the page goes away); then the stream does.
+            // They end when the list stops (or the page goes away); then the stream does.
             await withDiscardingTaskGroup { forwarders in
-                forwarders.addTask { await follow.forward { sink.yield(Self.event($0)) } }
+                forwarders.addTask { await events.changes.forward { sink.yield(Self.event($0)) } }
                 forwarders.addTask {
-                    for await pick in picks { sink.yield(pick.frame) }
+                    for await pick in events.picks { sink.yield(pick.frame) }
                 }
+                forwarders.addTask { await events.building() }
             }
         }
+    }
+
+    /// The `follow` an event stream's query asks for: `list` and `profile`, each at most once and of
+    /// 1–64 characters (a list's or profile's name, an id, an id's first 8 digits), no other.
+    static func follow(asked query: [(key: Substring, value: Substring)]) -> Result<ControlRequest, WireError> {
+        var follow = ControlRequest(FollowRequest())
+        for (key, value) in query {
+            let fine =
+                (1...64).contains(value.count) && !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            switch key {
+            case "list" where fine && follow.list == nil: follow.list = String(value)
+            case "profile" where fine && follow.profile == nil: follow.profile = String(value)
+            default:
+                return .failure(
+                    WireError(
+                        .badRequest,
+                        "/api/events takes list and profile, once each: a name or an id of 1 to 64 characters"
+                    )
+                )
+            }
+        }
+        return .success(follow)
     }
 
     static func event(_ change: ChangeRecord) -> ByteBuffer {

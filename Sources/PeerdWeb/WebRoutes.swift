@@ -17,7 +17,7 @@ enum WebRoutes {
         }
         let api = WebAPI(backend: backend)
         router.post("/api/request") { request, _ in try await api.request(request) }
-        router.get("/api/events") { _, _ in await api.events() }
+        router.get("/api/events") { request, _ in await api.events(request) }
         return router
     }
 

@@ -23,12 +23,13 @@ final class DeviceBackend: WebBackend {
         return .list(movies: [], total: 0, next: nil)
     }
 
-    func follow() async -> ChangeFollow {
-        open.yield()
-        return ChangeFollow(AsyncStream { _ in })
-    }
+    let followed = Mutex<[ControlRequest]>([])
 
-    func pickEvents() async -> AsyncStream<PickEvent> { AsyncStream { _ in } }
+    func events(for request: ControlRequest) async -> Result<PageEvents, WireError> {
+        followed.withLock { $0.append(request) }
+        open.yield()
+        return .success(PageEvents(changes: ChangeFollow(AsyncStream { _ in }), picks: AsyncStream { _ in }))
+    }
 
     func run() async {}
 }
@@ -154,14 +155,19 @@ struct DeviceDoorTests {
         }
     }
 
-    @Test("unlinking ends the device's open event stream at once, and its next request is 401")
+    @Test(
+        "a device's event stream follows its list as its member; unlinking ends it at once, and its next request is 401"
+    )
     func unlinkEndsIt() async throws {
         try await test { client, ledger in
             let cookie = try await open(client, try await link(ledger))
             let id = try #require(ledger.records.first?.id)
             let opened = backend.opened
-            async let stream = get(client, "/api/events", cookie: cookie)
+            async let stream = get(client, "/api/events?list=kids&profile=bob", cookie: cookie)
             #expect(try await firstEvent(of: opened) != nil, "the event stream opened")
+            // The list it names, as the device's member: what it says of its profile is not heard.
+            let followed = backend.followed.withLock { $0 }
+            #expect(followed.map(\.list) == ["kids"] && followed.map(\.profile) == [Self.sam.peer?.rawValue])
             #expect(await ledger.unlink(id)?.name == "sam's phone")
             #expect(try await stream.status == .ok, "the stream ended")
             #expect(try await get(client, "/", cookie: cookie).status == .unauthorized)

@@ -20,8 +20,18 @@ final class FakeBackend: WebBackend {
         return .list(movies: [], total: 0, next: nil)
     }
 
+    /// The event streams asked for, each as its `follow`.
+    let followed = Mutex<[ControlRequest]>([])
+
+    /// One change and one pick event; a list called `gone` is none this machine holds.
+    func events(for request: ControlRequest) async -> Result<PageEvents, WireError> {
+        followed.withLock { $0.append(request) }
+        if request.list == "gone" { return .failure(WireError(.badRequest, "there is no list called gone")) }
+        return .success(PageEvents(changes: follow(), picks: pickEvents()))
+    }
+
     /// One change, the golden frame's: bob adds 603.
-    func follow() async -> ChangeFollow {
+    func follow() -> ChangeFollow {
         let origin = PeerID("e47d41781ad71e3c12901eaf77360415")!
         let op = Operation(
             id: OperationID(origin: origin, seq: 4),
@@ -40,7 +50,7 @@ final class FakeBackend: WebBackend {
     }
 
     /// One pick event: the golden `pickState` response, as `pickStatus` answers it.
-    func pickEvents() async -> AsyncStream<PickEvent> {
+    func pickEvents() -> AsyncStream<PickEvent> {
         let (events, sink) = AsyncStream.makeStream(of: PickEvent.self)
         if let state = try? WireCoding.decode(ControlResponse.self, from: ByteBuffer(bytes: Self.pickStateJSON)) {
             sink.yield(PickEvent(state))
@@ -200,6 +210,32 @@ struct WebAPITests {
                 #expect(text.contains("event: pick\ndata: \(state)\n\n"))
                 #expect(text.hasSuffix("}\n\n"))
             }
+        }
+    }
+
+    @Test("the event stream follows the list and profile its query names; a list not held is 400, as are bad words")
+    func eventStreamOfAList() async throws {
+        try await test { client in
+            let uri = "/api/events?list=5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b&profile=sam%20x"
+            try await client.execute(uri: uri, method: .get, headers: headers(origin: false)) { response in
+                #expect(response.status == .ok)
+            }
+            let asked = backend.followed.withLock { $0 }
+            #expect(asked.map(\.type) == ["follow"])
+            #expect(asked.first?.list == "5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b")
+            #expect(asked.first?.profile == "sam x")
+            try await client.execute(uri: "/api/events?list=gone", method: .get, headers: headers(origin: false)) {
+                #expect($0.status == .badRequest)
+                #expect(String(buffer: $0.body).contains("there is no list called gone"))
+            }
+            let long = String(repeating: "a", count: 65)
+            for query in ["list=", "list=a&list=b", "other=1", "list=\(long)", "list=a%0Ab"] {
+                try await client.execute(uri: "/api/events?\(query)", method: .get, headers: headers(origin: false)) {
+                    #expect($0.status == .badRequest, "\(query)")
+                    #expect(String(buffer: $0.body).contains(#""code":"bad-request""#), "\(query)")
+                }
+            }
+            #expect(backend.followed.withLock { $0.count } == 2)
         }
     }
 }

@@ -80,11 +80,22 @@ struct ControlResponder: Sendable {
 
     /// The answer to `request`, acting for the member its `profile` names (``ActingMember``).
     func respond(to request: ControlRequest) async -> ControlResponse {
-        guard let profile = request.profile else { return await respondOnList(to: request) }
-        switch await members.acting(profile) {
+        switch await acting(for: request, { await respondOnList(to: request) }) {
         case .failure(let error): return .error(error)
-        case .success(let author):
-            return await ActingMember.$current.withValue(author) { await respondOnList(to: request) }
+        case .success(let response): return response
+        }
+    }
+
+    /// What `work` makes acting for the member `request`'s `profile` names (``ActingMember``), or
+    /// why it can't act for them.
+    private func acting<Made: Sendable>(
+        for request: ControlRequest,
+        _ work: () async -> Made
+    ) async -> Result<Made, WireError> {
+        guard let profile = request.profile else { return .success(await work()) }
+        switch await members.acting(profile) {
+        case .failure(let error): return .failure(error)
+        case .success(let author): return .success(await ActingMember.$current.withValue(author) { await work() })
         }
     }
 
@@ -100,10 +111,16 @@ struct ControlResponder: Sendable {
 
     /// The changes `follow` streams: the list's `request` names, or why there is no such list.
     func changes(for request: ControlRequest) async -> Result<AsyncStream<[WatchListChange]>, WireError> {
-        switch await lists.space(request.list) {
+        switch await space(for: request) {
         case .failure(let error): return .failure(error)
         case .success(let list): return .success(await (list ?? replica).changes())
         }
+    }
+
+    /// The service of the list `request`'s `inList` names (nil: the group's own), as the member its
+    /// `profile` names may read it: `follow` and the page's event stream follow it.
+    func space(for request: ControlRequest) async -> Result<ReplicaService?, WireError> {
+        await acting(for: request) { await lists.space(request.list) }.flatMap { $0 }
     }
 
     /// The answer to `request`, from the desk of its feature; the request's type is its body's.

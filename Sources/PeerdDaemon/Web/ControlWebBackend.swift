@@ -15,11 +15,30 @@ struct ControlWebBackend: WebBackend {
         await responder.respond(to: request)
     }
 
-    func follow() async -> ChangeFollow {
-        ChangeFollow(await responder.replica.changes())
+    /// The group's pick events are built once for every stream (``run()``); another list's for each
+    /// stream that follows it, while it is open (a list has few members, each with a page or two).
+    func events(for request: ControlRequest) async -> Result<PageEvents, WireError> {
+        let list: ReplicaService
+        switch await responder.space(for: request) {
+        case .failure(let error): return .failure(error)
+        case .success(nil):
+            return .success(
+                PageEvents(changes: ChangeFollow(await responder.replica.changes()), picks: picks.subscribe())
+            )
+        case .success(let found?): list = found
+        }
+        let changed = await list.pickChanges()
+        let (events, sink) = AsyncStream.makeStream(of: PickEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let responder = self.responder
+        return .success(
+            PageEvents(changes: ChangeFollow(await list.changes()), picks: events) {
+                await PagePickEvents.build(changed, into: { sink.yield($0) }) { pick in
+                    await ActingList.$current.withValue(list) { await responder.picks.status(pick) }
+                }
+                sink.finish()
+            }
+        )
     }
-
-    func pickEvents() async -> AsyncStream<PickEvent> { picks.subscribe() }
 
     func run() async {
         await picks.run(changes: await responder.replica.pickChanges()) { pick in

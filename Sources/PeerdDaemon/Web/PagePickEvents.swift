@@ -15,13 +15,24 @@ final class PagePickEvents: Sendable {
     /// Builds each changed pick's event with `state` as `changes` (the picks each commit changed)
     /// names them, until they end or graceful shutdown; then ends every subscription.
     func run(changes: AsyncStream<[OperationID]>, state: (OperationID) async -> ControlResponse) async {
-        for await picks in changes.cancelOnGracefulShutdown() where events.hasSubscribers {
+        await Self.build(changes, into: events.yield, while: { events.hasSubscribers }, state: state)
+        events.finish()
+    }
+
+    /// Hands `yield` each changed pick's event, built with `state`, for as long as `changes` go on
+    /// (and the task is not cancelled, nor peerd shut down); builds none while `wanted` says no.
+    static func build(
+        _ changes: AsyncStream<[OperationID]>,
+        into yield: (PickEvent) -> Void,
+        while wanted: () -> Bool = { true },
+        state: (OperationID) async -> ControlResponse
+    ) async {
+        for await picks in changes.cancelOnGracefulShutdown() where wanted() {
             for pick in picks {
                 let response = await state(pick)
                 guard case .pickState = response else { continue }
-                events.yield(PickEvent(response))
+                yield(PickEvent(response))
             }
         }
-        events.finish()
     }
 }

@@ -41,10 +41,11 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
         guard case .success(let device) = found else { return unlinked(route) }
         if !free, let wait = ledger.admit(device: device.id) { return Self.tooMany(wait) }
         let api = WebAPI(backend: backend)
+        let member = ForcedProfile(profile: device.member.peer?.rawValue)
         switch route {
         case .request:
             do {
-                return try await api.request(request, actingFor: ForcedProfile(profile: device.member.peer?.rawValue))
+                return try await api.request(request, actingFor: member)
             } catch let error as HTTPError {
                 return WebGateMiddleware<BasicRequestContext>.text(status: error.status.code, error.body ?? "")
             } catch {
@@ -55,7 +56,8 @@ struct DeviceResponder<Backend: WebBackend>: LANResponder {
                 return Self.tooMany(EventStream.keepAliveInterval, "too many open event streams from this device")
             }
             let ledger = self.ledger
-            return await api.events(until: await context.clientGone(), or: stream.unlinked) {
+            return await api.events(request, actingFor: member, until: await context.clientGone(), or: stream.unlinked)
+            {
                 ledger.closeStream(stream)
             }
         case .file(let path): return Self.file(path)

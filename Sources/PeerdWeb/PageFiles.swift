@@ -33,6 +33,7 @@ enum PageFiles {
         "peers.js": File(bytes: PackageResources.peers_js, contentType: script),
         "members.js": File(bytes: PackageResources.members_js, contentType: script),
         "who.js": File(bytes: PackageResources.who_js, contentType: script),
+        "lists.js": File(bytes: PackageResources.lists_js, contentType: script),
         "search.js": File(bytes: PackageResources.search_js, contentType: script),
         "discover.js": File(bytes: PackageResources.discover_js, contentType: script),
         "movie.js": File(bytes: PackageResources.movie_js, contentType: script),

@@ -43,6 +43,7 @@ import web_support as ws  # noqa: E402
 from fake_tmdb import FakeTMDB  # noqa: E402
 from web_support import tab_to  # noqa: E402
 import web_browse  # noqa: E402
+import web_lists  # noqa: E402
 import web_marks  # noqa: E402
 import web_members  # noqa: E402
 import web_profiles  # noqa: E402
@@ -953,6 +954,7 @@ CHECKS = [
     *web_tv.CHECKS,
     *web_members.CHECKS,
     *web_profiles.CHECKS,
+    *web_lists.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -963,7 +965,7 @@ BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check
                   *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
                   *(check for _, check in web_tonight.CHECKS), *(check for _, check in web_tv.CHECKS),
                   *(check for _, check in web_members.CHECKS),
-                  *(check for _, check in web_profiles.CHECKS)}
+                  *(check for _, check in web_profiles.CHECKS), *(check for _, check in web_lists.CHECKS)}
 
 
 # MARK: the screenshot

@@ -41,12 +41,14 @@ export async function answerOf(res) {
  * (none on a linked device: its cookie goes instead) and resolves with its control response, or
  * throws ApiError with the `error` response's code. A 401 (the token is not, or no longer, this
  * peerd's) calls `refused` first. `acting()` names the profile the page acts for (null: this
- * machine's own member). */
-export function controlApi(token, refused, acting = () => null) {
+ * machine's own member), `shown()` the list it shows (null: the group's; a request's own `inList`
+ * wins). */
+export function controlApi(token, refused, acting = () => null, shown = () => null) {
   return async function request(control) {
     const profile = acting();
+    const inList = shown();
     const res = await send('/api/request', {
-      body: { ...control, version: 1, ...(profile ? { profile } : {}) },
+      body: { ...(inList ? { inList } : {}), ...control, version: 1, ...(profile ? { profile } : {}) },
       headers: token ? { Authorization: `Bearer ${token}` } : {},
     });
     if (res.status === 401) {

@@ -6,6 +6,7 @@ import { loadHistory } from './activity.js';
 import { buildDiscover } from './discover.js';
 import { $ } from './dom.js';
 import * as list from './list.js';
+import { listInAddress, startLists } from './lists.js';
 import { follow } from './live.js';
 import { onRemoved, renderMembers } from './members.js';
 import { closeMovie, openMovie, redrawMine } from './movie.js';
@@ -73,9 +74,11 @@ function peersSoon() {
 
 // ---------------------------------------------------------------- the event stream
 
-/** `GET /api/events`: each `change` to the list, each `pick` (the pick's whole state) to Tonight. */
+/** `GET /api/events`: each `change` to the list, each `pick` (the pick's whole state) to Tonight;
+ * the list shown's, as the member the page acts for sees it. */
 function listen() {
-  page.stream = follow('/api/events', {
+  const query = new URLSearchParams(page.list ? { list: page.list, ...(page.profile ? { profile: page.profile } : {}) } : {});
+  page.stream = follow(`/api/events${page.list ? `?${query}` : ''}`, {
     headers: authorization,
     onOpen(again) {
       if (!again) return;
@@ -129,19 +132,27 @@ function route() {
 window.addEventListener('hashchange', () => {
   if (/token=/.test(location.hash)) location.reload();
 });
-/** "Who's watching" changed: "me" is another member now, and so are the marks to set and the filters. */
+/** "Who's watching" changed: "me" is another member now, and so are the marks to set, the filters
+ * and the lists to choose. A list shown is loaded anew, to be checked for the new member. */
 function actingChanged() {
+  if (page.list) return void location.reload();
+  startLists();
   api({ type: 'status' }).then(applyStatus, (err) => fail('Could not read peerd’s status', err));
   list.resync();
   tonight.reload();
 }
 
-function start() {
+async function start() {
   // A linked device acts for its own member, whatever it asks: no "who's watching" there.
   if (!page.device) {
     page.profile = chosenProfile();
     startWho(actingChanged);
   }
+  // The list in the address is checked before anything is asked of it; without one, the group's
+  // list starts at once and the switcher fills meanwhile.
+  page.list = listInAddress();
+  if (page.list) await startLists();
+  else startLists();
   // The first page and the status go out together; the stream starts too, and holds its changes
   // until the first page is on screen.
   list.start({ firstPage: refreshPeers, changed: peersSoon });

@@ -14,8 +14,11 @@ const ui = {
  * (status.peer), or `profile`, a profile of this machine chosen in "who's watching"; `view`: the view shown
  * (list, discover, activity, tonight), under the movie view when it is open; `stopped`: the page
  * has no (valid) token and talks to peerd no more; `stream`: the event stream (live.js's `follow`);
- * `device`: served to a linked device (proto/WEB.md, "Devices"), whose cookie is its key. */
-export const page = { token: takeToken(), device: false, me: null, profile: null, view: 'list', stopped: false, stream: null };
+ * `device`: served to a linked device (proto/WEB.md, "Devices"), whose cookie is its key; `list`: the
+ * list shown (a list's id, from the address: lists.js), null for the group's. */
+export const page = {
+  token: takeToken(), device: false, me: null, profile: null, list: null, view: 'list', stopped: false, stream: null,
+};
 page.device = !page.token && onDevice();
 
 /** movieId → a search, discover or similar result: what the movie view shows of a movie not described. */
@@ -32,7 +35,7 @@ export const refused = () => {
 export const authorization = () => (page.token ? { Authorization: `Bearer ${page.token}` } : {});
 
 /** One control request with the page's token: its control response, or ApiError (api.js). */
-export const api = controlApi(page.token, refused, () => page.profile);
+export const api = controlApi(page.token, refused, () => page.profile, () => page.list);
 
 /** A request; when the group's token is busy (`rate-limited`), asked again a second later, thrice at most. */
 export async function ask(request) {

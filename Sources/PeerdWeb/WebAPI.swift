@@ -37,7 +37,8 @@ struct WebAPI<Backend: WebBackend> {
     /// `list` names (none: the group's), for the member its `profile` names (`actingFor` on the
     /// device door, whatever it says). The stream ends when the page goes away (`readerGone`, or a
     /// write fails), `ended` finishes (a device unlinked) or peerd shuts down; then `done` is called.
-    /// A query that names no list this member is on is `400` with the `error`.
+    /// A query that is not `list` and `profile` is `400`; one that names no list this member is on, or
+    /// no profile here, `404`; each with the `error` the daemon answers a request with.
     func events(
         _ request: Request,
         actingFor member: ForcedProfile? = nil,
@@ -59,7 +60,7 @@ struct WebAPI<Backend: WebBackend> {
         switch await backend.events(for: follow) {
         case .failure(let error):
             done()
-            return Self.json(.error(error), status: .badRequest)
+            return Self.json(.error(error), status: .notFound)
         case .success(let found): events = found
         }
         return EventStream.response(until: readerGone, or: ended) { sink in

@@ -213,7 +213,7 @@ struct WebAPITests {
         }
     }
 
-    @Test("the event stream follows the list and profile its query names; a list not held is 400, as are bad words")
+    @Test("the event stream follows the list and profile its query names; a list not held is 404, bad words 400")
     func eventStreamOfAList() async throws {
         try await test { client in
             let uri = "/api/events?list=5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b&profile=sam%20x"
@@ -225,7 +225,7 @@ struct WebAPITests {
             #expect(asked.first?.list == "5f3c1a9e0b7d4c2e8a6f1b3d5c7e9a0b")
             #expect(asked.first?.profile == "sam x")
             try await client.execute(uri: "/api/events?list=gone", method: .get, headers: headers(origin: false)) {
-                #expect($0.status == .badRequest)
+                #expect($0.status == .notFound)
                 #expect(String(buffer: $0.body).contains("there is no list called gone"))
             }
             let long = String(repeating: "a", count: 65)

@@ -75,7 +75,9 @@ import Testing
         #expect(!frames.contains { $0.contains(Array(#""id":603"#.utf8)) }, "a frame bob received names 603")
         // Its own log holds it, apart: alice's and carol's.
         for daemon in [alice, carol] {
-            #expect(FileManager.default.fileExists(atPath: daemon.stateDir + "/lists/" + id.rawValue + "/operations.log"))
+            #expect(
+                FileManager.default.fileExists(atPath: daemon.stateDir + "/lists/" + id.rawValue + "/operations.log")
+            )
         }
     }
 

@@ -25,6 +25,14 @@ struct AddCommand: ParsableCommand {
     @Option(help: "The movie's release year.")
     var year: Int?
 
+    @Flag(
+        help: """
+            On a list with a ceiling (`peerctl lists create kids --max-certification PG`): add a movie TMDB \
+            knows no certification of. Not for a profile.
+            """
+    )
+    var allowUnrated = false
+
     @OptionGroup var options: ControlOptions
 
     private var text: String { movie.joined(separator: " ") }
@@ -46,7 +54,7 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let movie = try resolve(try wanted())
-        guard case .added(let record, let operation) = try options.request(AddRequest(movie: movie)) else {
+        guard case .added(let record, let operation) = try options.request(AddRequest(movie: movie, allowUnrated: allowUnrated ? true : nil)) else {
             throw Output.unexpected()
         }
         if options.json {

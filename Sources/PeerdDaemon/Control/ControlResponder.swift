@@ -58,7 +58,7 @@ struct ControlResponder: Sendable {
             tmdbLanguage: info.tmdbLanguage
         )
         self.catalog = catalog
-        list = ListDesk(replica: replica, roster: roster, catalog: access)
+        list = ListDesk(replica: replica, roster: roster, catalog: access, ceilings: catalog)
         marks = MarkDesk(replica: replica, roster: roster)
         members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster, profiles: profiles)
         lists = ListsDesk(spaces: spaces, replica: replica, roster: roster)
@@ -126,7 +126,7 @@ struct ControlResponder: Sendable {
     /// The answer to `request`, from the desk of its feature; the request's type is its body's.
     private func route(_ request: ControlRequest) async -> ControlResponse {
         switch request.body {
-        case let add as AddRequest: return await list.add(add.movie)
+        case let add as AddRequest: return await list.add(add.movie, allowUnrated: add.allowUnrated == true)
         case let remove as RemoveRequest: return await list.remove(remove.movie)
         case let page as ListRequest:
             return await list.list(limit: page.limit, after: page.after, streaming: page.streaming, filter: page.filter)

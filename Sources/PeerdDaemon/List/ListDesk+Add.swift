@@ -6,14 +6,18 @@ import PeerdWire
 /// movie it doesn't have is refused before anything is written and a new row carries TMDB's title
 /// at once.
 extension ListDesk {
-    func add(_ asked: Movie) async -> ControlResponse {
+    func add(_ asked: Movie, allowUnrated: Bool = false) async -> ControlResponse {
         var movie = asked
-        if let catalog, await replica.snapshot.isUnknown(movie.id) {
+        let snapshot = await replica.snapshot
+        if let catalog, snapshot.isUnknown(movie.id) {
             switch await catalog.checkBeforeAdd(movie.id) {
             case .missing: return .error(WireError(.badRequest, Self.noSuchMovie(movie.id)))
             case .found(let details): movie = movie.titled(by: details)
             case .unknown: break
             }
+        }
+        if let refusal = await ceilingRefusal(of: movie, in: snapshot, allowUnrated: allowUnrated) {
+            return .error(WireError(.badRequest, refusal))
         }
         do {
             let written = try await replica.write([.add(movie)], at: Wallclock.millis())
@@ -29,6 +33,19 @@ extension ListDesk {
         } catch {
             return .error(ReplicaService.wireError(error))
         }
+    }
+
+    /// Why `movie` may not join the list `snapshot` is, by its ceiling, or nil (proto/PEER.md,
+    /// "Ceilings"): one certified above it is refused, and one whose certification is not known unless
+    /// `allowUnrated` comes from a member who is not a profile.
+    func ceilingRefusal(of movie: Movie, in snapshot: Replica, allowUnrated: Bool) async -> String? {
+        guard let definition = snapshot.listDefinition, let ceiling = definition.maxCertification else { return nil }
+        guard let ceilings else { return "\(definition.name) has a ceiling, and this peerd can't check one" }
+        let check = await ceilings.checkCeiling(movie.id, ceiling: ceiling)
+        let title = snapshot.list.row(for: movie.id)?.movie.title ?? movie.title ?? "movie \(movie.id.rawValue)"
+        guard let refusal = check.refusal(title: title, list: definition.name) else { return nil }
+        let isProfile = ActingMember.current.map { $0.id != roster.machine } ?? false
+        return check.isUnrated && allowUnrated && !isProfile ? nil : refusal
     }
 
     func remove(_ movieID: MovieID) async -> ControlResponse {

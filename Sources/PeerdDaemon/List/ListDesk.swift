@@ -11,6 +11,8 @@ struct ListDesk: Sendable {
     let roster: MemberRoster
     /// TMDB, when this daemon holds a token: an add asks it first (``add(_:)``).
     let catalog: (any CatalogAccess)?
+    /// Where a list's ceiling is checked (proto/PEER.md, "Ceilings"): TMDB, or a holder's answer.
+    var ceilings: CatalogDesk?
 
     static let noServices =
         "the group has no streaming services yet; name them, e.g. peerctl services --region DE netflix mubi"

@@ -4,8 +4,14 @@ package import PeerdModel
 package struct AddRequest: ControlRequestBody {
     package static let tag = "add"
     package var movie: Movie
+    /// On a list with a ceiling: take a movie whose certification is not known (proto/PEER.md,
+    /// "Ceilings"), when the member the request acts for is not a profile.
+    package var allowUnrated: Bool?
 
-    package init(movie: Movie) { self.movie = movie }
+    package init(movie: Movie, allowUnrated: Bool? = nil) {
+        self.movie = movie
+        self.allowUnrated = allowUnrated
+    }
 }
 
 /// Remove a movie from the list.

@@ -54,7 +54,11 @@ struct AddCommand: ParsableCommand {
 
     func run() throws {
         let movie = try resolve(try wanted())
-        guard case .added(let record, let operation) = try options.request(AddRequest(movie: movie, allowUnrated: allowUnrated ? true : nil)) else {
+        guard
+            case .added(let record, let operation) = try options.request(
+                AddRequest(movie: movie, allowUnrated: allowUnrated ? true : nil)
+            )
+        else {
             throw Output.unexpected()
         }
         if options.json {

@@ -40,6 +40,7 @@ from harness import CheckFailed, HarnessError  # noqa: E402
 from fake_tmdb import CATALOG, DETAILS, HUGE_BYTES, FakeTMDB  # noqa: E402
 from suite import Suite, exit_on_signals, selected  # noqa: E402
 import browse_checks  # noqa: E402
+import lists_checks  # noqa: E402
 import services_checks  # noqa: E402
 
 QUICK = 3.0  # s: a peerctl add answers within this whatever TMDB does (the stall is 10 s)
@@ -1137,6 +1138,7 @@ CHECKS = [
     ("group: a member's flood of queries is limited; alice's describes still land", check_group_flood),
     ("group: with alice stopped, bob's search says who holds a token and when it was seen", check_group_holder_stopped),
     *browse_checks.CHECKS,
+    *lists_checks.CHECKS,
     ("healthy: adds at once, details on all three, one request per movie", check_healthy),
     ("url: an add by URL has the slug's title at once", check_url_provisional),
     ("url: the slug's title gives way to TMDB's", check_url_replaced),

@@ -1,13 +1,14 @@
 import Logging
 import PeerdModel
 import PeerdSecurity
+import ServiceLifecycle
 
 /// What the group's membership does to its lists: a key removed from the group is removed from
 /// every list held here that it is on (proto/PEER.md, "Lists"), and the machines a list goes to
 /// may change with the profiles that live on them.
 extension ListSpaces {
     func followGroup() async {
-        for await membership in await group.membershipChanges() {
+        for await membership in await group.membershipChanges().cancelOnGracefulShutdown() {
             sharingChanged()
             let removed = Set(membership.removals.compactMap(\.step.peer))
             guard !removed.isEmpty else { continue }

@@ -60,13 +60,18 @@ package actor ListSpaces: Service {
         }
     }
 
-    /// Runs each list's service, and follows the lists' and the group's members.
+    /// Runs each list's service, and follows the lists' and the group's members, until the daemon
+    /// stops (every loop here ends at the graceful shutdown: the group's service stops after this).
     package func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followGroup() }
             for await service in opened.stream.cancelOnGracefulShutdown() {
                 group.addTask { try? await service.run() }
-                group.addTask { for await _ in await service.membershipChanges() { await self.sharingChanged() } }
+                group.addTask {
+                    for await _ in await service.membershipChanges().cancelOnGracefulShutdown() {
+                        await self.sharingChanged()
+                    }
+                }
             }
         }
         sharing.finish()

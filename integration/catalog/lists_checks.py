@@ -64,8 +64,27 @@ def check_kids_pick(w):
     return f"kids' pick dealt {deck}, all from kids (the group's list has 550 too); the group's shows no pick"
 
 
+def check_kids_discover(w):
+    """Discover offered for the kids' list leaves out what is above its ceiling: TMDB is asked for movies
+    certified up to PG in the group's region, with nothing said of a ceiling by the one asking."""
+    w.up()
+    if kids_movies(w.bob) is None:
+        ok(w.alice, "lists", "create", "kids", "--members", "bob", "--max-certification", "PG")
+        harness.expect_eventually(lambda: kids_movies(w.bob) == [], 10, "kids on bob")
+    ok(w.bob, "discover", "--list", "kids", "--json")
+    asked = w.fake.requests("/3/discover/movie")[-1]["query"] if w.fake.requests("/3/discover/movie") else {}
+    if asked.get("certification_country") != "US" or asked.get("certification.lte") != "PG":
+        raise CheckFailed(f"bob's discover on kids asked TMDB for {asked}")
+    ok(w.bob, "discover", "--json")
+    plain = w.fake.requests("/3/movie/popular")
+    if not plain:
+        raise CheckFailed("bob's discover on the group's list did not ask TMDB for the popular list")
+    return f"on kids TMDB was asked {asked}; on the group's list, /3/movie/popular with no ceiling"
+
+
 CHECKS = [
     ("lists: a kids' list refuses an R movie, on bob through alice's token; unrated only with --allow-unrated",
      check_kids_ceiling),
     ("lists: a pick on the kids' list deals only from it", check_kids_pick),
+    ("lists: discover for the kids' list asks TMDB for movies up to its ceiling only", check_kids_discover),
 ]

@@ -32,8 +32,16 @@ struct CatalogDesk: Sendable {
     }
 
     /// `discover`, `similar` and `genres`: from the shelf when it is fresh, else from TMDB.
+    /// On a list with a ceiling (proto/PEER.md, "Ceilings"), only movies certified up to it in the
+    /// group's region, unless the request sets a certification itself.
     func discover(_ list: DiscoverList, page: Int?) async -> ControlResponse {
-        await answer(page: page) { .discover(list, page: $0) }
+        var list = list
+        if list.filter.maxCertification == nil, let ceiling = await replica.snapshot.listDefinition?.maxCertification {
+            list.filter.certificationCountry =
+                await replica.groupSnapshot.list.settings?.region ?? TMDBResponses.region(of: tmdbLanguage)
+            list.filter.maxCertification = ceiling
+        }
+        return await answer(page: page) { [list] in .discover(list, page: $0) }
     }
 
     func similar(_ movie: MovieID, page: Int?) async -> ControlResponse {

@@ -74,7 +74,7 @@ RELAY_MOVIES = [(155, "The Dark Knight"), (278, "The Shawshank Redemption"), (23
                 (105, "Back to the Future"), (862, "Toy Story"), (807, "Se7en")]
 # The message types each stream must show.
 EXPECTED = {
-    "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer"},
+    "peer": {"hello", "ops", "ping", "pong", "error", "members", "have", "prune", "graft", "query", "answer", "list"},
     "control-request": {"add", "remove", "list", "mark", "watch", "history", "pick", "vote", "pickStatus", "pickClose",
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",

@@ -313,8 +313,10 @@ def check_schemathesis(w):
 def open_guest_door(w):
     """A pick of three listed movies, so the daemon's guest door (on loopback: harness.Peerd) opens;
     its base URL, the capability, and a guest's token."""
+    # Wanted, so they lead the deck (the most wanted 12) however many movies the run before added.
     for movie, title, year in GUEST_DECK:
         w.daemon.peerctl("add", str(movie), "--title", title, "--year", str(year))
+        w.daemon.peerctl("want", str(movie))
     # A pick the run against the page's API left voting would be joined, not opened (a group votes
     # on one pick at a time): close every pick first, so this one is new and the only one.
     for _ in range(20):

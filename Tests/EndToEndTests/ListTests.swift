@@ -58,6 +58,15 @@ import Testing
                 return rows.first?.marks.contains { $0.name == "carol" && $0.want } == true
             }
         )
+        // "Seen" is seen everywhere: marked on the group's list, it shows on friends, and the other way.
+        // (550 is the group's movie already: marking it and listing it on friends tells bob nothing new.)
+        #expect(try carol.peerctl("seen", "550").status == 0)
+        #expect(try carol.peerctl("add", "550", "--list", "friends").status == 0)
+        #expect(try carol.peerctl("want", "550", "--list", "friends").status == 0)
+        let onFriends = try carol.peerctl("list", "--list", "friends", "--json").json([MovieRecord].self)
+        #expect(onFriends.first { $0.movieId == 550 }?.marks.contains { $0.name == "carol" && $0.seen } == true)
+        let onGroup = try carol.list().first { $0.movieId == 550 }
+        #expect(onGroup?.marks.contains { $0.name == "carol" && $0.want } == true)
         // The group's list is unchanged everywhere; bob has no list called friends.
         for daemon in [alice, bob, carol] { #expect(try daemon.movieIDs() == [550]) }
         #expect(try Self.lists(bob).map(\.name) == ["group"])

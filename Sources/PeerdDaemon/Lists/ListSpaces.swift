@@ -63,6 +63,8 @@ package actor ListSpaces: Service {
     /// Runs each list's service, and follows the lists' and the group's members, until the daemon
     /// stops (every loop here ends at the graceful shutdown: the group's service stops after this).
     package func run() async throws {
+        // The lists opened at start: the group's list shows their marks too, as it does a list opened since.
+        for service in lists.values { await group.accompany(service) }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followGroup() }
             for await service in opened.stream.cancelOnGracefulShutdown() {

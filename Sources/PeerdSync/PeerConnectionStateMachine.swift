@@ -327,11 +327,10 @@ package struct PeerConnectionStateMachine<Instant: InstantProtocol>: Sendable wh
         return withSession { $0.failed(WireError(.internal, "write failed: \(reason)")) }
     }
 
-    /// The directory's verdict on ``PeerSession/Action/established(_:)``: kept, or a duplicate.
-    package mutating func established(kept: Bool, now: Instant) -> [Session.Action] {
-        guard kept else {
-            return withSession { $0.failed(WireError(.duplicateSession, "already connected to this peer")) }
-        }
+    /// The directory's verdict on ``PeerSession/Action/established(_:)``: kept (nil), or why not:
+    /// another session with the peer wins, or its key was removed while the handshake ran.
+    package mutating func established(refusal: WireError?, now: Instant) -> [Session.Action] {
+        if let refusal { return withSession { $0.failed(refusal) } }
         establishedAt = now
         return [.sendMembers]
     }

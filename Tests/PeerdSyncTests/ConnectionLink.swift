@@ -145,7 +145,7 @@ struct ConnectionLink {
                 )
             perform(side, answer)
         case .listEnded(let list, let error): ends[side].ended[list] = error
-        case .established: perform(side, ends[side].machine.established(kept: true, now: now))
+        case .established: perform(side, ends[side].machine.established(refusal: nil, now: now))
         case .close(let error): ends[side].closed.append(error)
         case .sendOperations, .deliver, .peerReported, .introduced, .sendMembers, .queried, .answered: break
         }

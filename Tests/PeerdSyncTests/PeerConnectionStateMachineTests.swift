@@ -69,7 +69,7 @@ enum Phase: String, CaseIterable, Sendable {
         _ = machine.admission(confirmed: true, localHello: ends.hello(ends.local.peer), now: start)
         guard self != .admitted else { return machine }
         _ = machine.received(frame(.hello(ends.hello(ends.remote.peer))), now: start)
-        _ = machine.established(kept: true, now: start)
+        _ = machine.established(refusal: nil, now: start)
         guard self != .established else { return machine }
         _ = machine.closeRequested(WireError(.revoked, "revoked with peerctl forget"))
         return machine
@@ -275,7 +275,11 @@ struct PeerConnectionStateMachineTests {
                 .frameTooLarge, "?"
             ),
             ("shutdown", { $0.inboundEnded(.shutdown, now: start) }, .shuttingDown, nil),
-            ("duplicate", { $0.established(kept: false, now: start) }, .duplicateSession, nil),
+            (
+                "duplicate",
+                { $0.established(refusal: WireError(.duplicateSession, "already connected to this peer"), now: start) },
+                .duplicateSession, nil
+            ),
             ("clean end", { $0.inboundEnded(.closed, now: start) }, nil, nil),
             ("lost", { $0.inboundEnded(.lost("reset"), now: start) }, nil, "connection lost: reset"),
         ]

@@ -49,10 +49,12 @@ extension PeerConnection.Driver {
     private mutating func established(_ hello: PeerMessage.Hello) async {
         logger[metadataKey: "peer"] = "\(hello.peer.short)"
         await connection.trust.named(hello.peer, hello.name)
-        let kept = await connection.directory.established(connectionID, hello: hello, now: Wallclock.millis())
-        if kept { logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(connection.role)"]) }
-        await perform(machine.established(kept: kept, now: clock.now))
-        if kept { await shareLists() }
+        let refusal = await connection.directory.established(connectionID, hello: hello, now: Wallclock.millis())
+        if refusal == nil {
+            logger.info("peer connected", metadata: ["name": "\(hello.name)", "role": "\(connection.role)"])
+        }
+        await perform(machine.established(refusal: refusal, now: clock.now))
+        if refusal == nil { await shareLists() }
     }
 
     /// Sends the operations in `ranges` of `replica` (of `list`, when it is a list's), and counts them.

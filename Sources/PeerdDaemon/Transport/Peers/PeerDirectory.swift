@@ -44,6 +44,9 @@ package actor PeerDirectory {
     private(set) var connections: [Int: Connection] = [:]
     private(set) var refusals: [PeerID: Refusal] = [:]
     private(set) var targets: [DialTarget.Key: DialTarget] = [:]
+    /// Keys removed from the group, with what their sessions were closed with: a handshake that
+    /// ends after the removal is refused the same way.
+    private var removed: [PeerID: WireError] = [:]
     /// Recent dial results, refusals and inbound sessions, for `peerctl doctor`.
     var dialLog = DialLog()
     /// The dial loops' doorbells: rung when something may change what a target should do.
@@ -80,10 +83,14 @@ package actor PeerDirectory {
         return nextConnectionID
     }
 
-    /// Records a completed handshake. Returns false when another session with the same peer wins,
-    /// in which case the caller closes this one; a losing older session is closed from here.
-    func established(_ id: Int, hello: PeerMessage.Hello, now: Int64) -> Bool {
-        guard var connection = connections[id] else { return false }
+    /// Records a completed handshake. Returns why not when another session with the same peer wins
+    /// or the peer's key was removed while its handshake ran (``disconnect(_:_:)`` came first), in
+    /// which case the caller closes this one; a losing older session is closed from here.
+    func established(_ id: Int, hello: PeerMessage.Hello, now: Int64) -> WireError? {
+        if let removal = removed[hello.peer] { return removal }
+        guard var connection = connections[id] else {
+            return WireError(.duplicateSession, "already connected to this peer")
+        }
         let candidate = SessionArbiter.Candidate(dialer: connection.role == .dialer ? localID : hello.peer)
         let others = connections.filter { $0.key != id && $0.value.established && $0.value.peer == hello.peer }
         if let (otherID, other) = others.first {
@@ -91,7 +98,7 @@ package actor PeerDirectory {
             let age = Duration.milliseconds(now - (other.connectedSince ?? now))
             switch SessionArbiter.decide(new: candidate, existing: existing, local: localID, existingAge: age) {
             case .keepExisting:
-                return false
+                return WireError(.duplicateSession, "already connected to this peer")
             case .keepNew:
                 connections[otherID]?.established = false
                 other.close(WireError(.duplicateSession, "a preferred session with this peer was established"))
@@ -119,7 +126,7 @@ package actor PeerDirectory {
         connections[id] = connection
         sessionBell.yield(())
         noteEstablished(connection, peer: hello.peer)
-        return true
+        return nil
     }
 
     func touched(_ id: Int, now: Int64, sent: Int = 0, received: Int = 0) {
@@ -141,8 +148,10 @@ package actor PeerDirectory {
         for (key, target) in targets where target.peer == peer { ring(key) }
     }
 
-    /// Closes every session with `peer` (it was revoked).
+    /// Closes every session with `peer` (it was revoked); one whose handshake is still running
+    /// is refused when it completes, when `error` says the key was removed from the group (for good).
     func disconnect(_ peer: PeerID, _ error: WireError) {
+        if error.code == .removed { removed[peer] = error }
         for (id, connection) in connections where connection.peer == peer {
             connections[id]?.established = false
             connection.close(error)

@@ -1,0 +1,55 @@
+import PeerdModel
+import PeerdSync
+import PeerdWire
+import Synchronization
+import Testing
+
+@testable import PeerdDaemon
+
+/// ``PeerDirectory``'s verdicts on completed handshakes.
+@Suite("The peer directory")
+struct PeerDirectoryTests {
+    static let me = PeerID("a1b2c3d4a1b2c3d4a1b2c3d4a1b2c3d4")!
+    static let carol = PeerID("c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0")!
+
+    /// What the directory closed connections with.
+    final class Closes: Sendable {
+        let errors = Mutex<[WireError]>([])
+    }
+
+    /// A connection of carol's whose closes are counted.
+    func open(_ directory: PeerDirectory, closes: Closes) async -> Int {
+        await directory.opened(address: "10.77.0.3:7601", source: .mdns, role: .dialer) { error in
+            closes.errors.withLock { $0.append(error) }
+        }
+    }
+
+    func hello() -> PeerMessage.Hello {
+        PeerMessage.Hello(peer: Self.carol, name: "carol", port: 7601, vector: VersionVector())
+    }
+
+    @Test("a handshake that completes after its key's removal is refused with the removal")
+    func removedWhileHandshaking() async {
+        let directory = PeerDirectory(localID: Self.me)
+        let closes = Closes()
+        let id = await open(directory, closes: closes)
+        let removal = WireError(.removed, "removed from the group by alice at 18:56")
+        await directory.disconnect(Self.carol, removal)
+        #expect(await directory.established(id, hello: hello(), now: 1) == removal)
+        #expect(await directory.isConnected(Self.carol) == false)
+    }
+
+    @Test("a session established before the removal is closed by it; a duplicate is refused as one")
+    func removedWhileConnected() async {
+        let directory = PeerDirectory(localID: Self.me)
+        let closes = Closes()
+        let first = await open(directory, closes: closes)
+        #expect(await directory.established(first, hello: hello(), now: 1) == nil)
+        let second = await open(directory, closes: closes)
+        #expect(await directory.established(second, hello: hello(), now: 2)?.code == .duplicateSession)
+        let removal = WireError(.removed, "removed from the group by alice at 18:56")
+        await directory.disconnect(Self.carol, removal)
+        #expect(closes.errors.withLock { $0 } == [removal])
+        #expect(await directory.isConnected(Self.carol) == false)
+    }
+}

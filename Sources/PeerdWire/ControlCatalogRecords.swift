@@ -13,6 +13,9 @@ package struct SearchResultsRecord: Hashable, Sendable, Codable {
     package var fetchedAt: Int64?
     /// Why this kept page is shown and not a fresh one, when a fresh one could not be had.
     package var stale: String?
+    /// On a list with a ceiling (proto/PEER.md, "Ceilings"): how many of TMDB's results on this page
+    /// were left out, certified above it or with no certification known in the group's region.
+    package var leftOut: Int?
 
     package init(
         query: String,

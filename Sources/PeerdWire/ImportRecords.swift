@@ -100,6 +100,9 @@ package struct ImportResult: Hashable, Sendable, Codable {
         case unresolved
         /// TMDB (or the peer asked) failed, or the row can't be stored; running the import again retries it.
         case failed
+        /// The list's ceiling keeps the movie out (proto/PEER.md, "Ceilings"); `reason` says its
+        /// certification. Nothing of the row was made.
+        case refused
     }
 
     package var file: String?

@@ -34,10 +34,21 @@ struct SearchCommand: ParsableCommand {
         let response = try options.request(SearchRequest(query: query, year: year, page: page))
         guard case .searchResults(let results) = response else { throw Output.unexpected() }
         if options.json { return Output.json(response) }
-        guard !results.results.isEmpty else { return print("TMDB knows no movie called '\(query)'") }
-        MoviePageOutput.print(results) { next in
-            "peerctl search \(query)\(year.map { " --year \($0)" } ?? "") --page \(next)"
+        let leftOut = Self.leftOutWords(results)
+        guard !results.results.isEmpty else {
+            return print(leftOut.map { "\($0) for '\(query)'" } ?? "TMDB knows no movie called '\(query)'")
         }
+        MoviePageOutput.print(results) { next in
+            "peerctl search \(query)\(year.map { " --year \($0)" } ?? "")\(options.listArgument) --page \(next)"
+        }
+        if let leftOut { print(leftOut) }
+    }
+
+    /// "2 results on this page left out by this list's ceiling", when the list's ceiling left any out.
+    static func leftOutWords(_ results: SearchResultsRecord) -> String? {
+        guard let count = results.leftOut, count > 0 else { return nil }
+        return "\(count) \(count == 1 ? "result" : "results") on this page left out by this list's ceiling "
+            + "(certified above it, or not at all)"
     }
 
     /// For an add by title that matched no one movie clearly.
@@ -50,6 +61,9 @@ struct SearchCommand: ParsableCommand {
         done: String = "added"
     ) {
         guard !results.results.isEmpty else {
+            if let leftOut = leftOutWords(results) {
+                return Output.error("\(leftOut) for '\(text)'; nothing was \(done)")
+            }
             return Output.error("TMDB knows no movie called '\(text)'; nothing was \(done)")
         }
         Output.error("'\(text)' could be any of these; nothing was \(done). Name one by its id: peerctl \(command) ID")

@@ -26,4 +26,25 @@ extension CatalogDesk {
             return CeilingCheck(verdict: .unknown(error.message), region: region, ceiling: ceiling)
         }
     }
+
+    /// `page` without the movies that `ceiling` leaves out (above it, or with no certification known),
+    /// and how many that was: search results offered for a list with a ceiling. Each movie is checked
+    /// as an add checks it, all at once; the certifications are cached for the adds that follow.
+    func underCeiling(_ page: SearchResultsRecord, ceiling: String) async -> SearchResultsRecord {
+        let allowed = await withTaskGroup(of: Int?.self) { group in
+            for result in page.results {
+                group.addTask {
+                    guard let movie = MovieID(result.movieId) else { return nil }
+                    return await checkCeiling(movie, ceiling: ceiling).verdict == .allowed ? result.movieId : nil
+                }
+            }
+            var allowed: Set<Int> = []
+            for await movie in group { if let movie { allowed.insert(movie) } }
+            return allowed
+        }
+        var kept = page
+        kept.results = page.results.filter { allowed.contains($0.movieId) }
+        kept.leftOut = page.results.count - kept.results.count
+        return kept
+    }
 }

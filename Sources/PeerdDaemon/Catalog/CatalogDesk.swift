@@ -28,7 +28,11 @@ struct CatalogDesk: Sendable {
         if let year, !(1870...9999).contains(year) {
             return .error(WireError(.badRequest, "a year is between 1870 and 9999"))
         }
-        return await answer(page: page) { .search(text: trimmed, year: year, page: $0) }
+        let response = await answer(page: page) { .search(text: trimmed, year: year, page: $0) }
+        guard case .searchResults(let found) = response,
+            let ceiling = await replica.snapshot.listDefinition?.maxCertification
+        else { return response }
+        return .searchResults(await underCeiling(found, ceiling: ceiling))
     }
 
     /// `discover`, `similar` and `genres`: from the shelf when it is fresh, else from TMDB.

@@ -69,7 +69,9 @@ struct ControlResponder: Sendable {
             catalog: catalog,
             guests: guests
         )
-        imports = journals.map { ImportDesk(replica: replica, catalog: access, asker: asker, journals: $0) }
+        imports = journals.map { [list] in
+            ImportDesk(replica: replica, catalog: access, asker: asker, journals: $0, ceilings: list)
+        }
         self.devices = devices.map {
             DeviceDesk(ledger: $0, machine: info.identity, machineName: info.name)
         }

@@ -30,6 +30,10 @@ extension ImportDesk {
         let marks = rowMarks.filter { Self.changes($0, on: movie.id, in: snapshot) }
         let listed = snapshot.list.row(for: movie.id) != nil
         let adds = (row.list || row.want) && !listed
+        if adds, let check = await ceilings?.ceilingCheck(of: movie, in: snapshot, allowUnrated: false) {
+            // TMDB could not be asked now: the row is tried again by the next run.
+            return result(check.passing ? .failed : .refused, check.refusal)
+        }
         if dryRun { return result(adds ? .added : marks.isEmpty ? .already : .marked, nil) }
         let requests = MarkDesk.requests(movie, marks, adding: adds, in: snapshot)
         guard !requests.isEmpty else { return result(.already, nil) }

@@ -14,6 +14,9 @@ struct ImportDesk: Sendable {
     var asker: CatalogAsker? = nil
     /// Each import's journal, and the pace of lookups.
     let journals: ImportJournals
+    /// Checks an add against the ceiling of the list it writes, as `add` does (`--allow-unrated` is
+    /// `add`'s alone).
+    var ceilings: ListDesk? = nil
 
     /// Rows resolved at once; TMDB's pace is ``ImportJournals/lookupsPerSecond`` whatever this is.
     static let importLookupsAtOnce = 4
@@ -96,9 +99,9 @@ struct ImportDesk: Sendable {
         return made
     }
 
-    /// A row an earlier run finished: nothing more to do, or still unresolved.
+    /// A row an earlier run finished: nothing more to do, or still unresolved (or refused).
     private static func again(_ earlier: ImportResult, _ row: ImportRow) -> ImportResult {
-        guard earlier.outcome != .unresolved else { return earlier }
+        guard earlier.outcome != .unresolved, earlier.outcome != .refused else { return earlier }
         return ImportResult(
             row,
             .already,

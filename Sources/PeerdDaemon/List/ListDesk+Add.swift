@@ -39,13 +39,23 @@ extension ListDesk {
     /// "Ceilings"): one certified above it is refused, and one whose certification is not known unless
     /// `allowUnrated` comes from a member who is not a profile.
     func ceilingRefusal(of movie: Movie, in snapshot: Replica, allowUnrated: Bool) async -> String? {
+        await ceilingCheck(of: movie, in: snapshot, allowUnrated: allowUnrated)?.refusal
+    }
+
+    /// ``ceilingRefusal(of:in:allowUnrated:)``, and whether asking again later may answer otherwise
+    /// (TMDB could not be asked now).
+    func ceilingCheck(of movie: Movie, in snapshot: Replica, allowUnrated: Bool) async
+        -> (refusal: String, passing: Bool)?
+    {
         guard let definition = snapshot.listDefinition, let ceiling = definition.maxCertification else { return nil }
-        guard let ceilings else { return "\(definition.name) has a ceiling, and this peerd can't check one" }
+        guard let ceilings else { return ("\(definition.name) has a ceiling, and this peerd can't check one", false) }
         let check = await ceilings.checkCeiling(movie.id, ceiling: ceiling)
         let title = snapshot.list.row(for: movie.id)?.movie.title ?? movie.title ?? "movie \(movie.id.rawValue)"
         guard let refusal = check.refusal(title: title, list: definition.name) else { return nil }
         let isProfile = ActingMember.current.map { $0.id != roster.machine } ?? false
-        return check.isUnrated && allowUnrated && !isProfile ? nil : refusal
+        if check.isUnrated && allowUnrated && !isProfile { return nil }
+        if case .unknown = check.verdict { return (refusal, true) }
+        return (refusal, false)
     }
 
     func remove(_ movieID: MovieID) async -> ControlResponse {

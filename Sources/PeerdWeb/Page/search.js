@@ -83,9 +83,12 @@ function showResults(res, more) {
   if (more) ui.results.append(...items);
   else ui.results.replaceChildren(...items);
   const n = res.totalResults;
-  ui.foundHeading.textContent = n
+  const leftOut = res.leftOut
+    ? ` · ${res.leftOut} on this page left out by this list’s ceiling`
+    : '';
+  ui.foundHeading.textContent = (n
     ? `${n} ${n === 1 ? 'result' : 'results'} for “${res.query}”`
-    : `No movies found for “${res.query}”`;
+    : `No movies found for “${res.query}”`) + leftOut;
   ui.moreResults.hidden = !(res.page < res.totalPages);
   ui.found.hidden = false;
 }

@@ -32,6 +32,8 @@ struct ImportRun {
     private(set) var counts: [ImportResult.Outcome: Int] = [:]
     private(set) var unresolved: [(row: ImportRow, reason: String)] = []
     private(set) var failures: [String] = []
+    /// The first few refusals by the list's ceiling, for the summary.
+    private(set) var refusals: [String] = []
 
     init(source: ImportFile, file: String, dryRun: Bool, json: Bool) {
         self.source = source
@@ -73,6 +75,7 @@ struct ImportRun {
             counts[result.outcome, default: 0] += 1
             if result.outcome == .unresolved { unresolved.append((row, result.reason ?? "unresolved")) }
             if result.outcome == .failed, failures.count < 3 { failures.append(result.reason ?? "failed") }
+            if result.outcome == .refused, refusals.count < 3 { refusals.append(result.reason ?? "refused") }
         }
         progress.advance(by: results.count)
     }
@@ -101,6 +104,9 @@ struct ImportRun {
                         + "then `peerctl import \(unresolvedFile)`"
                 )
             }
+            if count(.refused) > 0 {
+                print("\(count(.refused)) refused by the list's ceiling (\(refusals.joined(separator: "; ")))")
+            }
             if count(.failed) > 0 {
                 let why = failures.joined(separator: "; ")
                 print("\(count(.failed)) rows failed (\(why)): run the same command again to retry them")
@@ -116,6 +122,7 @@ struct ImportRun {
             "\(count(.marked)) \(dryRun ? "would mark" : "marked")",
             "\(count(.already)) already there", "\(count(.unresolved)) unresolved",
         ]
+        if count(.refused) > 0 { parts.append("\(count(.refused)) refused by the list's ceiling") }
         if !source.skipped.isEmpty { parts.append("\(source.skipped.count) skipped") }
         if count(.failed) > 0 { parts.append("\(count(.failed)) failed") }
         return parts.joined(separator: ", ") + (dryRun ? "; nothing was written" : "")
@@ -131,6 +138,7 @@ struct ImportRun {
             already: count(.already),
             unresolved: count(.unresolved),
             failed: count(.failed),
+            refused: count(.refused),
             skipped: source.skipped.count,
             dryRun: dryRun,
             unresolvedFile: unresolvedFile,
@@ -165,7 +173,7 @@ struct ImportRun {
         var event = "summary"
         var file: String
         var format: String
-        var rows, added, marked, already, unresolved, failed, skipped: Int
+        var rows, added, marked, already, unresolved, failed, refused, skipped: Int
         var dryRun: Bool
         var unresolvedFile: String?
         var seconds: Int

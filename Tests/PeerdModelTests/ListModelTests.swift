@@ -72,4 +72,18 @@ import Testing
         }
         _ = try group.stage(.add(Movie(id: movieID(13))), at: epoch)
     }
+
+    @Test func aListsHistorySaysItsMembersJoinAndLeaveIt() throws {
+        var (alice, creation) = try made()
+        let removal = try alice.stage(.member(alice.removal(of: Peers.carol)), at: epoch + 3)
+        func line(_ op: Operation) -> String {
+            HistoryLine.text(of: op, name: Peers.name(of:), movie: "", kindName: nil, list: "friends")
+        }
+        #expect(line(creation[1]) == "alice admitted carol to friends")
+        #expect(line(removal) == "alice removed carol from friends")
+        #expect(
+            HistoryLine.text(of: removal, name: Peers.name(of:), movie: "", kindName: nil)
+                == "alice removed carol from the group"
+        )
+    }
 }

@@ -41,7 +41,8 @@ extension Replica {
                     of: op,
                     name: list.names.name(of:),
                     movie: HistoryLine.title(title, year: year, id: op.movie.id),
-                    kindName: kindName
+                    kindName: kindName,
+                    list: listDefinition?.name
                 )
             )
         }

@@ -4,12 +4,13 @@
 package enum HistoryLine {
     /// `operation` in words: `name` gives a member's name as the group knows it, `movie` is the
     /// title to show for its movie (``title(_:year:id:)``), and `kindName` the `op` it came with when
-    /// this version does not know its kind.
+    /// this version does not know its kind; `list` names the list it is of, when it is not the group's.
     package static func text(
         of operation: Operation,
         name: (PeerID) -> String,
         movie: String,
-        kindName: String?
+        kindName: String?,
+        list: String? = nil
     ) -> String {
         let who = name(operation.id.origin)
         switch operation.kind {
@@ -33,7 +34,7 @@ package enum HistoryLine {
             return text(of: step, who: who, movie: movie)
         case .member:
             guard let step = operation.member else { return "\(who) changed the group's members" }
-            return text(of: step, who: who, name: name)
+            return text(of: step, who: who, name: name, list: list)
         case .list:
             guard let definition = operation.listDefinition else { return "\(who) named the list" }
             let ceiling = definition.maxCertification.map { ", for movies up to \($0)" } ?? ""
@@ -59,7 +60,7 @@ package enum HistoryLine {
         }
     }
 
-    private static func text(of step: MemberStep, who: String, name: (PeerID) -> String) -> String {
+    private static func text(of step: MemberStep, who: String, name: (PeerID) -> String, list: String?) -> String {
         let member = step.peer.map(name) ?? "someone"
         switch step.action {
         case .admit:
@@ -72,11 +73,11 @@ package enum HistoryLine {
                 case .groupSecret: "by the group secret"
                 case .introduced: "as introduced by a member"
                 case .pinned: "by pinning its key"
-                case .list: "to the list"
+                case .list: "to \(list ?? "the list")"
                 case .profile, nil: "to the group"
                 }
             return "\(who) admitted \(step.name ?? member) \(how)"
-        case .remove: return "\(who) removed \(member) from the group"
+        case .remove: return "\(who) removed \(member) from \(list ?? "the group")"
         case .secret: return "\(who) recorded the group secret in use"
         }
     }

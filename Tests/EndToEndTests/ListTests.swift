@@ -30,17 +30,26 @@ import Testing
         return all
     }
 
-    /// Three daemons in a mesh, bob tracing the frames he receives.
-    static func threeHouses(_ scratch: ScratchDirectory) throws -> (TestDaemon, TestDaemon, TestDaemon) {
+    /// Three daemons in a mesh, bob tracing the frames he receives, each knowing the others as
+    /// members (a list can be made with them).
+    static func threeHouses(_ scratch: ScratchDirectory) async throws -> (TestDaemon, TestDaemon, TestDaemon) {
         let alice = try TestDaemon("alice", in: scratch)
         let bob = try TestDaemon("bob", in: scratch, peers: [alice], traceFrames: true)
         let carol = try TestDaemon("carol", in: scratch, peers: [alice, bob])
+        for daemon in [alice, bob, carol] {
+            let known = try await daemon.waitUntil {
+                Set(try GroupRemovalTests.members(of: daemon).compactMap(\.name)).isSuperset(of: [
+                    "alice", "bob", "carol",
+                ])
+            }
+            #expect(known, "\(daemon.name) knows all three members")
+        }
         return (alice, bob, carol)
     }
 
     @Test func aListGoesToItsMembersMachinesAndNoWhereElse() async throws {
         let scratch = try ScratchDirectory("lists")
-        let (alice, bob, carol) = try Self.threeHouses(scratch)
+        let (alice, bob, carol) = try await Self.threeHouses(scratch)
         #expect(try alice.peerctl("add", "550").status == 0)
         for daemon in [bob, carol] { #expect(try await daemon.waitUntil { try daemon.movieIDs() == [550] }) }
 
@@ -92,7 +101,7 @@ import Testing
 
     @Test func aMemberPutOnTheListReceivesItAndOneTakenOffWritesNothingThatCounts() async throws {
         let scratch = try ScratchDirectory("lists-members")
-        let (alice, bob, carol) = try Self.threeHouses(scratch)
+        let (alice, bob, carol) = try await Self.threeHouses(scratch)
         #expect(try alice.peerctl("lists", "create", "friends", "--members", "carol").status == 0)
         #expect(try alice.peerctl("add", "603", "--list", "friends").status == 0)
         #expect(try await carol.waitUntil { try Self.movies(carol, list: "friends") == [603] })
@@ -116,5 +125,28 @@ import Testing
         #expect(refused.stderr.contains("removed from this list"), "\(refused.stderr)")
         // What bob held stays with him.
         #expect(try Self.movies(bob, list: "friends") == [603, 550])
+    }
+
+    @Test func aMemberRemovedFromTheGroupIsRemovedFromItsLists() async throws {
+        let scratch = try ScratchDirectory("lists-group-removal")
+        let (alice, bob, carol) = try await Self.threeHouses(scratch)
+        #expect(try alice.peerctl("lists", "create", "friends", "--members", "bob,carol").status == 0)
+        #expect(try carol.peerctl("add", "603", "--list", "friends").status == 0)
+        #expect(try await bob.waitUntil { try Self.movies(bob, list: "friends") == [603] })
+
+        #expect(try alice.peerctl("members", "remove", "carol").status == 0)
+        for daemon in [alice, bob] {
+            #expect(
+                try await daemon.waitUntil {
+                    let friends = try Self.lists(daemon).first { $0.name == "friends" }
+                    return friends.map { Set($0.members.compactMap(\.name)) == ["alice", "bob"] } ?? false
+                },
+                "\(daemon.name) still has carol on friends"
+            )
+        }
+        let history = try bob.peerctl("history", "--list", "friends").stdout
+        #expect(history.contains("removed carol from friends"), "\(history)")
+        // What carol added before stays on the list.
+        #expect(try Self.movies(bob, list: "friends") == [603])
     }
 }

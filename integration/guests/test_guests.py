@@ -30,6 +30,9 @@ and Chromium; plain HTTP probes and the flood also run in a phone's namespace). 
   7. opening: with alice's door shut (restarted, no pick open), the answer that opens a pick carries the
      link, not a problem
   8. peerctl: `pick --status` reads alice's pickState whatever the length of its QR svg
+  9. lists: a pick alice opens on a list of hers and bob's ("movienight"): a phone joins by its link and
+     votes; the votes count on that list on alice and bob, the group's list has no pick, the close
+     reaches the phone
 
 Where peerctl can't read an answer (8) or the opening's answer lacks the link (7), checks 1-6 say so in
 a note under their verdict and read the same request's answer over the control socket, so that they
@@ -52,8 +55,8 @@ import time
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import guest_lab as gl  # noqa: E402  (puts integration/ and integration/lab/ on sys.path)
-from guest_lab import (MOVIES, WAIT, GuestPage, Link, close_open_picks, member_votes, open_pick,  # noqa: E402
-                       status, voters_by_name, wait, wait_voted)
+from guest_lab import (MOVIES, NAMES, WAIT, GuestPage, Link, close_open_picks, member_votes,  # noqa: E402
+                       open_pick, status, voters_by_name, wait, wait_voted)
 from harness import CheckFailed, HarnessError, TimedOut, eventually, stop_process  # noqa: E402
 
 RSS_BOUND_KB = 10 * 1024
@@ -667,6 +670,52 @@ def check_peerctl_reads(w):
             + ("" if longest > 4096 else " (none over 4,096 characters: the long case was not exercised)"))
 
 
+def check_list_pick(w):
+    """A pick opened on a list other than the group's (proto/PEER.md, "Lists"): a phone joins it by its link
+    and votes by touch; the votes count on that list on alice and bob, the close reaches the phone, and the
+    group's list shows no pick."""
+    close_open_picks(w)
+    alice, bob = w.alice_host, w.bob_host
+
+    def ok(host, *args):
+        r = host.peerctl(*args)
+        if r.returncode != 0:
+            raise CheckFailed(f"peerctl {' '.join(args)} on {NAMES.get(host.name)}: {r.stdout}{r.stderr}".strip())
+        return r
+
+    if alice.peerctl("list", "--list", "movienight").returncode != 0:
+        ok(alice, "lists", "create", "movienight", "--members", "bob")
+    for movie in (603, 13):
+        ok(alice, "add", str(movie), "--list", "movienight")
+    record = json.loads(ok(alice, "pick", "--list", "movienight", "--with", "bob", "--json").stdout)
+    link = Link((record.get("guests") or {}).get("url"))
+    deck = [c["movieId"] for c in record["deck"]]
+    if not deck or set(deck) - {603, 13}:
+        raise CheckFailed(f"the pick on movienight dealt {deck}; the list holds 603 and 13")
+    kim = GuestPage(w.phones[0], link, deck).open()
+    kim.join_by_touch("Kim")
+    for _ in deck:
+        kim.vote(True, "tap")
+
+    def kims_votes(host):
+        st = json.loads(ok(host, "pick", "--list", "movienight", "--status", "--json").stdout)
+        v = voters_by_name(st).get("Kim")
+        return st if v and v.get("guest") and v.get("voted") == len(deck) else None
+
+    for host in (alice, bob):
+        eventually(lambda: kims_votes(host), WAIT, f"Kim's {len(deck)} votes on movienight on {host.name}")
+    on_group = alice.peerctl("pick", "--status", "--json")
+    group = json.loads(on_group.stdout or "{}") if on_group.returncode == 0 else {}
+    if group.get("open"):
+        raise CheckFailed(f"the pick on movienight shows as the group's: {group}")
+    closed = json.loads(ok(alice, "pick", "--list", "movienight", "--close", "--json").stdout)
+    movie = (closed.get("result") or {}).get("movieId")
+    if movie not in deck:
+        raise CheckFailed(f"the closed pick on movienight: {closed}")
+    shown = kim.wait_result(movie)
+    return f"link {link.url}; deck {deck}; Kim's votes on alice and bob; closed: {movie}, on the phone {shown!r}"
+
+
 CHECKS = [
     ("lab: both phones load a page served on alice's LAN address, from their own namespaces", check_lab),
     ("majority: Sam by touch and a swipe, Zoë by keyboard, members by peerctl; closed: one result everywhere",
@@ -681,6 +730,7 @@ CHECKS = [
     ("flood: 1,000 connections from a phone: alice's RSS grows ≤ 10 MB and members are served", check_flood),
     ("opening: with the door shut, the answer that opens a pick carries the guest link", check_opening_link),
     ("peerctl: pick --status reads the opener's pickState whatever the length of its QR svg", check_peerctl_reads),
+    ("lists: a guest votes on a pick opened on another list; the close reaches the phone", check_list_pick),
 ]
 
 

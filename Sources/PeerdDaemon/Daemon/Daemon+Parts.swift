@@ -288,7 +288,7 @@ extension Daemon {
                     port: configuration.guests.port,
                     keyPath: FilePath(configuration.stateDirectory).appending("guest.key")
                 ),
-                desk: ReplicaGuestDesk(picks: picks),
+                desk: ReplicaGuestDesk(picks: picks, spaces: peers.lists),
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 logger: logger
             )

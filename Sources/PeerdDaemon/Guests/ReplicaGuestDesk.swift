@@ -2,31 +2,58 @@ import PeerdModel
 import PeerdWeb
 import PeerdWire
 
-/// The guest door's desk: the picks this peer opened as a guest sees them, from a snapshot of the
-/// replica, and a guest's vote through the ``PickDesk`` (signed as this peer's own pick step with
+/// The guest door's desk: the picks this peer opened on any list it holds (the group's, or another:
+/// proto/PEER.md, "Lists") as a guest sees them, from a snapshot of that list's replica, and a
+/// guest's vote through the ``PickDesk`` on that list (signed as this peer's own pick step with
 /// `guest`, PEER.md, "Guests' votes"), its refusals said as HTTP statuses.
 struct ReplicaGuestDesk: GuestDesk {
     let picks: PickDesk
+    /// Every list held here.
+    let spaces: ListSpaces
 
-    private var replica: ReplicaService { picks.replica }
-
-    func ownPicks() async -> [OwnPick] { await replica.snapshot.ownPicks() }
-
-    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord? {
-        await replica.snapshot.guestState(pick, for: guest)
+    func ownPicks() async -> [OwnPick] {
+        var own: [OwnPick] = []
+        for list in await spaces.everyList() { own += await view(of: list).ownPicks() }
+        return own
     }
 
-    func pickChanges() async -> AsyncStream<[OperationID]> { await replica.pickChanges() }
+    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord? {
+        guard let list = await spaces.holder(of: pick) else { return nil }
+        return await view(of: list).guestState(pick, for: guest)
+    }
 
-    func isOpen(_ pick: OperationID) async -> Bool { await replica.snapshot.list.picks.pick(pick)?.isOpen == true }
+    func pickChanges() async -> AsyncStream<[OperationID]> { await spaces.pickChanges() }
+
+    func isOpen(_ pick: OperationID) async -> Bool {
+        await spaces.holder(of: pick)?.groupSnapshot.list.picks.pick(pick)?.isOpen == true
+    }
+
+    /// `list` as its members see it: with the group's names and marks (``ReplicaService/snapshot``).
+    private func view(of list: ReplicaService) async -> Replica {
+        await ActingList.$current.withValue(list) { await spaces.group.snapshot }
+    }
 
     func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
+        guard let list = await spaces.holder(of: pick) else { return Self.notFound }
+        // The pick desk reads and writes the list the vote is on.
+        return await ActingList.$current.withValue(list) {
+            await vote(on: pick, movie: movie, yes: yes, by: guest, in: list)
+        }
+    }
+
+    private func vote(
+        on pick: OperationID,
+        movie: MovieID,
+        yes: Bool,
+        by guest: Pick.Guest,
+        in replica: ReplicaService
+    ) async -> GuestAnswer {
         switch await picks.vote(pick, movie: movie, yes: yes, by: .guest(guest)) {
         case .success(let stepped):
             guard let now = stepped.after.guestState(pick, for: guest) else { return Self.notFound }
             return .state(now)
         case .failure(let refusal):
-            return Self.answer(refusal, pick: pick, movie: movie, in: await replica.snapshot, for: guest)
+            return Self.answer(refusal, pick: pick, movie: movie, in: await view(of: replica), for: guest)
         }
     }
 

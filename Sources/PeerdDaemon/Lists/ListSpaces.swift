@@ -29,6 +29,8 @@ package actor ListSpaces: Service {
     let logger: Logger
     /// A tick whenever which lists go to which machines may have changed.
     let sharing = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
+    /// The pick changes of every list held here (``pickChanges()``).
+    let pickFeed = Broadcast<[OperationID]>(bufferingPolicy: .bufferingNewest(64))
     /// Each list service opened, to be run by ``run()``.
     let opened = AsyncStream.makeStream(of: ReplicaService.self)
 
@@ -67,8 +69,10 @@ package actor ListSpaces: Service {
         for service in lists.values { await group.accompany(service) }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.followGroup() }
+            group.addTask { await self.forwardPicks(of: self.group) }
             for await service in opened.stream.cancelOnGracefulShutdown() {
                 group.addTask { try? await service.run() }
+                group.addTask { await self.forwardPicks(of: service) }
                 group.addTask {
                     for await _ in await service.membershipChanges().cancelOnGracefulShutdown() {
                         await self.sharingChanged()
@@ -77,6 +81,7 @@ package actor ListSpaces: Service {
             }
         }
         sharing.finish()
+        pickFeed.finish()
     }
 
     func sharingChanged() { sharing.yield(()) }

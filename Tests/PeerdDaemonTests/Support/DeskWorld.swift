@@ -36,17 +36,19 @@ struct DeskWorld {
         )
         let roster = MemberRoster(trust: trust, me: identity.peer, myName: "alice")
         let picks = PickDesk(replica: replica, roster: roster, connected: { [] })
+        let spaces = try await ListSpaces.testing(group: replica)
         let world = DeskWorld(
             replica: replica,
             store: store,
             roster: roster,
             marks: MarkDesk(replica: replica, roster: roster),
             picks: picks,
-            guests: ReplicaGuestDesk(picks: picks)
+            guests: ReplicaGuestDesk(picks: picks, spaces: spaces)
         )
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await replica.run() }
+                group.addTask { try await spaces.run() }
                 try await body(world)
                 shutdown.triggerGracefulShutdown()
                 try await group.waitForAll()

@@ -40,6 +40,8 @@ struct NetworkDialing: Dialing {
     ) async -> DialTarget.Outcome {
         var failure = DialTarget.Outcome(error: "no address to dial")
         for address in addresses {
+            // Told meanwhile that this daemon's key was removed from the group: no further address is tried.
+            if let removal = await sessions.trust.removal { return DialTarget.Outcome(error: removal) }
             let result = DialResult(address: address.description, expected: expected, local: sessions.identity)
             let channel: PeerChannel
             do {

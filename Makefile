@@ -8,7 +8,7 @@ ARGS ?=
 # the systemd test needs a real systemd user manager; the page's tests and benchmark, headless
 # Chromium and its chromedriver (Debian's, of the same version); the doctor's lab test, nft to put a
 # firewall inside a lab host.
-BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev
+BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev zlib1g-dev
 TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb zbar-tools
 # To make the Debian package (`make deb`), and to check it (lintian; a clean Debian 12 by debootstrap).
 DEB_PACKAGES := debhelper dpkg-dev lintian

@@ -25,8 +25,6 @@ let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
-let csv = Target.Dependency.product(name: "CSV", package: "CSV.swift")
-let zipFoundation = Target.Dependency.product(name: "ZIPFoundation", package: "ZIPFoundation")
 
 let package = Package(
     name: "peerd",
@@ -49,9 +47,6 @@ let package = Package(
         // Without its default traits: they would link all of Foundation and swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
-        // CSV and ZIP for `peerctl import` and `export` (PeerdImport).
-        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // model + list: the replicated watch list. Pure: no sockets, files, clocks or JSON.
@@ -100,9 +95,12 @@ let package = Package(
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
         // import: the files `peerctl import` reads (Letterboxd, IMDb, TMDB, Trakt, peerd's own) as rows, and
         // the files `peerctl export` writes. Pure apart from reading the one file; resolves nothing (docs/IMPORT.md).
+        // CSV and ZIP by readers of its own, ZIP's deflate by Debian's zlib: CSV.swift and ZIPFoundation import
+        // all of Foundation, and with it ICU's data, 45 MB of a static peerctl.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "PeerdImport",
-            dependencies: ["PeerdModel", "PeerdWire", csv, zipFoundation, crypto],
+            dependencies: ["PeerdModel", "PeerdWire", "CZlib", crypto],
             swiftSettings: strict
         ),
         // loops: the daemon's Swift tasks and timers on SwiftNIO's event loops, not on libdispatch's pool.
@@ -199,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdImportTests",
-            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", "PeerdTestKit", zipFoundation],
+            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", "PeerdTestKit", "CZlib", propertyBased],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

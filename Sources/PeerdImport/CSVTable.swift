@@ -1,17 +1,8 @@
-// CSV is read with yaslab/CSV.swift's `CSVReader`, not swiftcsv/SwiftCSV. `CSVReader` is a pull reader
-// that hands over one record per `next()`, so a file of 100,000 rows is counted without being held, and
-// the same package's `CSVWriter` quotes what `peerctl export` writes. SwiftCSV's `CSV` parses the whole
-// text into an array of rows (or of dictionaries) as soon as it is made. Neither gives a record's line,
-// nor reports a quote left open at the end of the text (both read it as one last field), so `CSVTable`
-// counts lines from the records and checks each record's fields against the header.
-import CSV
-
-/// A CSV file's header and records, read with CSV.swift, each record with the line it starts on.
+/// A CSV file's header and records, read with ``CSVReader``, each record with the line it starts on.
 ///
-/// RFC 4180 as Letterboxd, IMDb and TMDB write it: a comma between fields, a record ends at a line
-/// break (LF, CRLF or CR), a field in double quotes may hold commas, quotes (doubled) and line breaks.
 /// Every record must have as many fields as the header: a quote opened and never closed swallows the
-/// lines after it into one field, and this is how it shows. Blank lines are not records.
+/// lines after it into one field, and this is how it shows; a quote opened in the last field of the last
+/// record is found by the reader. Blank lines are not records.
 struct CSVTable {
     let header: CSVHeader
     /// The records after the header, as many as the budget given to ``read(_:place:budget:)``.
@@ -21,35 +12,32 @@ struct CSVTable {
 
     /// The first record of `text`, which is the header; nil when there is none.
     static func header(of text: String) -> CSVHeader? {
-        // Only a header row makes CSVReader's initialiser throw, and this one reads the header itself.
-        let reader = try! CSVReader(string: text)
-        return reader.next().map(CSVHeader.init)
+        var reader = CSVReader(text)
+        return reader.next().map { CSVHeader($0.fields) }
     }
 
     /// Reads `text` (already UTF-8, see ``UTF8Text``); `place` names it in errors.
     static func read(_ text: String, place: String, budget: Int) throws(ImportError) -> CSVTable {
-        let reader = try! CSVReader(string: text)
+        var reader = CSVReader(text)
         guard let header = reader.next() else { throw .unknownFormat(place: place, seen: "it is empty") }
-        var line = 2 + lineBreaks(header)
         var records: [CSVRecord] = []
         var count = 0
-        var last: CSVRecord?
-        while let fields = reader.next() {
-            let start = line
-            line += 1 + lineBreaks(fields)
-            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace) { continue }
-            guard fields.count == header.count else {
-                throw .brokenQuoting(place: place, line: start, fields: fields.count, expected: header.count)
+        while let record = reader.next() {
+            let fields = record.fields
+            if fields.count == 1, fields[0].allSatisfy(\.isWhitespace), !record.unclosedQuote { continue }
+            guard fields.count == header.fields.count else {
+                throw .brokenQuoting(
+                    place: place,
+                    line: record.line,
+                    fields: fields.count,
+                    expected: header.fields.count
+                )
             }
+            guard !record.unclosedQuote else { throw .unclosedQuote(place: place, line: record.line) }
             count += 1
-            let record = CSVRecord(line: start, fields: fields)
-            if records.count < budget { records.append(record) }
-            last = record
+            if records.count < budget { records.append(CSVRecord(line: record.line, fields: fields)) }
         }
-        if let last, let end = last.fields.last?.unicodeScalars.last, end == "\n" || end == "\r" {
-            throw .unclosedQuote(place: place, line: last.line)
-        }
-        return CSVTable(header: CSVHeader(header), records: records, count: count)
+        return CSVTable(header: CSVHeader(header.fields), records: records, count: count)
     }
 
     /// The record's value in `column`, without surrounding white space; nil when empty or no such column.
@@ -57,19 +45,6 @@ struct CSVTable {
         guard let index = header.index(of: column) else { return nil }
         let value = record.fields[index].trimmingWhitespace()
         return value.isEmpty ? nil : value
-    }
-
-    /// Line breaks inside the fields: a record spans one line more than it holds.
-    private static func lineBreaks(_ fields: [String]) -> Int {
-        var breaks = 0
-        for field in fields {
-            var afterCarriageReturn = false
-            for scalar in field.unicodeScalars {
-                if scalar == "\r" || (scalar == "\n" && !afterCarriageReturn) { breaks += 1 }
-                afterCarriageReturn = scalar == "\r"
-            }
-        }
-        return breaks
     }
 }
 

@@ -1,7 +1,11 @@
-import CSV
-import Foundation
 package import PeerdModel
 package import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// What `peerctl export --format` writes.
 package enum ExportFormat: String, CaseIterable, Hashable, Sendable {
@@ -14,7 +18,7 @@ package enum ExportFormat: String, CaseIterable, Hashable, Sendable {
 }
 
 /// The files `peerctl export` writes, from the list rows the daemon gives: UTF-8, `\n` at the end of
-/// each line, CSV quoted by CSV.swift's `CSVWriter` where a field needs it. Whatever it writes,
+/// each line, CSV quoted by ``CSVWriter`` where a field needs it. Whatever it writes,
 /// ``ImportFile`` reads back: the rows' marks are the exporting member's marks, and csv and json list
 /// every movie again.
 package enum ExportWriter {
@@ -91,13 +95,7 @@ package enum ExportWriter {
     private static func yes(_ flag: Bool) -> String { flag ? "yes" : "" }
 
     private static func csv(_ header: [String], _ rows: [[String]]) -> [UInt8] {
-        let stream = OutputStream.toMemory()
-        // A stream in memory takes every byte: neither opening nor writing can fail.
-        let writer = try! CSVWriter(stream: stream)
-        try! writer.write(row: header)
-        for row in rows { try! writer.write(row: row) }
-        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return Array(data) + [UInt8(ascii: "\n")]
+        CSVWriter.write([header] + rows)
     }
 }
 

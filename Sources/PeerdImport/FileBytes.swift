@@ -1,5 +1,3 @@
-import Foundation
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,13 +11,13 @@ import Darwin
 /// chunks until it ends or passes the limit.
 enum FileBytes {
     static func contents(of path: String, limit: Int) throws(ImportError) -> [UInt8] {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-            throw .cannotRead(path: path, reason: "it is a folder")
-        }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotRead(path: path, reason: systemReason()) }
         defer { close(descriptor) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+            throw .cannotRead(path: path, reason: "it is a folder")
+        }
         let size = lseek(descriptor, 0, SEEK_END)
         if size >= 0 {
             guard size <= limit else { throw .fileTooLarge(path: path, bytes: Int(size), limit: limit) }

@@ -27,7 +27,7 @@ package enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A ZIP entry that inflated past ``ImportLimits/maxEntryBytes`` although its header said less:
     /// reading stopped after `inflated` bytes.
     case entryInflatesTooFar(place: String, inflated: Int, limit: Int)
-    /// A ZIP that could not be read (`reason` is ZIPFoundation's).
+    /// A ZIP that could not be read (`reason` says what is wrong with it).
     case damagedZIP(place: String, reason: String)
     /// The header is the format's, but lacks columns it needs.
     case missingColumns(place: String, format: ImportFormat, missing: [String])

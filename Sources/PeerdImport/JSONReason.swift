@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where and why JSONDecoder stopped, in a few words: `at [3].movie.year: expected a number`.
 enum JSONReason {
     static func of(_ error: any Error) -> String {

@@ -1,6 +1,11 @@
-import Foundation
 import PeerdModel
 import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// peerd's own JSON (``PeerdExport``), read back: every movie is listed, with the exporting member's
 /// marks (want, seen and its day, rating, veto) as the importing member's.

@@ -1,5 +1,10 @@
-import Foundation
 import PeerdWire
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Trakt's JSON export: arrays of items, one file each (watchlist, history, ratings, watched), alone or
 /// in a ZIP (Trakt's own data export). Each item is read by its shape, whatever its file is called:

@@ -1,19 +1,21 @@
-import Foundation
-import ZIPFoundation
+// Hand-written rather than ZIPFoundation: that package imports all of Foundation, and a static peerctl then
+// carries ICU's data (45 MB of the 63 MB it had). An export needs only listing entries and inflating a few.
 
-/// A ZIP export (Letterboxd's, Trakt's), read in memory with ZIPFoundation and never unpacked to disk.
+/// A ZIP export (Letterboxd's, Trakt's), read in memory and never unpacked to disk: entry paths are only names
+/// to match (``LetterboxdFormat``, ``TraktFormat``), so a path with `..` or `/` at its start reaches nothing.
 ///
 /// Bounded against ZIP bombs: at most ``ImportLimits/maxEntries`` entries are listed; an entry is read
 /// only when asked for, refused when its header says it is larger than ``ImportLimits/maxEntryBytes``,
 /// and its bytes are counted as they are inflated, so that reading stops past the limit even when the
-/// header lied. Each entry's CRC-32 is checked.
+/// header lied. Each entry's CRC-32 and size are checked. Stored and deflated entries are read; zip64
+/// sizes too; an encrypted entry, or another method, is a damaged ZIP.
 struct ZipArchive {
     /// The ZIP file, as errors name it.
     let place: String
     /// The paths of its files (not folders or links), in the archive's order.
     let paths: [String]
-    private let archive: Archive
-    private let entries: [String: Entry]
+    private let bytes: [UInt8]
+    private let entries: [String: ZipEntry]
     private let maxEntryBytes: Int
 
     /// Whether `bytes` start as a ZIP does: a local file header, or the end record of an empty one.
@@ -23,19 +25,20 @@ struct ZipArchive {
 
     init(_ bytes: [UInt8], place: String, limits: ImportLimits) throws(ImportError) {
         self.place = place
+        self.bytes = bytes
         maxEntryBytes = limits.maxEntryBytes
-        do {
-            archive = try Archive(data: Data(bytes), accessMode: .read)
+        let directory: ZipDirectory
+        do throws(ZipDirectory.Failure) {
+            directory = try ZipDirectory(bytes, maxEntries: limits.maxEntries)
         } catch {
-            throw .damagedZIP(place: place, reason: "\(error)")
+            switch error {
+            case .tooManyEntries: throw .tooManyEntries(place: place, limit: limits.maxEntries)
+            case .damaged(let reason): throw .damagedZIP(place: place, reason: reason)
+            }
         }
         var paths: [String] = []
-        var entries: [String: Entry] = [:]
-        var count = 0
-        for entry in archive {
-            count += 1
-            guard count <= limits.maxEntries else { throw .tooManyEntries(place: place, limit: limits.maxEntries) }
-            guard entry.type == .file, entries[entry.path] == nil else { continue }
+        var entries: [String: ZipEntry] = [:]
+        for entry in directory.entries where entry.kind == .file && entries[entry.path] == nil {
             paths.append(entry.path)
             entries[entry.path] = entry
         }
@@ -50,27 +53,50 @@ struct ZipArchive {
         guard entry.uncompressedSize <= UInt64(maxEntryBytes) else {
             throw .entryTooLarge(place: entryPlace, declared: entry.uncompressedSize, limit: maxEntryBytes)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(entry.uncompressedSize))
-        var inflated = 0
-        let limit = maxEntryBytes
-        let checksum: CRC32
-        do {
-            checksum = try archive.extract(entry) { chunk in
-                inflated += chunk.count
-                guard inflated <= limit else { throw PastLimit() }
-                bytes.append(contentsOf: chunk)
-            }
-        } catch is PastLimit {
-            throw .entryInflatesTooFar(place: entryPlace, inflated: inflated, limit: limit)
+        let content: [UInt8]
+        do throws(Inflater.Failure) {
+            content = try inflate(entry, data: data(of: entry))
         } catch {
-            throw .damagedZIP(place: entryPlace, reason: "\(error)")
+            switch error {
+            case .pastLimit(let inflated):
+                throw .entryInflatesTooFar(place: entryPlace, inflated: inflated, limit: maxEntryBytes)
+            case .damaged(let reason): throw .damagedZIP(place: entryPlace, reason: reason)
+            }
         }
-        guard checksum == entry.checksum else {
+        guard content.count == entry.uncompressedSize else {
+            let reason = "it unpacks to \(content.count) bytes where its header says \(entry.uncompressedSize)"
+            throw .damagedZIP(place: entryPlace, reason: reason)
+        }
+        guard Inflater.crc32(content) == entry.checksum else {
             throw .damagedZIP(place: entryPlace, reason: "its CRC-32 does not match its content")
         }
-        return bytes
+        return content
     }
 
-    private struct PastLimit: Error {}
+    /// The entry's bytes as stored, after its local header (30 bytes, then its own name and extra field).
+    private func data(of entry: ZipEntry) throws(Inflater.Failure) -> ArraySlice<UInt8> {
+        guard let header = Int(exactly: entry.localHeaderOffset), header <= bytes.count - 30,
+            bytes.has(0x0403_4B50, at: header)
+        else { throw .damaged("its local header is missing") }
+        let start =
+            header + 30 + Int(bytes.littleEndian(at: header + 26, size: 2))
+            + Int(bytes.littleEndian(at: header + 28, size: 2))
+        guard let size = Int(exactly: entry.compressedSize), start <= bytes.count, size <= bytes.count - start else {
+            throw .damaged("its data lies outside the file")
+        }
+        return bytes[start..<start + size]
+    }
+
+    private func inflate(_ entry: ZipEntry, data: ArraySlice<UInt8>) throws(Inflater.Failure) -> [UInt8] {
+        guard !entry.isEncrypted else { throw .damaged("it is encrypted") }
+        switch entry.method {
+        case 0:
+            guard data.count <= maxEntryBytes else { throw .pastLimit(inflated: data.count) }
+            return Array(data)
+        case 8:
+            return try Inflater.inflate(data, expected: Int(entry.uncompressedSize), limit: maxEntryBytes)
+        default:
+            throw .damaged("it is compressed with method \(entry.method), where peerd reads stored and deflated")
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// Files in Tests/PeerdImportTests/Fixtures, made by hand in each format's real layout from the
 /// headers its site documents; the ZIPs are made from them at run time.
@@ -29,17 +28,8 @@ enum Fixtures {
 
     /// A ZIP of these files, deflated.
     static func zip(_ files: [(path: String, bytes: [UInt8])]) throws -> [UInt8] {
-        let archive = try Archive(accessMode: .create)
-        for (path, bytes) in files {
-            try archive.addEntry(
-                with: path,
-                type: .file,
-                uncompressedSize: Int64(bytes.count),
-                compressionMethod: .deflate
-            ) { position, size in
-                Data(bytes[Int(position)..<Int(position) + size])
-            }
-        }
-        return Array(archive.data ?? Data())
+        var writer = ZipWriter()
+        for (path, bytes) in files { writer.add(path, bytes) }
+        return writer.archive()
     }
 }

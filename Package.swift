@@ -84,8 +84,8 @@ let package = Package(
         ),
         // control client: the blocking Unix-socket client peerctl, tests and benchmarks share.
         .target(name: "PeerControl", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
-        // titles as people type them, for peerctl: Foundation's folding takes accents off, and Foundation brings
-        // CoreFoundation and ICU's data, so this stays out of what peerd links (PeerControl is in it).
+        // titles as people type them, for peerctl: accents folded with the standard library's own Unicode data
+        // (TitleFolding.swift), not Foundation's folding, which brings CoreFoundation and ICU's data.
         .target(name: "PeerdTitles", dependencies: ["PeerdWire"], swiftSettings: strict),
         // QR codes of a pick's guest link (the terminal, the page): Debian's libqrencode, linked like Avahi.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),

@@ -1,5 +1,3 @@
-// Foundation's folding takes accents off (Amélie is amelie): a table of our own would miss letters.
-import Foundation
 package import PeerdWire
 
 /// A movie named by its title, as people type it (`the matrix`, `the matrix 1999`,
@@ -46,8 +44,7 @@ package struct TitleQuery: Hashable, Sendable {
 
     /// Lower case without accents, letters and digits only, single spaces, without a leading "the".
     static func normalized(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-        let kept: [Character] = folded.lowercased().map { $0.isLetter || $0.isNumber ? $0 : " " }
+        let kept: [Character] = text.foldedForSearch.map { $0.isLetter || $0.isNumber ? $0 : " " }
         var words: [String] = String(kept).split(separator: " ").map(String.init)
         if words.first == "the" { words.removeFirst() }
         return words.joined(separator: " ")

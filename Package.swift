@@ -100,7 +100,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "PeerdImport",
-            dependencies: ["PeerdModel", "PeerdWire", "CZlib", crypto],
+            dependencies: ["PeerdModel", "PeerdWire", "CZlib"],
             swiftSettings: strict
         ),
         // loops: the daemon's Swift tasks and timers on SwiftNIO's event loops, not on libdispatch's pool.
@@ -197,7 +197,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PeerdImportTests",
-            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", "PeerdTestKit", "CZlib", propertyBased],
+            dependencies: ["PeerdImport", "PeerdWire", "PeerdModel", "PeerdTestKit", "CZlib", crypto, propertyBased],
             exclude: ["Fixtures"],
             swiftSettings: strict
         ),

@@ -1,4 +1,3 @@
-import Crypto
 package import PeerdWire
 
 /// A file of another app's (or peerd's own) watch list, read into the rows `peerctl import` sends to
@@ -45,7 +44,7 @@ package struct ImportFile: Sendable {
             format: format,
             rows: tally.rows,
             skipped: tally.skipped,
-            fingerprint: SHA256.hash(data: bytes).map { byte in
+            fingerprint: SHA256Digest.hash(bytes).map { byte in
                 let hex = String(byte, radix: 16)
                 return hex.count == 1 ? "0" + hex : hex
             }.joined()

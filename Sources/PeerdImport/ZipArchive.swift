@@ -1,5 +1,6 @@
 // Hand-written rather than ZIPFoundation: that package imports all of Foundation, and a static peerctl then
-// carries ICU's data (45 MB of the 63 MB it had). An export needs only listing entries and inflating a few.
+// carries ICU's data (peerctl 63.1 MB with Foundation, 17.9 MB without, measured). An export needs only listing
+// entries and inflating a few.
 
 /// A ZIP export (Letterboxd's, Trakt's), read in memory and never unpacked to disk: entry paths are only names
 /// to match (``LetterboxdFormat``, ``TraktFormat``), so a path with `..` or `/` at its start reaches nothing.

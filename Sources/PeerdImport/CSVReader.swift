@@ -12,26 +12,26 @@
 ///
 /// The reader never fails: a quote that is never closed makes the rest of the text its field, and the
 /// record says so (``CSVReader/Record/unclosedQuote``), so the caller can name the line it opened on.
-struct CSVReader: IteratorProtocol {
+package struct CSVReader: IteratorProtocol {
     /// One record: its fields and the 1-based line it starts on.
-    struct Record: Equatable {
-        var fields: [String]
-        var line: Int
+    package struct Record: Equatable {
+        package var fields: [String]
+        package var line: Int
         /// The record's last field opened a quote that the text never closes.
-        var unclosedQuote = false
+        package var unclosedQuote = false
     }
 
     private let bytes: [UInt8]
     private var position: Int
     private var line = 1
 
-    init(_ text: String) {
+    package init(_ text: String) {
         bytes = Array(text.utf8)
         position = bytes.starts(with: UTF8Text.byteOrderMark) ? 3 : 0
     }
 
     /// The next record, or nil at the end of the text (a last line break ends the last record; it starts none).
-    mutating func next() -> Record? {
+    package mutating func next() -> Record? {
         guard position < bytes.count else { return nil }
         var record = Record(fields: [], line: line)
         while true {

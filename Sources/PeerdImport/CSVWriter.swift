@@ -1,9 +1,9 @@
 /// Writes CSV as ``CSVReader`` reads it (RFC 4180): commas between fields, `\n` after each record, a field in
 /// quotes when it holds a comma, a quote (doubled) or a line break (or starts with a byte order mark, which a
 /// reader would skip at the start of the text), and as it is otherwise.
-enum CSVWriter {
+package enum CSVWriter {
     /// The UTF-8 bytes of `records`, each ended by `\n`.
-    static func write(_ records: [[String]]) -> [UInt8] {
+    package static func write(_ records: [[String]]) -> [UInt8] {
         var bytes: [UInt8] = []
         for record in records {
             for (index, field) in record.enumerated() {

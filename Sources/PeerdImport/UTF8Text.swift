@@ -3,10 +3,10 @@
 /// find it; a file in Latin-1 or UTF-16 is not guessed at. A file that is not text at all (a NUL in
 /// its first 4 KiB, or a bad byte on its first line, where every format has its ASCII header) is of
 /// an unknown format.
-enum UTF8Text {
+package enum UTF8Text {
     static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    static func decode(_ bytes: [UInt8], place: String) throws(ImportError) -> String {
+    package static func decode(_ bytes: [UInt8], place: String) throws(ImportError) -> String {
         let body = bytes.starts(with: byteOrderMark) ? bytes[3...] : bytes[...]
         if let text = String(validating: body, as: UTF8.self) { return text }
         let (line, byte) = firstInvalidByte(body)

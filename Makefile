@@ -62,7 +62,7 @@ help:
 	@echo "make bench-package  the .deb's binaries against a dynamically linked build: size, start-up to READY=1 (root)"
 	@echo "make bench-liveness  partitions healing and a catch-up at 20% loss on a five-host LAN lab (root)"
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
-	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders (FUZZ_SECONDS=120 each)"
+	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders and import (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
 	@echo "make deb     the Debian package .build-deb/peerd_VERSION_amd64.deb (apt install ./.build-deb/peerd_*.deb)"
 	@echo "make uninstall  removes exactly what make install put there"

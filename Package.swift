@@ -281,7 +281,7 @@ let package = Package(
         // so and exits 2, so `swift build` and `swift build --build-tests` still link.
         .target(
             name: "PeerdFuzzing",
-            dependencies: ["PeerdWire", "PeerdModel", "PeerdCodec", nioCore],
+            dependencies: ["PeerdWire", "PeerdModel", "PeerdCodec", "PeerdImport", nioCore],
             path: "Fuzz/Sources/PeerdFuzzing",
             swiftSettings: strict + [.enableExperimentalFeature("Extern")]
         ),
@@ -301,6 +301,12 @@ let package = Package(
             name: "fuzz-control-request",
             dependencies: ["PeerdFuzzing"],
             path: "Fuzz/Sources/fuzz-control-request",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "fuzz-import",
+            dependencies: ["PeerdFuzzing"],
+            path: "Fuzz/Sources/fuzz-import",
             swiftSettings: strict
         ),
         // End of fuzzing.

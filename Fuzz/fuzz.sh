@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for SECONDS; `make fuzz` and `make fuzz-smoke` call it.
 #
-#   Fuzz/fuzz.sh SECONDS [TARGET...]      targets: frame peer-message control-request (default: all)
+#   Fuzz/fuzz.sh SECONDS [TARGET...]      targets: frame peer-message control-request import (default: all)
 #
 # Environment: SWIFT (default swift), FUZZ_CONFIG (release or debug, default release: see
 # Fuzz/README.md for why), FUZZ_ARGS (more libFuzzer flags, e.g. -jobs=2 or -max_len=65536).
 #
 # Each target keeps a corpus in .build-fuzz/corpus/TARGET that grows from run to run, starts from
 # the golden frames in proto/golden (copied into .build-fuzz/seeds/TARGET; the message targets get
-# the bodies, without the 4-byte header) and replays Fuzz/regressions/TARGET first. Exits non-zero,
+# the bodies, without the 4-byte header; the import target gets the import tests' fixtures and ZIPs
+# made of them) and replays Fuzz/regressions/TARGET first. Exits non-zero,
 # loudly, if a target doesn't build, doesn't run or finds a crash; a crash leaves its input in
 # .build-fuzz/crashes/TARGET/.
 set -euo pipefail
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:?usage: Fuzz/fuzz.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(frame peer-message control-request)
+[ ${#targets[@]} -gt 0 ] || targets=(frame peer-message control-request import)
 swift=${SWIFT:-swift}
 config=${FUZZ_CONFIG:-release}
 work=.build-fuzz
@@ -43,6 +44,26 @@ done
 bin=$("$swift" build --build-path "$work" -c "$config" -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
     --show-bin-path)
 
+# The import target's seeds: the CSV and JSON fixtures of PeerdImportTests, a Letterboxd export ZIP (deflated)
+# and a Trakt one (stored) made of them, the zip64 fixture, and the start of a peerd JSON export.
+seed_import() {
+    local dir=$1 fixtures=Tests/PeerdImportTests/Fixtures
+    cp "$fixtures"/*.csv "$fixtures"/*.zip "$fixtures"/letterboxd/*.csv "$fixtures"/trakt/*.json "$dir/"
+    printf '{"peerd": "export", "version": 1, "exportedAt": 0, "member": {"peer": "", "name": "alice"}, "movies": []}' \
+        >"$dir/peerd-export.json"
+    python3 - "$fixtures" "$dir" <<'PY'
+import pathlib, sys, zipfile
+fixtures, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for name, folder, method, files in [
+    ("letterboxd.zip", "letterboxd", zipfile.ZIP_DEFLATED, ["watched.csv", "diary.csv", "ratings.csv", "watchlist.csv"]),
+    ("trakt.zip", "trakt", zipfile.ZIP_STORED, ["history.json", "ratings-movies.json"]),
+]:
+    with zipfile.ZipFile(out / name, "w", method) as archive:
+        for file in files:
+            archive.write(fixtures / folder / file, file)
+PY
+}
+
 # Golden frames as seeds: whole frames for the frame decoder, bodies for the message decoders.
 seed() {
     local target=$1 dir=$work/seeds/$1
@@ -57,8 +78,9 @@ seed() {
             tail -c +5 "$file" >"$dir/$(basename "$file")"
         done
         ;;
+    import) seed_import "$dir" ;;
     esac
-    [ -n "$(ls -A "$dir")" ] || fail "no seeds for $target from proto/golden"
+    [ -n "$(ls -A "$dir")" ] || fail "no seeds for $target"
 }
 
 summary=()

@@ -71,7 +71,7 @@ package struct ImportFile: Sendable {
         case nil:
             throw .unknownFormat(place: name, seen: "it is empty")
         case "[":
-            TraktFormat.add(try TraktFormat.items(text, place: name), file: nil, into: &tally)
+            TraktFormat.add(try TraktFormat.items(text, place: name, keep: tally.budget), file: nil, into: &tally)
             return .traktJSON
         case "{":
             guard PeerdJSONFormat.isExport(text) else {

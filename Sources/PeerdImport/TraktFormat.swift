@@ -104,18 +104,43 @@ enum TraktFormat {
         return row
     }
 
-    /// The items of one file, which must be an array of objects.
-    static func items(_ text: String, place: String) throws(ImportError) -> [Item] {
+    /// The items of one file, an array of objects, decoded one at a time: each is checked, the first `keep`
+    /// are kept and the rest only counted, so that a file of millions of `{}` holds no more items than the row
+    /// limit (`peerctl import` of a 32 MiB one peaked at 3.2 GB as `[Item]`, at 0.65 GB so: JSONDecoder's own).
+    struct Items: Decodable {
+        static let keep = CodingUserInfoKey(rawValue: "keep")!
+
+        var kept: [Item] = []
+        var count = 0
+        /// What the first item that says so says.
+        var firstKind: Kind?
+
+        init(from decoder: any Decoder) throws {
+            let keep = decoder.userInfo[Self.keep] as? Int ?? .max
+            var array = try decoder.unkeyedContainer()
+            while !array.isAtEnd {
+                let item = try array.decode(Item.self)
+                if firstKind == nil { firstKind = Kind(item) }
+                if kept.count < keep { kept.append(item) }
+                count += 1
+            }
+        }
+    }
+
+    /// The items of one file, which must be an array of objects; the first `keep` of them kept.
+    static func items(_ text: String, place: String, keep: Int) throws(ImportError) -> Items {
+        let decoder = JSONDecoder()
+        decoder.userInfo[Items.keep] = keep
         do {
-            return try JSONDecoder().decode([Item].self, from: Data(text.utf8))
+            return try decoder.decode(Items.self, from: Data(text.utf8))
         } catch {
             throw .unreadableJSON(place: place, format: .traktJSON, reason: JSONReason.of(error))
         }
     }
 
     /// Every item of `items` into `tally`, as the rows of `file`.
-    static func add(_ items: [Item], file: String?, into tally: inout RowTally) {
-        for (index, item) in items.prefix(tally.budget).enumerated() {
+    static func add(_ items: Items, file: String?, into tally: inout RowTally) {
+        for (index, item) in items.kept.prefix(tally.budget).enumerated() {
             tally.add(file: file, line: index + 1, title: item.movie?.title) { () throws(Unusable) in try row(item) }
         }
         tally.count(items.count)
@@ -131,8 +156,7 @@ enum TraktFormat {
         for path in zip.paths where path.lowercased().hasSuffix(".json") && !path.hasPrefix("__MACOSX/") {
             let place = "\(zip.place): \(path)"
             let text = try UTF8Text.decode(try zip.read(path), place: place)
-            guard let items = try? items(text, place: place), let kind = items.lazy.compactMap(Kind.init).first
-            else { continue }
+            guard let items = try? items(text, place: place, keep: 0), let kind = items.firstKind else { continue }
             files.append((kind, path))
             records += items.count
         }
@@ -141,7 +165,8 @@ enum TraktFormat {
         }
         for (_, path) in files.sorted(by: { ($0.kind, $0.path) < ($1.kind, $1.path) }) {
             let place = "\(zip.place): \(path)"
-            add(try items(UTF8Text.decode(try zip.read(path), place: place), place: place), file: path, into: &tally)
+            let text = try UTF8Text.decode(try zip.read(path), place: place)
+            add(try items(text, place: place, keep: tally.budget), file: path, into: &tally)
         }
         return !files.isEmpty
     }

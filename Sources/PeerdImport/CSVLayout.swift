@@ -11,7 +11,7 @@ struct CSVLayout: Sendable {
 
     /// Reads the whole of `text` as this format into `tally`.
     func read(_ text: String, place: String, file: String?, into tally: inout RowTally) throws(ImportError) {
-        let table = try CSVTable.read(text, place: place, budget: tally.budget)
+        let table = try CSVTable.read(text, place: place, budget: tally.budget, maxColumns: tally.maxColumns)
         let missing = table.header.missing(columns)
         guard missing.isEmpty else { throw .missingColumns(place: place, format: format, missing: missing) }
         tally.add(table, as: self, file: file)

@@ -15,17 +15,23 @@
 package struct CSVReader: IteratorProtocol {
     /// One record: its fields and the 1-based line it starts on.
     package struct Record: Equatable {
+        /// Its fields, the first ``CSVReader/maxFields`` of them.
         package var fields: [String]
         package var line: Int
+        /// How many fields it has, those past ``CSVReader/maxFields`` included.
+        package var fieldCount = 0
         /// The record's last field opened a quote that the text never closes.
         package var unclosedQuote = false
     }
 
     private let bytes: [UInt8]
+    /// The fields of a record that are kept: a line of commas costs a field's memory per comma otherwise.
+    let maxFields: Int
     private var position: Int
     private var line = 1
 
-    package init(_ text: String) {
+    package init(_ text: String, maxFields: Int = .max) {
+        self.maxFields = maxFields
         bytes = Array(text.utf8)
         position = bytes.starts(with: UTF8Text.byteOrderMark) ? 3 : 0
     }
@@ -37,7 +43,8 @@ package struct CSVReader: IteratorProtocol {
         while true {
             let quoted = position < bytes.count && bytes[position] == .quote
             let (field, end) = quoted ? readQuotedField(&record) : readField()
-            record.fields.append(field)
+            record.fieldCount += 1
+            if record.fields.count < maxFields { record.fields.append(field) }
             if end { return record }
         }
     }

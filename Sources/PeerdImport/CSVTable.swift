@@ -10,19 +10,31 @@ struct CSVTable {
     /// Every record after the header: read, or past the budget and only counted.
     let count: Int
 
-    /// The first record of `text`, which is the header; nil when there is none.
-    static func header(of text: String) -> CSVHeader? {
-        var reader = CSVReader(text)
+    /// The first record of `text`, which is the header (its first `maxColumns` fields); nil when there is none.
+    static func header(of text: String, maxColumns: Int) -> CSVHeader? {
+        var reader = CSVReader(text, maxFields: maxColumns)
         return reader.next().map { CSVHeader($0.fields) }
     }
 
-    /// Reads `text` (already UTF-8, see ``UTF8Text``); `place` names it in errors.
-    static func read(_ text: String, place: String, budget: Int) throws(ImportError) -> CSVTable {
-        var reader = CSVReader(text)
+    /// Reads `text` (already UTF-8, see ``UTF8Text``); `place` names it in errors. A record of more than
+    /// `maxColumns` fields is refused, the header's included.
+    static func read(
+        _ text: String,
+        place: String,
+        budget: Int,
+        maxColumns: Int = ImportLimits.standard.maxColumns
+    ) throws(ImportError) -> CSVTable {
+        var reader = CSVReader(text, maxFields: maxColumns)
         guard let header = reader.next() else { throw .unknownFormat(place: place, seen: "it is empty") }
+        guard header.fieldCount <= maxColumns else {
+            throw .tooManyColumns(place: place, line: header.line, limit: maxColumns)
+        }
         var records: [CSVRecord] = []
         var count = 0
         while let record = reader.next() {
+            guard record.fieldCount <= maxColumns else {
+                throw .tooManyColumns(place: place, line: record.line, limit: maxColumns)
+            }
             let fields = record.fields
             if fields.count == 1, fields[0].allSatisfy(\.isWhitespace), !record.unclosedQuote { continue }
             guard fields.count == header.fields.count else {

@@ -27,6 +27,10 @@ package enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A ZIP entry that inflated past ``ImportLimits/maxEntryBytes`` although its header said less:
     /// reading stopped after `inflated` bytes.
     case entryInflatesTooFar(place: String, inflated: Int, limit: Int)
+    /// A ZIP whose entries read so far unpack to more than ``ImportLimits/maxArchiveBytes`` together.
+    case archiveTooLarge(place: String, limit: Int)
+    /// A CSV record (the header included) of more fields than ``ImportLimits/maxColumns``.
+    case tooManyColumns(place: String, line: Int, limit: Int)
     /// A ZIP that could not be read (`reason` says what is wrong with it).
     case damagedZIP(place: String, reason: String)
     /// The header is the format's, but lacks columns it needs.
@@ -71,6 +75,12 @@ package enum ImportError: Error, Hashable, Sendable, CustomStringConvertible {
         case .entryInflatesTooFar(let place, let inflated, let limit):
             "\(place) unpacks to more than its header says: peerd stopped after \(Self.size(inflated)), past "
                 + "its limit of \(Self.size(limit)) for one entry. The ZIP is damaged or hostile; export it again."
+        case .archiveTooLarge(let place, let limit):
+            "\(place) unpacks to more than \(Self.size(limit)) in the files peerd reads. Exports of Letterboxd "
+                + "and Trakt are a few MB: check that this is the export, or download it again."
+        case .tooManyColumns(let place, let line, let limit):
+            "\(place), line \(line): the row has more than \(Self.grouped(limit)) fields. Exports have a few "
+                + "dozen columns at most: check that this is the export, and that its separator is a comma."
         case .damagedZIP(let place, let reason):
             "\(place) is a ZIP that can't be read (\(reason)). Download the export again."
         case .missingColumns(let place, let format, let missing):

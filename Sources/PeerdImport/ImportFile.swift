@@ -32,7 +32,7 @@ package struct ImportFile: Sendable {
         guard bytes.count <= limits.maxFileBytes else {
             throw .fileTooLarge(path: name, bytes: bytes.count, limit: limits.maxFileBytes)
         }
-        var tally = RowTally(maxRows: limits.maxRows)
+        var tally = RowTally(maxRows: limits.maxRows, maxColumns: limits.maxColumns)
         let format: ImportFormat
         if ZipArchive.isZIP(bytes) {
             format = try readZIP(ZipArchive(bytes, place: name, limits: limits), into: &tally)
@@ -80,7 +80,7 @@ package struct ImportFile: Sendable {
             try PeerdJSONFormat.read(text, place: name, into: &tally)
             return .peerdJSON
         default:
-            let layout = try csvLayout(text, name: name)
+            let layout = try csvLayout(text, name: name, maxColumns: tally.maxColumns)
             try layout.read(text, place: name, file: nil, into: &tally)
             return layout.format
         }
@@ -88,8 +88,10 @@ package struct ImportFile: Sendable {
 
     /// The CSV format whose columns the header has, asked in this order: peerd's, IMDb's, TMDB's,
     /// Letterboxd's export, Letterboxd's import format (whose few columns the others have too).
-    private static func csvLayout(_ text: String, name: String) throws(ImportError) -> CSVLayout {
-        guard let header = CSVTable.header(of: text) else { throw .unknownFormat(place: name, seen: "it is empty") }
+    private static func csvLayout(_ text: String, name: String, maxColumns: Int) throws(ImportError) -> CSVLayout {
+        guard let header = CSVTable.header(of: text, maxColumns: maxColumns) else {
+            throw .unknownFormat(place: name, seen: "it is empty")
+        }
         let fileName = name.split(separator: "/").last.map(String.init) ?? name
         if let layout = PeerdCSVFormat.layout(for: header) ?? IMDbFormat.layout(for: header)
             ?? TMDBFormat.layout(for: header)

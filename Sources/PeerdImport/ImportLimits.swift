@@ -11,15 +11,30 @@ package struct ImportLimits: Hashable, Sendable {
     package var maxEntries: Int
     /// Records in the file, all parts of a ZIP together: rows, skipped rows and items of a JSON array.
     package var maxRows: Int
+    /// The entries of a ZIP that are read, uncompressed, all together: entries may share one run of
+    /// deflated bytes, so that each is small and their sum is not.
+    package var maxArchiveBytes: Int
+    /// Fields of one CSV record, the header's included: no export has more than a few dozen columns,
+    /// and a line of commas would otherwise cost memory for every comma.
+    package var maxColumns: Int
 
-    package init(maxFileBytes: Int, maxEntryBytes: Int, maxEntries: Int, maxRows: Int) {
+    package init(
+        maxFileBytes: Int,
+        maxEntryBytes: Int,
+        maxEntries: Int,
+        maxRows: Int,
+        maxArchiveBytes: Int = 64 << 20,
+        maxColumns: Int = 200
+    ) {
         self.maxFileBytes = maxFileBytes
         self.maxEntryBytes = maxEntryBytes
         self.maxEntries = maxEntries
         self.maxRows = maxRows
+        self.maxArchiveBytes = maxArchiveBytes
+        self.maxColumns = maxColumns
     }
 
-    /// 32 MiB a file, 32 MiB an entry, 5,000 entries, 20,000 rows.
+    /// 32 MiB a file, 32 MiB an entry and 64 MiB all entries read, 5,000 entries, 20,000 rows, 200 columns.
     package static let standard = ImportLimits(
         maxFileBytes: 32 << 20,
         maxEntryBytes: 32 << 20,

@@ -6,12 +6,17 @@ import PeerdWire
 /// the file has without holding them.
 struct RowTally {
     let maxRows: Int
+    /// Fields of one CSV record (``ImportLimits/maxColumns``).
+    let maxColumns: Int
     private(set) var rows: [ImportRow] = []
     private(set) var skipped: [SkippedRow] = []
     /// Records seen so far, kept or only counted.
     private(set) var records = 0
 
-    init(maxRows: Int) { self.maxRows = maxRows }
+    init(maxRows: Int, maxColumns: Int = ImportLimits.standard.maxColumns) {
+        self.maxRows = maxRows
+        self.maxColumns = maxColumns
+    }
 
     /// How many more records may be kept.
     var budget: Int { max(0, maxRows - records) }

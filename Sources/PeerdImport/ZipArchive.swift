@@ -8,7 +8,8 @@
 /// Bounded against ZIP bombs: at most ``ImportLimits/maxEntries`` entries are listed; an entry is read
 /// only when asked for, refused when its header says it is larger than ``ImportLimits/maxEntryBytes``,
 /// and its bytes are counted as they are inflated, so that reading stops past the limit even when the
-/// header lied. Each entry's CRC-32 and size are checked. Stored and deflated entries are read; zip64
+/// header lied; the entries read are at most ``ImportLimits/maxArchiveBytes`` together, so that many
+/// small entries sharing one run of deflated bytes can't add up. Each entry's CRC-32 and size are checked. Stored and deflated entries are read; zip64
 /// sizes too; an encrypted entry, or another method, is a damaged ZIP.
 struct ZipArchive {
     /// The ZIP file, as errors name it.
@@ -18,6 +19,13 @@ struct ZipArchive {
     private let bytes: [UInt8]
     private let entries: [String: ZipEntry]
     private let maxEntryBytes: Int
+    private let maxArchiveBytes: Int
+    /// The bytes of the entries read so far, all together (a class: reading doesn't change the archive).
+    private let unpacked = Unpacked()
+
+    private final class Unpacked {
+        var bytes = 0
+    }
 
     /// Whether `bytes` start as a ZIP does: a local file header, or the end record of an empty one.
     static func isZIP(_ bytes: [UInt8]) -> Bool {
@@ -28,6 +36,7 @@ struct ZipArchive {
         self.place = place
         self.bytes = bytes
         maxEntryBytes = limits.maxEntryBytes
+        maxArchiveBytes = limits.maxArchiveBytes
         let directory: ZipDirectory
         do throws(ZipDirectory.Failure) {
             directory = try ZipDirectory(bytes, maxEntries: limits.maxEntries)
@@ -54,6 +63,11 @@ struct ZipArchive {
         guard entry.uncompressedSize <= UInt64(maxEntryBytes) else {
             throw .entryTooLarge(place: entryPlace, declared: entry.uncompressedSize, limit: maxEntryBytes)
         }
+        // Checked before inflating: what is inflated must come to the header's size, or it is refused.
+        guard UInt64(unpacked.bytes) + entry.uncompressedSize <= UInt64(maxArchiveBytes) else {
+            throw .archiveTooLarge(place: place, limit: maxArchiveBytes)
+        }
+        unpacked.bytes += Int(entry.uncompressedSize)
         let content: [UInt8]
         do throws(Inflater.Failure) {
             content = try inflate(entry, data: data(of: entry))

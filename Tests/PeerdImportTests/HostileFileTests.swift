@@ -51,6 +51,34 @@ struct HostileFileTests {
         #expect(error == .tooManyEntries(place: "many.zip", limit: 10))
     }
 
+    @Test func entriesThatUnpackToMoreThanTheArchiveLimitTogetherAreRefused() throws {
+        let limits = ImportLimits(
+            maxFileBytes: 1 << 20,
+            maxEntryBytes: 1 << 20,
+            maxEntries: 10,
+            maxRows: 100,
+            maxArchiveBytes: 64
+        )
+        let error = #expect(throws: ImportError.self) {
+            try ImportFile.read(Fixtures.zip(folder: "letterboxd"), name: "export.zip", limits: limits)
+        }
+        #expect(error == .archiveTooLarge(place: "export.zip", limit: 64))
+        #expect(error?.description.contains("unpacks to more than 0.0 MiB") == true)
+    }
+
+    @Test func aLineOfCommasIsRefusedWithoutHoldingAFieldPerComma() throws {
+        let commas = [UInt8](repeating: UInt8(ascii: ","), count: 4 << 20)
+        let error = #expect(throws: ImportError.self) { try ImportFile.read(commas, name: "commas.csv") }
+        #expect(error?.description.hasPrefix("peerd can't tell what commas.csv is") == true)
+        let header = Array("tmdbID,Listed".utf8) + commas + Array("\n603,yes\n".utf8)
+        let wideHeader = #expect(throws: ImportError.self) { try ImportFile.read(header, name: "wide.csv") }
+        #expect(wideHeader == .tooManyColumns(place: "wide.csv", line: 1, limit: 200))
+        let wide = "tmdbID,Listed\n603,yes,\(String(repeating: ",", count: 300))\n"
+        let row = #expect(throws: ImportError.self) { try ImportFile.read(Array(wide.utf8), name: "wide.csv") }
+        #expect(row == .tooManyColumns(place: "wide.csv", line: 2, limit: 200))
+        #expect(row?.description.contains("more than 200 fields") == true)
+    }
+
     @Test func aZIPOfNothingPeerdKnowsNamesTheFormatsItKnows() throws {
         let zip = try Fixtures.zip([("photos/cat.jpg", [0xFF, 0xD8, 0xFF]), ("notes.txt", Array("hi".utf8))])
         let error = #expect(throws: ImportError.self) { try ImportFile.read(zip, name: "photos.zip") }

@@ -54,12 +54,6 @@ extension OperationJSONParser {
         }
     }
 
-    private mutating func boolean() -> Bool? {
-        skipWhitespace()
-        if literal("true") { return true }
-        return literal("false") ? false : nil
-    }
-
     private mutating func peerIDs() -> [PeerID]? {
         guard take(UInt8(ascii: "[")) else { return nil }
         var ids: [PeerID] = []

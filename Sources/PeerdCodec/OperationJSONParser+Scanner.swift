@@ -1,164 +1,24 @@
-/// The token level of ``OperationJSONParser``: strings (validated UTF-8, escapes, interned through
-/// `recent`), integers, punctuation and whitespace. The schema level, in OperationJSONParser.swift,
-/// says which keys and values make an operation.
+/// The token level of ``OperationJSONParser`` is ``JSONScanner``'s: these read a token at the
+/// parser's place and move it on. The schema level, in OperationJSONParser.swift, says which keys
+/// and values make an operation.
 extension OperationJSONParser {
-    /// The bytes of the string that starts here (after whitespace) if it holds no escape and no
-    /// control character, without consuming anything; the closing quote is at the range's end.
-    mutating func plainString() -> Range<Int>? {
-        skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-        var end = index + 1
-        while end < bytes.count {
-            switch bytes[end] {
-            case UInt8(ascii: "\""): return end - (index + 1) <= limits.maxStringBytes ? (index + 1)..<end : nil
-            case UInt8(ascii: "\\"), 0..<0x20: return nil
-            default: end += 1
-            }
-        }
-        return nil
+    private mutating func scan<Value>(_ read: (inout JSONScanner) -> Value) -> Value {
+        var scanner = JSONScanner(bytes, at: index, maxStringBytes: limits.maxStringBytes)
+        defer { index = scanner.index }
+        return read(&scanner)
     }
 
-    /// A JSON string with valid UTF-8 within the length limit; escapes are decoded, lone surrogates
-    /// refused.
-    mutating func string() -> String? {
-        guard take(UInt8(ascii: "\"")) else { return nil }
-        let start = index
-        // Most strings have no escape: validate them straight from the payload.
-        var end = index
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == UInt8(ascii: "\"") {
-                guard end - start <= limits.maxStringBytes else { return nil }
-                let text = Self.validatedString(UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
-                index = end + 1
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { return nil }
-            end += 1
-        }
-        var utf8 = Array(bytes[index..<end])
-        index = end
-        // The closing quote, when it comes, is at `index` or later: past the limit already means too long.
-        while index < bytes.count, index - start <= limits.maxStringBytes {
-            let byte = bytes[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "\""):
-                return String(validating: utf8, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                guard let escaped = escape() else { return nil }
-                utf8.append(contentsOf: String(escaped).utf8)
-            case 0..<0x20:
-                return nil
-            default:
-                utf8.append(byte)
-            }
-        }
-        return nil
-    }
-
-    /// The text of `utf8`, or nil if it is not valid UTF-8. ASCII, the common case, skips the
-    /// generic validation, which showed up in the profile.
-    static func validatedString(_ utf8: UnsafeRawBufferPointer) -> String? {
-        if utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: utf8.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-        }
-        return String(validating: utf8, as: UTF8.self)
-    }
-
-    /// The character after a backslash: `\" \\ \/ \b \f \n \r \t \uXXXX` (with surrogate pairs).
-    mutating func escape() -> Unicode.Scalar? {
-        guard index < bytes.count else { return nil }
-        let byte = bytes[index]
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): return Unicode.Scalar(byte)
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
-        case UInt8(ascii: "u"):
-            guard let unit = hex4() else { return nil }
-            if (0xD800...0xDBFF).contains(unit) {
-                guard take(UInt8(ascii: "\\"), skippingWhitespace: false),
-                    take(UInt8(ascii: "u"), skippingWhitespace: false),
-                    let low = hex4(), (0xDC00...0xDFFF).contains(low)
-                else { return nil }
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
-            }
-            return Unicode.Scalar(unit)
-        default: return nil
-        }
-    }
-
-    mutating func hex4() -> UInt32? {
-        guard bytes.count - index >= 4 else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
-        return value
-    }
-
-    /// A non-negative integer: digits only, no leading zero, no fraction or exponent.
+    /// See ``JSONScanner/plainString()``: nothing is consumed.
+    mutating func plainString() -> Range<Int>? { scan { $0.plainString() } }
+    mutating func string() -> String? { scan { $0.string() } }
     mutating func unsigned(skippingWhitespace: Bool = true) -> UInt64? {
-        if skippingWhitespace { skipWhitespace() }
-        let start = index
-        var value: UInt64 = 0
-        while index < bytes.count, case let digit = bytes[index] &- UInt8(ascii: "0"), digit < 10 {
-            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
-            guard !overflow1, !overflow2 else { return nil }
-            value = sum
-            index += 1
-        }
-        let digits = index - start
-        guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
-        if index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
-            default: break
-            }
-        }
-        return value
+        scan { $0.unsigned(skippingWhitespace: skippingWhitespace) }
     }
-
-    mutating func signed() -> Int64? {
-        skipWhitespace()
-        let negative = take(UInt8(ascii: "-"), skippingWhitespace: false)
-        // No whitespace between the sign and the digits: `- 5` is not JSON (the fuzz test found this).
-        guard let magnitude = unsigned(skippingWhitespace: !negative) else { return nil }
-        if negative {
-            return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil
-        }
-        return Int64(exactly: magnitude)
-    }
-
-    /// Consumes `byte` (after optional whitespace) if it is next.
+    mutating func signed() -> Int64? { scan { $0.signed() } }
+    mutating func boolean() -> Bool? { scan { $0.boolean() } }
     mutating func take(_ byte: UInt8, skippingWhitespace: Bool = true) -> Bool {
-        if skippingWhitespace { skipWhitespace() }
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index += 1
-        return true
+        scan { $0.take(byte, skippingWhitespace: skippingWhitespace) }
     }
-
-    mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
-    }
+    mutating func skipWhitespace() { scan { $0.skipWhitespace() } }
+    mutating func literal(_ word: StaticString) -> Bool { scan { $0.literal(word) } }
 }

@@ -48,15 +48,4 @@ extension OperationJSONParser {
         } while take(UInt8(ascii: ","))
         return take(UInt8(ascii: "]")) ? elements : nil
     }
-
-    /// Consumes `word` if it is next.
-    mutating func literal(_ word: StaticString) -> Bool {
-        let end = index + word.utf8CodeUnitCount
-        guard end <= bytes.count else { return false }
-        let matches = word.withUTF8Buffer {
-            bytesEqual(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(rebasing: bytes[index..<end]))
-        }
-        if matches { index = end }
-        return matches
-    }
 }

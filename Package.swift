@@ -207,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "PeerdWireTests",
             dependencies: [
-                "PeerdWire", "PeerdModel", "PeerdCodec", nioCore,
+                "PeerdWire", "PeerdModel", "PeerdCodec", nioCore, propertyBased,
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],

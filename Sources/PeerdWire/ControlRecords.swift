@@ -36,6 +36,33 @@ package struct MovieRecord: Hashable, Sendable, Codable {
         marks = row.marks.map(MarkRecord.init)
         averageRating = row.marks.averageRating.map { ($0 * 10).rounded() / 10 }
     }
+
+    /// A record as a reader found it (``ListPageReader``).
+    package init(
+        movieId: Int,
+        title: String?,
+        year: Int?,
+        posterPath: String?,
+        addedBy: [String],
+        addedByPeers: [PeerID],
+        addedAt: Int64,
+        cursor: String,
+        streamingOn: String?,
+        marks: [MarkRecord],
+        averageRating: Double?
+    ) {
+        self.movieId = movieId
+        self.title = title
+        self.year = year
+        self.posterPath = posterPath
+        self.addedBy = addedBy
+        self.addedByPeers = addedByPeers
+        self.addedAt = addedAt
+        self.cursor = cursor
+        self.streamingOn = streamingOn
+        self.marks = marks
+        self.averageRating = averageRating
+    }
 }
 
 /// One `follow` event.

@@ -22,6 +22,17 @@ package struct MarkRecord: Hashable, Sendable, Codable {
         rating = marks.rating
         veto = marks.vetoes
     }
+
+    /// A record as a reader found it (``ListPageReader``).
+    package init(peer: PeerID, name: String, want: Bool, seen: Bool, seenOn: String?, rating: Int?, veto: Bool) {
+        self.peer = peer
+        self.name = name
+        self.want = want
+        self.seen = seen
+        self.seenOn = seenOn
+        self.rating = rating
+        self.veto = veto
+    }
 }
 
 /// What `mark` and `watch` did (proto/CONTROL.md, "mark").

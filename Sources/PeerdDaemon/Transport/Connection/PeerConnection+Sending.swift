@@ -32,7 +32,7 @@ extension PeerConnection.Driver {
         case .listEnded(let list, let error): ended(list, error)
         case .close(let error?):
             log("closing peer session", error)
-            await sendFinal(WireCoding.encode(.error(error)))
+            await sendFinal(WireCoding.encode(PeerMessage.error(error)))
         case .close(nil): break
         case .peerReported(let error):
             log("peer closed the session", error)

@@ -31,12 +31,16 @@ extension Replica {
     }
 }
 
-/// The records of one page, as many as fit a control frame with room to spare: a page may be
-/// shorter than asked (clients follow `next`), but a response never exceeds the frame limit.
+/// The records of one page, as many as fit a control frame: a page may be shorter than asked
+/// (clients follow `next`), but a response never exceeds the frame limit. Each record is counted
+/// at its exact size (``MovieRecord/jsonSize``) and a comma; the rest of the response (`movies`,
+/// `next`, `total`, `type`) takes well under `envelope` bytes.
 struct FramePage {
+    static let envelope = 1_024
+
     let settings: GroupSettings?
     private(set) var records: [MovieRecord] = []
-    private var room = Frame.maxFrameLength * 3 / 4
+    private var room = Frame.maxFrameLength - Self.envelope
 
     init(settings: GroupSettings?) {
         self.settings = settings
@@ -45,7 +49,7 @@ struct FramePage {
     /// Takes `row` if its record fits (the first always does); false once it does not.
     mutating func take(_ row: WatchListRow) -> Bool {
         let record = MovieRecord(row, settings: settings)
-        room -= record.jsonSizeBound
+        room -= record.jsonSize + 1
         guard room >= 0 || records.isEmpty else { return false }
         records.append(record)
         return true

@@ -153,13 +153,20 @@ enum Output {
 
         mutating func add(_ row: [String]) { rows.append(row) }
 
+        /// Each cell's width is counted once: a list of thousands of rows is most of a table's time.
         func print() {
-            let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-            for row in rows {
-                let cells = row.enumerated().map {
-                    $0.offset == row.count - 1 ? $0.element : $0.element.padding(to: widths[$0.offset])
+            let counts = rows.map { $0.map(\.width) }
+            let widths = rows[0].indices.map { column in counts.map { $0[column] }.max() ?? 0 }
+            for (row, rowCounts) in zip(rows, counts) {
+                var line = ""
+                for (column, cell) in row.enumerated() {
+                    if column > 0 { line += "  " }
+                    line += cell
+                    if column < row.count - 1 {
+                        line += String(repeating: " ", count: widths[column] - rowCounts[column])
+                    }
                 }
-                Swift.print(cells.joined(separator: "  "))
+                Swift.print(line)
             }
         }
     }
@@ -176,5 +183,11 @@ enum FileHandleless {
 extension String {
     func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+
+    /// The characters a table counts for this cell: its bytes when it is ASCII without a CR (so
+    /// each byte is a character), else its characters.
+    var width: Int {
+        utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? utf8.count : count
     }
 }

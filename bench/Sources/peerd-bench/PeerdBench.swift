@@ -1,7 +1,8 @@
 import Foundation
 
 /// `make bench`: measures peerd on this machine, prints a table and writes bench/results.json.
-/// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh").
+/// `--only WORDS` runs the scenarios whose name contains them ("catch-up", "movie details", "mesh",
+/// "unseen list").
 /// `--mesh-rates 40,0` are the paces the meshes run at (adds a second; 0: each add as soon as the
 /// one before is acknowledged, with the smallest and largest mesh only) and
 /// `--mesh-sizes 10,20,30` chooses its meshes; `--unpaced-rounds N` how often the unpaced pair runs
@@ -61,7 +62,9 @@ struct PeerdBench {
             ("mesh replication CPU", { try scenarios.mesh() }),
             ("idle wakeups", { try scenarios.idleWakeups() }),
             ("idle memory", { try scenarios.idleMemory() }),
-            ("members' marks", { try scenarios.marks(binDirectory: binDirectory) }),
+            ("members' marks: unseen list", { try scenarios.unseenList(binDirectory: binDirectory) }),
+            ("members' marks: cold start", { try scenarios.coldStartWithMarks() }),
+            ("members' marks: pick memory", { try scenarios.pickMemory() }),
         ] as [(String, () throws -> [Measurement])] where only.map(name.contains) ?? true {
             FileHandle.standardError.write(Data("running: \(name)…\n".utf8))
             results += try run()

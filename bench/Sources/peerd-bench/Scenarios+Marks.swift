@@ -9,15 +9,12 @@ import PeerdTestSupport
 import PeerdWire
 import SystemPackage
 
-/// Members' marks at a household's scale and well past it (issue 22's rows).
+/// Members' marks at a household's scale and well past it (issue 22's rows): the unseen list, cold
+/// start with marks and memory per pick, each a scenario of its own (`--only "unseen list"`).
 extension Scenarios {
-    func marks(binDirectory: String) throws -> [Measurement] {
-        try unseenList(binDirectory: binDirectory) + coldStartWithMarks() + pickMemory()
-    }
-
     /// RSS growth per open pick: 10 picks of 200 movies each opened on a daemon holding 10,000
     /// movies, each voted through (200 votes), none closed.
-    private func pickMemory() throws -> [Measurement] {
+    func pickMemory() throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-picks")
         try seedMarkedLog(in: scratch.path("state-home"), movies: 10_000, members: 5, marks: 10_000)
         let home = try TestDaemon("home", in: scratch, logLevel: "warning")
@@ -55,7 +52,7 @@ extension Scenarios {
 
     /// `peerctl list --unseen --by m1,m2` over 10,000 movies carrying 50,000 marks of 5 members,
     /// the real binary end to end (process start, every page fetched, the table printed).
-    private func unseenList(binDirectory: String) throws -> [Measurement] {
+    func unseenList(binDirectory: String) throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-marks")
         let (movies, marks) = (10_000, 50_000)
         try seedMarkedLog(in: scratch.path("state-home"), movies: movies, members: 5, marks: marks)
@@ -90,7 +87,7 @@ extension Scenarios {
     }
 
     /// Spawn until the control socket answers, with 100,000 movies and 200,000 marks on disk.
-    private func coldStartWithMarks() throws -> [Measurement] {
+    func coldStartWithMarks() throws -> [Measurement] {
         let scratch = try ScratchDirectory("bench-marks-cold")
         let (movies, marks) = (catchUpMovies, catchUpMovies * 2)
         try seedMarkedLog(in: scratch.path("state-big"), movies: movies, members: 5, marks: marks)

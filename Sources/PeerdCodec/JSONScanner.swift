@@ -195,7 +195,19 @@ package struct JSONScanner {
         }
         let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else { return nil }
+        // One so small that it reads as 0 (`2e-1956`) is left to `JSONDecoder`, which refuses it as JSON.
+        guard value != 0 || !Self.hasNonZeroDigit(text) else { return nil }
         return value
+    }
+
+    /// Whether a number's mantissa has a digit other than 0: one that reads as 0 then underflowed.
+    @usableFromInline
+    static func hasNonZeroDigit(_ number: String) -> Bool {
+        for byte in number.utf8 {
+            if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return false }
+            if byte >= UInt8(ascii: "1"), byte <= UInt8(ascii: "9") { return true }
+        }
+        return false
     }
 
     /// Consumes a run of decimal digits; how many.

@@ -67,6 +67,15 @@ struct ListPageJSONTests {
         }
     }
 
+    /// CI's mutation: a rating's exponent grown to `e-1956`, which `JSONDecoder` refuses as JSON.
+    @Test func aNumberThatUnderflowsIsLeftToJSONDecoder() throws {
+        let body = Array(
+            #"{"movies":[{"addedAt":1,"addedBy":[],"addedByPeers":[],"averageRating":2.07e-1956,"cursor":"c","movieId":1}],"total":1,"type":"list"}"#
+                .utf8
+        )
+        #expect(Self.fast(body) == Self.general(body))
+    }
+
     @Test func whitespaceAndAnotherKeyOrderAreReadLikeJSONDecoderDoes() throws {
         let body = Array(
             """

@@ -71,7 +71,7 @@ struct GuestDoorTests {
             #expect(join.status == .notFound && String(buffer: join.body) == "no such page\n")
             #expect(try await post(client, "\(forged)/vote", #"{"movie":603,"yes":true}"#).status == .notFound)
 
-            let otherPick = OperationID(origin: FakeGuestDesk.pick.origin, seq: 8)
+            let otherPick = PickOnList(OperationID(origin: FakeGuestDesk.pick.id.origin, seq: 8))
             let elsewhere = key.token(for: Pick.Guest(id: "00000000000000aa", name: "Sam"), in: otherPick)
             for token in [nil, "x.y.z", elsewhere] {
                 let vote = try await post(client, "\(link)/vote", #"{"movie":603,"yes":true}"#, token: token)
@@ -150,7 +150,7 @@ struct GuestDoorTests {
             // Sent, and the stream asked whether the pick is still open: it was.
             let checked = try await firstEvent(of: checks)
             #expect(checked != nil)
-            desk.changes.send([OperationID(origin: FakeGuestDesk.pick.origin, seq: 99)])
+            desk.changes.send([PickOnList(OperationID(origin: FakeGuestDesk.pick.id.origin, seq: 99))])
             desk.close(result: nil)
             let events = try await response
             #expect(events.status == .ok)

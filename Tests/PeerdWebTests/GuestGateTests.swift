@@ -89,17 +89,32 @@ struct GuestGateTests {
 struct GuestKeyTests {
     let key = GuestKey(WebToken(hex: String(repeating: "ab", count: 32))!)
     let other = GuestKey(WebToken(hex: String(repeating: "cd", count: 32))!)
-    let pick = OperationID(origin: PeerID("e47d41781ad71e3c12901eaf77360415")!, seq: 14)
+    let pick = PickOnList(OperationID(origin: PeerID("e47d41781ad71e3c12901eaf77360415")!, seq: 14))
+    /// The same pick id on another list (each list keeps its own chains).
+    let onFriends = PickOnList(
+        OperationID(origin: PeerID("e47d41781ad71e3c12901eaf77360415")!, seq: 14),
+        on: ListID("0f1e2d3c4b5a69788796a5b4c3d2e1f0")!
+    )
+    var next: PickOnList { PickOnList(OperationID(origin: pick.id.origin, seq: 15)) }
 
     @Test("a capability is 22 base64url characters, one per pick, one per key, and opens only its pick")
     func capabilities() {
         let cap = key.capability(for: pick)
         #expect(cap.count == 22 && GuestGate.isCapability(Substring(cap)))
         #expect(cap == key.capability(for: pick))
-        #expect(cap != key.capability(for: OperationID(origin: pick.origin, seq: 15)))
+        #expect(cap != key.capability(for: next))
+        #expect(cap != key.capability(for: onFriends))
+        #expect(!key.opens(onFriends, with: Substring(cap)))
         #expect(cap != other.capability(for: pick))
         #expect(key.opens(pick, with: Substring(cap)))
         #expect(!key.opens(pick, with: Substring(other.capability(for: pick))))
+    }
+
+    /// HMAC-SHA-256 of "peerd-guest-v1\n<origin>/<seq>" under the key, its first 16 bytes in
+    /// base64url (computed apart, with Python's hmac): the link a peerd made before lists.
+    @Test("a pick on the group's list keeps the capability it had before lists")
+    func capabilityOfTheGroupsPickIsUnchanged() {
+        #expect(key.capability(for: pick) == "2IUIrAiyi3zOeoepGn1S_Q")
     }
 
     @Test("a token names its guest; altered, moved to another pick or made by another key, it names nobody")
@@ -107,7 +122,8 @@ struct GuestKeyTests {
         let guest = Pick.Guest(id: "5e1f0c2a9b7d4e83", name: "Zoë. M")
         let token = key.token(for: guest, in: pick)
         #expect(key.guest(fromToken: Substring(token), in: pick) == guest)
-        #expect(key.guest(fromToken: Substring(token), in: OperationID(origin: pick.origin, seq: 15)) == nil)
+        #expect(key.guest(fromToken: Substring(token), in: next) == nil)
+        #expect(key.guest(fromToken: Substring(token), in: onFriends) == nil)
         #expect(other.guest(fromToken: Substring(token), in: pick) == nil)
         let renamed = token.split(separator: ".").enumerated().map { $0.offset == 1 ? "U2Ft" : String($0.element) }
         #expect(key.guest(fromToken: Substring(renamed.joined(separator: ".")), in: pick) == nil)

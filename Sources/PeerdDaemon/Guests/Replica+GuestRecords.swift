@@ -8,17 +8,20 @@ extension Replica {
     /// Closed picks the door still answers `410` for, besides the open ones.
     static var closedPicksForGuests: Int { 10 }
 
-    /// The open picks this peer opened, and the newest few it opened that are closed.
-    func ownPicks() -> [OwnPick] {
+    /// The open picks this peer opened, and the newest few it opened that are closed, this replica
+    /// being the list `listID` names (nil: the group's).
+    func ownPicks(onList listID: ListID?) -> [OwnPick] {
         let mine = list.picks.all.filter { $0.opener == id }
         let closed = mine.filter { !$0.isOpen }.prefix(Self.closedPicksForGuests)
         return (mine.filter(\.isOpen) + closed).map { state in
             // Only a closed pick's result is asked for (its 410); an open one's is not.
-            guard !state.isOpen else { return OwnPick(id: state.id, open: true, result: nil) }
+            guard !state.isOpen else { return OwnPick(id: PickOnList(state.id, on: listID), open: true, result: nil) }
             let tally = state.tally
-            guard case .chosen(let movie) = tally.result else { return OwnPick(id: state.id, open: false, result: nil) }
+            guard case .chosen(let movie) = tally.result else {
+                return OwnPick(id: PickOnList(state.id, on: listID), open: false, result: nil)
+            }
             let card = pickCard(movie, yeses: tally.yeses(for: movie.id))
-            return OwnPick(id: state.id, open: false, result: GuestStateRecord.Card(card))
+            return OwnPick(id: PickOnList(state.id, on: listID), open: false, result: GuestStateRecord.Card(card))
         }
     }
 

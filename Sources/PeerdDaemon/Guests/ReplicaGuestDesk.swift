@@ -13,19 +13,19 @@ struct ReplicaGuestDesk: GuestDesk {
 
     func ownPicks() async -> [OwnPick] {
         var own: [OwnPick] = []
-        for list in await spaces.everyList() { own += await view(of: list).ownPicks() }
+        for list in await spaces.everyList() { own += await view(of: list).ownPicks(onList: list.listID) }
         return own
     }
 
-    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord? {
+    func state(of pick: PickOnList, for guest: Pick.Guest?) async -> GuestStateRecord? {
         guard let list = await spaces.holder(of: pick) else { return nil }
-        return await view(of: list).guestState(pick, for: guest)
+        return await view(of: list).guestState(pick.id, for: guest)
     }
 
-    func pickChanges() async -> AsyncStream<[OperationID]> { await spaces.pickChanges() }
+    func pickChanges() async -> AsyncStream<[PickOnList]> { await spaces.pickChanges() }
 
-    func isOpen(_ pick: OperationID) async -> Bool {
-        await spaces.holder(of: pick)?.groupSnapshot.list.picks.pick(pick)?.isOpen == true
+    func isOpen(_ pick: PickOnList) async -> Bool {
+        await spaces.holder(of: pick)?.groupSnapshot.list.picks.pick(pick.id)?.isOpen == true
     }
 
     /// `list` as its members see it: with the group's names and marks (``ReplicaService/snapshot``).
@@ -33,11 +33,11 @@ struct ReplicaGuestDesk: GuestDesk {
         await ActingList.$current.withValue(list) { await spaces.group.snapshot }
     }
 
-    func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
+    func vote(on pick: PickOnList, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
         guard let list = await spaces.holder(of: pick) else { return Self.notFound }
         // The pick desk reads and writes the list the vote is on.
         return await ActingList.$current.withValue(list) {
-            await vote(on: pick, movie: movie, yes: yes, by: guest, in: list)
+            await vote(on: pick.id, movie: movie, yes: yes, by: guest, in: list)
         }
     }
 

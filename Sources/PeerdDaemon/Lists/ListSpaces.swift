@@ -30,7 +30,7 @@ package actor ListSpaces: Service {
     /// A tick whenever which lists go to which machines may have changed.
     let sharing = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
     /// The pick changes of every list held here (``pickChanges()``).
-    let pickFeed = Broadcast<[OperationID]>(bufferingPolicy: .bufferingNewest(64))
+    let pickFeed = Broadcast<[PickOnList]>(bufferingPolicy: .bufferingNewest(64))
     /// Each list service opened, to be run by ``run()``.
     let opened = AsyncStream.makeStream(of: ReplicaService.self)
 

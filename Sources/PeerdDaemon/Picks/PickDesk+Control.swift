@@ -57,7 +57,8 @@ extension PickDesk {
     private func record(_ state: PickState, in snapshot: Replica) async -> PickRecord {
         var record = snapshot.pickRecord(state, for: roster.me)
         if state.isOpen, state.opener == roster.me, let guests {
-            record.guests = Self.guestsRecord(await guests.link(for: state.id))
+            let pick = PickOnList(state.id, on: (ActingList.current ?? replica).listID)
+            record.guests = Self.guestsRecord(await guests.link(for: pick))
         }
         return record
     }

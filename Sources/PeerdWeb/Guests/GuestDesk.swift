@@ -7,21 +7,21 @@ package protocol GuestDesk: Sendable {
     /// The picks this peer opened, each with whether it is open.
     func ownPicks() async -> [OwnPick]
     /// `pick` as a guest sees it; `you` and `next` for `guest`.
-    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord?
-    func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer
-    func isOpen(_ pick: OperationID) async -> Bool
+    func state(of pick: PickOnList, for guest: Pick.Guest?) async -> GuestStateRecord?
+    func vote(on pick: PickOnList, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer
+    func isOpen(_ pick: PickOnList) async -> Bool
     /// The ids of the picks each commit changed, from now on.
-    func pickChanges() async -> AsyncStream<[OperationID]>
+    func pickChanges() async -> AsyncStream<[PickOnList]>
 }
 
 /// A pick this peer opened.
 package struct OwnPick: Hashable, Sendable {
-    package var id: OperationID
+    package var id: PickOnList
     package var open: Bool
     /// Once it ended: the chosen movie, if one was.
     package var result: GuestStateRecord.Card?
 
-    package init(id: OperationID, open: Bool, result: GuestStateRecord.Card?) {
+    package init(id: PickOnList, open: Bool, result: GuestStateRecord.Card?) {
         self.id = id
         self.open = open
         self.result = result

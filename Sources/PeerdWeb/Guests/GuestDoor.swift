@@ -84,7 +84,7 @@ package actor GuestDoor<Desk: GuestDesk>: Service {
 
     /// The guest link of `pick`, an open pick this peer opened: the door opened first if need
     /// be; or why there is none.
-    package func link(for pick: OperationID) async -> Result<String, GuestDoorProblem> {
+    package func link(for pick: PickOnList) async -> Result<String, GuestDoorProblem> {
         let ledger: GuestLedger
         switch self.ledger {
         case .success(let opened): ledger = opened

@@ -24,18 +24,25 @@ package struct GuestKey: Sendable, CustomStringConvertible {
     }
 
     /// The pick's capability: 22 base64url characters, 128 bits.
-    package func capability(for pick: OperationID) -> String {
-        mac("peerd-guest-v1\n\(pick.origin.rawValue)/\(pick.seq)")
+    package func capability(for pick: PickOnList) -> String {
+        mac("peerd-guest-v1\n\(Self.name(of: pick))")
+    }
+
+    /// The pick as the MACs name it: a pick on the group's list as before lists, so that its links
+    /// and tokens are the ones an older peerd made; one on another list with the list's id first.
+    private static func name(of pick: PickOnList) -> String {
+        let id = "\(pick.id.origin.rawValue)/\(pick.id.seq)"
+        return pick.list.map { "\($0.rawValue)/\(id)" } ?? id
     }
 
     /// A guest's token: `ID.NAME.MAC`, `NAME` in base64url so that it holds no dot.
-    package func token(for guest: Pick.Guest, in pick: OperationID) -> String {
+    package func token(for guest: Pick.Guest, in pick: PickOnList) -> String {
         let name = Self.base64url(Array(guest.name.utf8))
         return "\(guest.id).\(name).\(mac(Self.tokenMessage(guest.id, name, pick)))"
     }
 
     /// The guest a token names, when this key made it for this pick.
-    package func guest(fromToken token: Substring, in pick: OperationID) -> Pick.Guest? {
+    package func guest(fromToken token: Substring, in pick: PickOnList) -> Pick.Guest? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ $0.utf8.count <= 80 }) else { return nil }
         let (id, name) = (String(parts[0]), String(parts[1]))
@@ -46,7 +53,7 @@ package struct GuestKey: Sendable, CustomStringConvertible {
     }
 
     /// Whether `candidate` is `pick`'s capability, in time that doesn't depend on where they differ.
-    package func opens(_ pick: OperationID, with candidate: Substring) -> Bool {
+    package func opens(_ pick: PickOnList, with candidate: Substring) -> Bool {
         Self.constantTimeEqual(capability(for: pick), candidate)
     }
 
@@ -58,8 +65,8 @@ package struct GuestKey: Sendable, CustomStringConvertible {
         return Self.base64url(Array(code.prefix(16)))
     }
 
-    private static func tokenMessage(_ id: String, _ name: String, _ pick: OperationID) -> String {
-        "peerd-guest-token-v1\n\(pick.origin.rawValue)/\(pick.seq)\n\(id)\n\(name)"
+    private static func tokenMessage(_ id: String, _ name: String, _ pick: PickOnList) -> String {
+        "peerd-guest-token-v1\n\(Self.name(of: pick))\n\(id)\n\(name)"
     }
 
     static func constantTimeEqual(_ mine: String, _ given: Substring) -> Bool {

@@ -19,7 +19,7 @@ package final class GuestLedger: Sendable {
 
     package var anyOpen: Bool { picks.withLock { $0.contains { $0.pick.open } } }
 
-    package func isOpen(_ pick: OperationID) -> Bool {
+    package func isOpen(_ pick: PickOnList) -> Bool {
         picks.withLock { $0.contains { $0.pick.id == pick && $0.pick.open } }
     }
 

@@ -7,7 +7,7 @@ import PeerdWire
 /// its state again; the stream ends after the pick's close (the next `state` is a 410), or as soon
 /// as the guest closes the connection (`clientGone`), which frees its places at once.
 extension GuestResponder {
-    func events(pick: OperationID, from address: String, until clientGone: EventLoopFuture<Void>?) async -> Response {
+    func events(pick: PickOnList, from address: String, until clientGone: EventLoopFuture<Void>?) async -> Response {
         guard ledger.openStream(from: address) else {
             // A stream whose reader closed its connection has ended already: these are all read.
             return Self.tooMany(EventStream.keepAliveInterval, "too many open event streams from this address")

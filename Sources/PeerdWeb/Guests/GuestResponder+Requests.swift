@@ -14,7 +14,7 @@ extension GuestResponder {
         var yes: Bool
     }
 
-    func join(_ request: Request, pick: OperationID, from address: String) async -> Response {
+    func join(_ request: Request, pick: PickOnList, from address: String) async -> Response {
         let body: JoinBody
         switch await Self.decode(JoinBody.self, from: request) {
         case .success(let decoded): body = decoded
@@ -31,7 +31,7 @@ extension GuestResponder {
         return Self.json(GuestJoinRecord(guest: guest, token: ledger.key.token(for: guest, in: pick)), status: .ok)
     }
 
-    func vote(_ request: Request, pick: OperationID) async -> Response {
+    func vote(_ request: Request, pick: PickOnList) async -> Response {
         guard let guest = guest(of: request, in: pick) else {
             return Self.error(401, "unauthorized", "join first: this vote carries no guest token of this pick")
         }

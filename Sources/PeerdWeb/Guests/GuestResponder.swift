@@ -29,7 +29,7 @@ struct GuestResponder<Desk: GuestDesk>: LANResponder {
         }
     }
 
-    private func serve(_ route: GuestGate.Route, pick: OperationID, request: Request, context: Context) async
+    private func serve(_ route: GuestGate.Route, pick: PickOnList, request: Request, context: Context) async
         -> Response
     {
         switch route {
@@ -48,7 +48,7 @@ struct GuestResponder<Desk: GuestDesk>: LANResponder {
 
     /// The guest whose token the request carries (`Authorization: Guest <token>`), if it is one
     /// this door made for this pick.
-    func guest(of request: Request, in pick: OperationID) -> Pick.Guest? {
+    func guest(of request: Request, in pick: PickOnList) -> Pick.Guest? {
         guard let header = request.headers[.authorization], header.hasPrefix("Guest ") else { return nil }
         return ledger.key.guest(fromToken: header.dropFirst("Guest ".count), in: pick)
     }

@@ -19,9 +19,11 @@ struct DeskWorld {
     let marks: MarkDesk
     let picks: PickDesk
     let guests: ReplicaGuestDesk
+    /// The lists alice holds besides the group's, by id: each its own replica, its store in memory.
+    let lists: [ListID: ReplicaService]
 
-    /// Runs alice's replica until `body` returns.
-    static func run(_ body: (DeskWorld) async throws -> Void) async throws {
+    /// Runs alice's replica, and one for each of `lists`, until `body` returns.
+    static func run(lists ids: [ListID] = [], _ body: (DeskWorld) async throws -> Void) async throws {
         let directory = try ScratchDirectory("desks")
         defer { directory.remove() }
         let scratch = directory.path
@@ -37,18 +39,25 @@ struct DeskWorld {
         let roster = MemberRoster(trust: trust, me: identity.peer, myName: "alice")
         let picks = PickDesk(replica: replica, roster: roster, connected: { [] })
         let spaces = try await ListSpaces.testing(group: replica)
+        var lists: [ListID: ReplicaService] = [:]
+        for id in ids {
+            lists[id] = ReplicaService.testing(identity, name: "alice", store: MemoryStore(), list: id)
+            await spaces.hold(id, lists[id]!)
+        }
         let world = DeskWorld(
             replica: replica,
             store: store,
             roster: roster,
             marks: MarkDesk(replica: replica, roster: roster),
             picks: picks,
-            guests: ReplicaGuestDesk(picks: picks, spaces: spaces)
+            guests: ReplicaGuestDesk(picks: picks, spaces: spaces),
+            lists: lists
         )
         try await testGracefulShutdown { shutdown in
             try await withThrowingTaskGroup { group in
                 group.addTask { try await replica.run() }
                 group.addTask { try await spaces.run() }
+                for list in lists.values { group.addTask { try await list.run() } }
                 try await body(world)
                 shutdown.triggerGracefulShutdown()
                 try await group.waitForAll()

@@ -13,12 +13,12 @@ final class FakeGuestDesk: GuestDesk {
         var guest: Pick.Guest
     }
 
-    static let pick = OperationID(origin: PeerID("a11ce000000000000000000000000001")!, seq: 7)
+    static let pick = PickOnList(OperationID(origin: PeerID("a11ce000000000000000000000000001")!, seq: 7))
     static let deck = [603, 550]
 
     private let state = Mutex<(open: Bool, result: GuestStateRecord.Card?, votes: [Vote])>((true, nil, []))
     /// The pick's changes, as ``pickChanges()`` streams them.
-    let changes = EventFeed<[OperationID]>()
+    let changes = EventFeed<[PickOnList]>()
     /// One event each time the door subscribes to the changes (an event stream began listening).
     let subscriptions = EventFeed<Void>()
     /// One event each time the door asked whether the pick is open, after the answer was read.
@@ -30,12 +30,12 @@ final class FakeGuestDesk: GuestDesk {
         state.withLock { [OwnPick(id: Self.pick, open: $0.open, result: $0.result)] }
     }
 
-    func state(of pick: OperationID, for guest: Pick.Guest?) async -> GuestStateRecord? {
+    func state(of pick: PickOnList, for guest: Pick.Guest?) async -> GuestStateRecord? {
         guard pick == Self.pick else { return nil }
         return record(for: guest)
     }
 
-    func vote(on pick: OperationID, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
+    func vote(on pick: PickOnList, movie: MovieID, yes: Bool, by guest: Pick.Guest) async -> GuestAnswer {
         guard Self.deck.contains(movie.rawValue) else {
             return .refused(status: 400, GuestErrorRecord(code: "bad-request", message: "\(movie) is not in the deck"))
         }
@@ -44,13 +44,13 @@ final class FakeGuestDesk: GuestDesk {
         return .state(record(for: guest))
     }
 
-    func isOpen(_ pick: OperationID) async -> Bool {
+    func isOpen(_ pick: PickOnList) async -> Bool {
         let open = state.withLock { $0.open }
         openChecks.send(())
         return open
     }
 
-    func pickChanges() async -> AsyncStream<[OperationID]> {
+    func pickChanges() async -> AsyncStream<[PickOnList]> {
         let stream = changes.subscribe()
         subscriptions.send(())
         return stream

@@ -29,6 +29,16 @@ package enum Base64 {
         }
     }
 
+    /// Whether `text` has the shape of strict base64 of a length in `lengths`: a multiple of four
+    /// characters, its padding where padding goes. Its characters are not looked at: for text
+    /// whose integrity is known (a checksummed log record), when its bytes are not needed.
+    package static func isPlain(_ text: UnsafeRawBufferPointer, decodingTo lengths: ClosedRange<Int>) -> Bool {
+        guard text.count % 4 == 0, !text.isEmpty else { return lengths.contains(0) && text.isEmpty }
+        let padding =
+            text[text.count - 1] == UInt8(ascii: "=") ? (text[text.count - 2] == UInt8(ascii: "=") ? 2 : 1) : 0
+        return lengths.contains(text.count / 4 * 3 - padding)
+    }
+
     /// The bytes `text` encodes, or nil if it is not strict base64.
     package static func decode(_ text: String) -> [UInt8]? {
         var text = text

@@ -24,10 +24,15 @@ package struct OperationJSONReader {
     /// `WireCoding` does.
     package let maxStringBytes: Int
     package let maxArrayElements: Int
+    /// Whether operations come without their proofs: the fast parser then checks that `sig`,
+    /// `prev` and `key` are base64 strings of the right length without decoding them (a
+    /// replica reading its own log keeps proofs on disk); the general path decodes them as ever.
+    package let skipsProofs: Bool
 
-    package init(maxStringBytes: Int = .max, maxArrayElements: Int = .max) {
+    package init(maxStringBytes: Int = .max, maxArrayElements: Int = .max, skippingProofs: Bool = false) {
         self.maxStringBytes = maxStringBytes
         self.maxArrayElements = maxArrayElements
+        skipsProofs = skippingProofs
     }
 
     /// The operation `bytes` holds, read by the fast parser; nil when they are not in the plain shape
@@ -43,7 +48,11 @@ package struct OperationJSONReader {
     }
 
     private var limits: OperationJSONParser.Limits {
-        OperationJSONParser.Limits(maxStringBytes: maxStringBytes, maxArrayElements: maxArrayElements)
+        OperationJSONParser.Limits(
+            maxStringBytes: maxStringBytes,
+            maxArrayElements: maxArrayElements,
+            skipsProofs: skipsProofs
+        )
     }
 
     /// The operation `bytes` holds: the fast parser's reading, or else `JSONDecoder`'s.
@@ -56,6 +65,8 @@ package struct OperationJSONReader {
         guard let base = bytes.baseAddress else { return try decoder.decode(Operation.self, from: Data()) }
         // A `Data` viewing `bytes` without copying, used only during this call.
         let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-        return try decoder.decode(Operation.self, from: data)
+        var operation = try decoder.decode(Operation.self, from: data)
+        if skipsProofs { operation.proof = OperationProof() }
+        return operation
     }
 }

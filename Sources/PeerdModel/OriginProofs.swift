@@ -1,52 +1,47 @@
-/// The proofs (``OperationProof``) of one origin's operations, held densely: every signature in one
-/// array, every chain hash in another, the key once. The replica keeps operations without their
-/// proof and puts it back when one is read out, so a held operation costs 97 bytes of proof in
-/// shared arrays instead of an allocation of its own (one array of about 100 bytes plus its header
-/// and malloc's rounding: 144 bytes, for each of 100,000 operations).
+/// Where the proofs (``OperationProof``) of one origin's operations are. A replica that a log backs
+/// holds none of them: only where each operation's record starts in the log, 8 bytes, from which
+/// an ``OperationArchive`` reads the proof again when a peer asks for the operation. A proof is
+/// 97 bytes of signature, hash and flags that no read of the list needs; held in memory, they were
+/// the largest single part of a replica of 100,000 movies and 200,000 marks (29 MB of its 124).
+/// An operation no log holds (a replica in a test or a tool) keeps its proof here.
 struct OriginProofs: Sendable {
-    private static let hasSig: UInt8 = 1
-    private static let hasPrev: UInt8 = 2
+    /// An offset no record has: the proof is in `held`.
+    private static let heldHere = UInt64.max
 
-    /// 64 bytes per operation, zeros where it has no signature.
-    private var sigs: [UInt8] = []
-    /// 32 bytes per operation, zeros where it has no `prev`.
-    private var prevs: [UInt8] = []
-    /// One byte per operation: which of the two it has.
-    private var flags: [UInt8] = []
-    /// The key the origin's first operation carries.
-    private var key: [UInt8]?
+    /// Per operation, in seq order: its record's offset in the log, or ``heldHere``.
+    private var offsets: [UInt64] = []
+    /// The proofs of the operations no log holds, by seq.
+    private var held: [UInt64: OperationProof] = [:]
 
-    var count: Int { flags.count }
+    var count: Int { offsets.count }
 
-    /// Keeps the proof of the origin's next operation, seq `count + 1`.
-    mutating func append(_ proof: OperationProof) {
-        var flag: UInt8 = 0
-        if let sig = proof.sig {
-            sigs.append(contentsOf: sig)
-            flag |= Self.hasSig
-        } else {
-            sigs.append(contentsOf: repeatElement(0, count: OperationProof.signatureLength))
+    /// Notes where the proof of the origin's next operation, seq `count + 1`, is: in the log's
+    /// record at `offset`, or, without one, `proof` itself.
+    mutating func append(_ proof: OperationProof, at offset: UInt64?) {
+        guard let offset else {
+            held[UInt64(offsets.count + 1)] = proof
+            offsets.append(Self.heldHere)
+            return
         }
-        if let prev = proof.prev {
-            prevs.append(contentsOf: prev)
-            flag |= Self.hasPrev
-        } else {
-            prevs.append(contentsOf: repeatElement(0, count: OperationProof.digestLength))
-        }
-        flags.append(flag)
-        if flags.count == 1, let first = proof.key { key = Array(first) }
+        offsets.append(offset)
     }
 
-    /// The proof of operation `seq` (1-based), as it was kept.
-    func proof(seq: UInt64) -> OperationProof {
-        let index = Int(seq - 1)
-        let flag = flags[index]
-        let sig = index * OperationProof.signatureLength
-        let prev = index * OperationProof.digestLength
-        return OperationProof(
-            sig: flag & Self.hasSig != 0 ? Array(sigs[sig..<sig + OperationProof.signatureLength]) : nil,
-            prev: flag & Self.hasPrev != 0 ? Array(prevs[prev..<prev + OperationProof.digestLength]) : nil,
-            key: seq == 1 ? key : nil
-        )
+    /// Where operation `seq` (1-based) is in the log, when a log holds it.
+    func offset(seq: UInt64) -> UInt64? {
+        let offset = offsets[Int(seq - 1)]
+        return offset == Self.heldHere ? nil : offset
     }
+
+    /// The proof of operation `seq`: held here, or read from `archive` (none when it can't be read:
+    /// the archive says why, and a peer refuses the operation as unsigned rather than take it).
+    func proof(seq: UInt64, from archive: (any OperationArchive)?) -> OperationProof {
+        guard let offset = offset(seq: seq) else { return held[seq] ?? OperationProof() }
+        return archive?.operation(at: offset)?.proof ?? OperationProof()
+    }
+}
+
+/// Where a replica reads its operations back in full: the operation log (PeerdStore).
+package protocol OperationArchive: Sendable {
+    /// The operation whose record starts at `offset`, its proof included; nil if it can't be read.
+    func operation(at offset: UInt64) -> Operation?
 }

@@ -17,6 +17,11 @@ package struct Replica: Sendable {
     package private(set) var creator: PeerID?
     /// Every operation held, by `(origin, seq)`; adds the list holds are found there.
     private(set) var log = ReplicaLog()
+    /// Where the operations' proofs are read back from: the log the replica is kept in.
+    package var archive: (any OperationArchive)? {
+        get { log.archive }
+        set { log.archive = newValue }
+    }
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
     private(set) var staged: [Operation] = []
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
@@ -80,7 +85,14 @@ package struct Replica: Sendable {
 
     package var operationCount: Int { Int(vector.operationCount) }
 
-    /// Operations `(origin, seqs)`; the caller asks only for ranges `vector` covers.
+    /// Operation `(origin, seq)` without its proof, when held: what it says, not for sending (its
+    /// proof may be in the log, and ``operations(from:seqs:)`` reads it from there).
+    package func operation(from origin: PeerID, seq: UInt64) -> Operation? {
+        guard seq >= 1, log.count(of: origin) >= seq else { return nil }
+        return log.operation(from: origin, seq: seq, in: list)
+    }
+
+    /// Operations `(origin, seqs)`, each with its proof; the caller asks only for ranges `vector` covers.
     package func operations(from origin: PeerID, seqs: ClosedRange<UInt64>) -> [Operation] {
         log.operations(from: origin, seqs: seqs, in: list)
     }
@@ -252,16 +264,24 @@ package struct Replica: Sendable {
     private func lamport(of id: OperationID) -> UInt64 {
         guard id.seq > 0 else { return 0 }
         if let op = staged.last(where: { $0.id == id }) { return op.lamport }
-        return log.operations(from: id.origin, seqs: id.seq...id.seq, in: list).first?.lamport ?? 0
+        guard log.count(of: id.origin) >= id.seq else { return 0 }
+        return log.operation(from: id.origin, seq: id.seq, in: list).lamport
     }
 
-    /// Applies durable operations (staged local ones or admitted remote ones) in order. The changes
-    /// to the list are made only when `reportingChanges` (nobody may be listening).
-    package mutating func commit(_ operations: [Operation], reportingChanges: Bool = true) -> [WatchListChange] {
+    /// Applies durable operations (staged local ones or admitted remote ones) in order; `offsets`,
+    /// when given, says where the log holds each one (its proof is then read from there, not held).
+    /// The changes to the list are made only when `reportingChanges` (nobody may be listening).
+    package mutating func commit(
+        _ operations: [Operation],
+        at offsets: [UInt64]? = nil,
+        reportingChanges: Bool = true
+    ) -> [WatchListChange] {
+        precondition(offsets == nil || offsets!.count == operations.count, "one offset per operation")
         var changes: [WatchListChange] = []
-        for op in operations where !vector.contains(op.id) {
+        for (index, op) in operations.enumerated() where !vector.contains(op.id) {
             precondition(op.id.seq == vector[op.id.origin] + 1, "commit out of order: \(op.id)")
-            if let change = append(op, reportingChange: reportingChanges) { changes.append(change) }
+            let change = append(op, at: offsets?[index], reportingChange: reportingChanges)
+            if let change { changes.append(change) }
         }
         // One pass at the end: removing each committed operation from `staged` as it commits was a
         // search plus a shift of the whole array per operation, O(n²) for a catch-up batch (23 % of
@@ -280,14 +300,15 @@ package struct Replica: Sendable {
         return (applied, operations.count - applied)
     }
 
-    /// Replays one operation read from the durable log, as the log is read; false if it was skipped
-    /// because it does not continue its origin's prefix or is malformed.
-    package mutating func replay(_ operation: Operation) -> Bool {
+    /// Replays one operation read from the durable log, as the log is read (its record at `offset`,
+    /// where its proof stays); false if it was skipped because it does not continue its origin's
+    /// prefix or is malformed.
+    package mutating func replay(_ operation: Operation, at offset: UInt64? = nil) -> Bool {
         let origin = operation.id.origin
         let invalid = operation.invalidReason
         guard operation.id.seq == vector[origin] + 1, invalid == nil || invalid == Operation.emptyRemovalReason
         else { return false }
-        _ = append(operation, reportingChange: false)
+        _ = append(operation, at: offset, reportingChange: false)
         if stagedVector[origin] < operation.id.seq { stagedVector[origin] = operation.id.seq }
         return true
     }
@@ -302,8 +323,8 @@ package struct Replica: Sendable {
     mutating func raiseLamport(to value: UInt64) { lamport = max(lamport, value) }
 
     /// Holds `op`, the next of its origin, and applies it to the list.
-    private mutating func append(_ op: Operation, reportingChange: Bool) -> WatchListChange? {
-        let op = log.withoutProof(log.interned(op, in: list))
+    private mutating func append(_ op: Operation, at offset: UInt64?, reportingChange: Bool) -> WatchListChange? {
+        let op = log.withoutProof(log.interned(op, in: list), at: offset)
         var retired: [Operation] = []
         let change = list.apply(op, reporting: reportingChange) { retired.append($0) }
         for add in retired { log.retire(add) }

@@ -21,8 +21,10 @@ struct ReplicaLog: Sendable {
     /// `entries[origin][seq - 1]` is where operation `(origin, seq)` is.
     private var entries: [PeerID: [Entry]] = [:]
     private var retired: [Operation] = []
-    /// Every operation's proof, by origin: the operations here and in the list are held without theirs.
+    /// Where every operation's proof is, by origin: the operations here and in the list are held without theirs.
     private var proofs: [PeerID: OriginProofs] = [:]
+    /// Where proofs kept in the log are read back.
+    var archive: (any OperationArchive)?
 
     /// `op` with its origin (32 hex digits, a heap-allocated string) and, when equal, its adder's
     /// name replaced by the ones the origin's earlier operations hold, so every operation of an
@@ -39,9 +41,10 @@ struct ReplicaLog: Sendable {
         return op
     }
 
-    /// Keeps `op`'s proof apart and returns it without: what the list and this log hold.
-    mutating func withoutProof(_ op: Operation) -> Operation {
-        proofs[op.id.origin, default: OriginProofs()].append(op.proof)
+    /// Notes where `op`'s proof is (the log's record at `offset`, or, with none, the proof itself)
+    /// and returns `op` without it: what the list and this log hold.
+    mutating func withoutProof(_ op: Operation, at offset: UInt64?) -> Operation {
+        proofs[op.id.origin, default: OriginProofs()].append(op.proof, at: offset)
         var stripped = op
         stripped.proof = OperationProof()
         return stripped
@@ -72,10 +75,13 @@ struct ReplicaLog: Sendable {
         else { return [] }
         return seqs.map { seq in
             var op = operation(held[Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
-            op.proof = proofs.proof(seq: seq)
+            op.proof = proofs.proof(seq: seq, from: archive)
             return op
         }
     }
+
+    /// Where operation `(origin, seq)`, held, is in the log, when a log holds it.
+    func offset(of origin: PeerID, seq: UInt64) -> UInt64? { proofs[origin]?.offset(seq: seq) }
 
     /// How many operations of `origin` are held.
     func count(of origin: PeerID) -> UInt64 { UInt64(entries[origin]?.count ?? 0) }

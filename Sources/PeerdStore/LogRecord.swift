@@ -47,7 +47,7 @@ enum LogRecord {
         _ bytes: UnsafeRawBufferPointer,
         isEnd: Bool = true,
         reader: inout OperationJSONReader,
-        _ read: (Operation) -> Void
+        _ read: (Operation, _ recordStart: Int) -> Void
     ) -> Scan {
         var scan = Scan()
         var offset = 0
@@ -79,7 +79,7 @@ enum LogRecord {
                 break
             }
             do {
-                read(try reader.decode(payload))
+                read(try reader.decode(payload), offset)
             } catch {
                 scan.failure = .undecodable(summary(of: error))
                 break

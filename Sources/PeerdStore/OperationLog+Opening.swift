@@ -21,12 +21,17 @@ extension OperationLog {
         logger: Logger
     ) throws(StoreError) -> (log: OperationLog, operations: [Operation], recovery: Recovery?) {
         var operations: [Operation] = []
-        let (log, _, recovery) = try open(at: path, logger: logger) { operations.append($0) }
+        let (log, _, recovery) = try open(at: path, logger: logger, proofs: true) { operation, _ in
+            operations.append(operation)
+        }
         return (log, operations, recovery)
     }
 
     /// Opens the log at `path`, creating it (mode 0600) if missing, and hands every operation in it
-    /// to `read`, in file order; returns how many there were.
+    /// to `read`, in file order, with the offset of its record (``operation(at:)`` reads it again);
+    /// returns how many there were. Without `proofs`, each operation comes without its proof
+    /// (``OperationProof``), which is then not decoded at all: a replica keeps proofs on disk and
+    /// reads one back when a peer asks for it.
     ///
     /// The file is read a window of ``readWindow`` bytes at a time, without a system call per
     /// record, and each payload is read by one `OperationJSONReader` (its fast parser, or
@@ -42,12 +47,13 @@ extension OperationLog {
     package static func open(
         at path: FilePath,
         logger: Logger,
-        reading read: (Operation) -> Void
+        proofs: Bool = false,
+        reading read: (Operation, _ offset: UInt64) -> Void
     ) throws(StoreError) -> (log: OperationLog, count: Int, recovery: Recovery?) {
         let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let size = try checkHeader(of: descriptor, at: path, logger: logger)
-            let scan = try readRecords(of: descriptor, at: path, size: size, read)
+            let scan = try readRecords(of: descriptor, at: path, size: size, proofs: proofs, read)
             let length = Int64(magic.count + scan.intactLength)
             var recovery: Recovery?
             if let failure = scan.failure {
@@ -122,10 +128,11 @@ extension OperationLog {
         of descriptor: FileDescriptor,
         at path: FilePath,
         size: Int64,
-        _ read: (Operation) -> Void
+        proofs: Bool,
+        _ read: (Operation, UInt64) -> Void
     ) throws(StoreError) -> LogRecord.Scan {
         var total = LogRecord.Scan()
-        var reader = OperationJSONReader()
+        var reader = OperationJSONReader(skippingProofs: !proofs)
         var window = [UInt8](repeating: 0, count: Int(min(Int64(readWindow), max(0, size - Int64(magic.count)))))
         var start = Int64(magic.count)  // the file offset of window[0]
         var filled = 0
@@ -150,7 +157,9 @@ extension OperationLog {
             }
             let isEnd = got < wanted || start + Int64(filled) >= size
             let scan = window.withUnsafeBytes { bytes in
-                LogRecord.scan(UnsafeRawBufferPointer(rebasing: bytes[..<filled]), isEnd: isEnd, reader: &reader, read)
+                LogRecord.scan(UnsafeRawBufferPointer(rebasing: bytes[..<filled]), isEnd: isEnd, reader: &reader) {
+                    read($0, UInt64(start) + UInt64($1))
+                }
             }
             total.count += scan.count
             total.intactLength += scan.intactLength

@@ -47,7 +47,7 @@ package final class OperationLog: Sendable {
 
     /// The log file.
     package let path: FilePath
-    private let logger: Logger
+    let logger: Logger
     private let state: Mutex<State>
 
     struct State {
@@ -78,14 +78,17 @@ package final class OperationLog: Sendable {
     /// All or nothing: if writing or flushing fails (no space, I/O error, a size limit), the file
     /// is cut back to its length before this call and `StoreError.writeFailed` says why.
     /// An empty array does nothing.
-    package func append(_ operations: [Operation]) throws(StoreError) {
+    @discardableResult
+    package func append(_ operations: [Operation]) throws(StoreError) -> [UInt64] {
         try append(encoded: operations.map(EncodedOperation.init))
     }
 
     /// Appends operations already in their canonical JSON; the same, without encoding them again.
-    package func append(encoded operations: [EncodedOperation]) throws(StoreError) {
-        guard !operations.isEmpty else { return }
-        try state.withLock { (state) throws(StoreError) in
+    /// Returns the offset of each one's record, for ``operation(at:)``.
+    @discardableResult
+    package func append(encoded operations: [EncodedOperation]) throws(StoreError) -> [UInt64] {
+        guard !operations.isEmpty else { return [] }
+        return try state.withLock { (state) throws(StoreError) -> [UInt64] in
             guard !state.isUnusable else { throw .logUnusable(path) }
             let records = try Self.records(for: operations)
             let start = state.length
@@ -97,8 +100,20 @@ package final class OperationLog: Sendable {
                 throw .writeFailed(path, error)
             }
             state.length = start + Int64(records.count)
+            var offsets: [UInt64] = []
+            offsets.reserveCapacity(operations.count)
+            var offset = UInt64(start)
+            for operation in operations {
+                offsets.append(offset)
+                offset += UInt64(LogRecord.headerLength + operation.json.count)
+            }
+            return offsets
         }
     }
+
+    /// The descriptor, for reading a record back (`pread` moves no shared offset, and the log
+    /// closes it only once nobody holds the log).
+    var descriptorForReading: FileDescriptor { state.withLock { $0.descriptor } }
 
     /// Cuts the file back to `length` after a failed append. If even that fails, the file may hold
     /// part of the batch, so the log refuses further appends until a restart recovers it.

@@ -22,10 +22,11 @@ struct ReplicaQueueTests {
         /// An event per append begun.
         let appends = EventFeed<Void>()
 
-        func append(_ operations: [EncodedOperation]) async throws {
+        func append(_ operations: [EncodedOperation]) async throws -> [UInt64]? {
             started.add(1, ordering: .relaxed)
             appends.send(())
             for await _ in gate.stream { break }
+            return nil
         }
     }
 

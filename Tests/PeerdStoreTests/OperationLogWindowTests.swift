@@ -35,7 +35,9 @@ struct OperationLogWindowTests {
             #expect(log.length > 4 * Int64(OperationLog.readWindow), "the test needs several windows")
 
             var streamed: [Operation] = []
-            let (_, count, recovery) = try OperationLog.open(at: path, logger: quietLogger) { streamed.append($0) }
+            let (_, count, recovery) = try OperationLog.open(at: path, logger: quietLogger) { op, _ in
+                streamed.append(op)
+            }
             #expect(count == operations.count)
             #expect(recovery == nil)
             #expect(streamed == operations)

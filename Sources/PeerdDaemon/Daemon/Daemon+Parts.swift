@@ -51,9 +51,11 @@ extension Daemon {
             var replica = Replica(id: identity.peer, name: configuration.name)
             var skipped = 0
             // Each operation goes into the replica as it is read: no array of all of them in between.
-            (log, _, _) = try OperationLog.open(at: directory.logPath, logger: logger) { operation in
-                if !replica.replay(operation) { skipped += 1 }
+            // Proofs stay in the log (``OperationArchive``): read back when a peer asks for them.
+            (log, _, _) = try OperationLog.open(at: directory.logPath, logger: logger) { operation, offset in
+                if !replica.replay(operation, at: offset) { skipped += 1 }
             }
+            replica.archive = log
             // Operations of a removed key that arrived before its removal stay in the log file, but
             // count nowhere: the replica drops them again at every start (proto/PEER.md, "Membership").
             _ = replica.dropVoidOperations(cause: nil)

@@ -37,7 +37,8 @@ extension ListSpaces {
     ) throws -> ReplicaService {
         var replica = Replica(id: identity.peer, name: name, list: id)
         let path = try state.logPath(ofList: id.rawValue, logger: logger)
-        let (log, _, _) = try OperationLog.open(at: path, logger: logger) { _ = replica.replay($0) }
+        let (log, _, _) = try OperationLog.open(at: path, logger: logger) { _ = replica.replay($0, at: $1) }
+        replica.archive = log
         _ = replica.dropVoidOperations(cause: nil)
         var listLogger = logger
         listLogger[metadataKey: "list"] = "\(id.short)"

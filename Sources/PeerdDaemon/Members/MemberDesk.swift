@@ -20,7 +20,7 @@ struct MemberDesk: Sendable {
         let keys = snapshot.groupKeys.union(await trust.members().map(\.peer)).union([roster.me])
         let records = keys.map { peer in
             var record = record(of: peer, in: snapshot.membership, names: names, connected: connected.contains(peer))
-            record.since = record.since ?? snapshot.operations(from: peer, seqs: 1...1).first?.at
+            record.since = record.since ?? snapshot.operation(from: peer, seq: 1)?.at
             return record
         }
         let secretClosed = await trust.group.secretAdmits ? nil : GroupKeeper.secretClosed

@@ -99,8 +99,9 @@ extension ReplicaService {
     private func persist(_ operations: [Operation]) async -> Failure? {
         guard !operations.isEmpty else { return nil }
         let encoded = operations.map(EncodedOperation.init)
+        let offsets: [UInt64]?
         do {
-            try await store.append(encoded)
+            offsets = try await store.append(encoded)
         } catch {
             replica.discardStaged()
             verifier.forgetTips()
@@ -110,7 +111,7 @@ extension ReplicaService {
         recent.insert(encoded)
         let picks = operations.compactMap(\.pickID)
         let settings = replica.list.settingsOperation?.id
-        var changes = replica.commit(operations, reportingChanges: hasChangeSubscribers)
+        var changes = replica.commit(operations, at: offsets, reportingChanges: hasChangeSubscribers)
         if let removal = operations.last(where: { $0.member?.action == .remove }),
             let dropped = replica.dropVoidOperations(cause: removal)
         {

@@ -200,7 +200,7 @@ package actor ReplicaService: Service {
             // A profile is a member, not a machine to reach: `members` shows it, with where it lives.
             guard origin != replica.id, replica.membership.home(of: origin) == nil else { return nil }
             let last = replica.vector[origin]
-            return replica.operations(from: origin, seqs: last...last).first.map { (origin, $0.by) }
+            return replica.operation(from: origin, seq: last).map { (origin, $0.by) }
         }
     }
 

@@ -34,20 +34,32 @@ extension Replica {
         let void = membership.cutoffs.filter { $0.key != id && vector[$0.key] > $0.value }
         // Between commits only (nothing staged); else at the next commit with a removal, or start.
         guard !void.isEmpty, staged.isEmpty else { return nil }
-        var kept: [Operation] = []
+        var kept: [(operation: Operation, offset: UInt64?)] = []
         for origin in log.origins {
             let last = origin == id ? vector[origin] : min(vector[origin], membership.cutoff(of: origin) ?? .max)
             guard last > 0 else { continue }
-            kept += log.operations(from: origin, seqs: 1...last, in: list)
+            kept += (1...last).map { keptOperation(from: origin, seq: $0) }
         }
-        kept.sort { $0.orderKey < $1.orderKey }
+        kept.sort { $0.operation.orderKey < $1.operation.orderKey }
         var fresh = Replica(id: id, name: name, list: listID)
-        for op in kept { _ = fresh.replay(op) }
+        fresh.archive = archive
+        for (op, offset) in kept { _ = fresh.replay(op, at: offset) }
         fresh.raiseLamport(to: lamport)
         let before = list
         self = fresh
         guard let cause else { return [] }
         return list.changes(since: before, by: cause)
+    }
+}
+
+extension Replica {
+    /// Operation `(origin, seq)` to fold again: without its proof and with its offset when the log
+    /// holds it (the proof stays there), else with the proof held here.
+    private func keptOperation(from origin: PeerID, seq: UInt64) -> (operation: Operation, offset: UInt64?) {
+        guard let offset = log.offset(of: origin, seq: seq) else {
+            return (log.operations(from: origin, seqs: seq...seq, in: list)[0], nil)
+        }
+        return (log.operation(from: origin, seq: seq, in: list), offset)
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 package import Logging
 import PeerdCodec
 package import PeerdModel
@@ -53,7 +54,7 @@ extension OperationLog {
         let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let size = try checkHeader(of: descriptor, at: path, logger: logger)
-            let scan = try readRecords(of: descriptor, at: path, size: size, proofs: proofs, read)
+            let scan = try readInPipeline(of: descriptor, at: path, size: size, proofs: proofs, read)
             let length = Int64(magic.count + scan.intactLength)
             var recovery: Recovery?
             if let failure = scan.failure {
@@ -119,6 +120,37 @@ extension OperationLog {
         if let found = newerLogFormat(header) { throw .newerFormat(path, found: found, reads: 1) }
         guard header == magic else { throw .notALog(path) }
         return size
+    }
+
+    /// ``readRecords(of:at:size:proofs:_:)`` on a thread of Dispatch's, handing the operations to
+    /// `read` here as they come (``RecordPipe``).
+    private static func readInPipeline(
+        of descriptor: FileDescriptor,
+        at path: FilePath,
+        size: Int64,
+        proofs: Bool,
+        _ read: (Operation, UInt64) -> Void
+    ) throws(StoreError) -> LogRecord.Scan {
+        let pipe = RecordPipe()
+        DispatchQueue.global().async {
+            var batch: RecordPipe.Batch = []
+            let result = Result { () throws(StoreError) -> LogRecord.Scan in
+                try readRecords(of: descriptor, at: path, size: size, proofs: proofs) { operation, offset in
+                    batch.append((operation, offset))
+                    guard batch.count == RecordPipe.batchSize else { return }
+                    pipe.send(batch)
+                    batch = []
+                }
+            }
+            if !batch.isEmpty { pipe.send(batch) }
+            pipe.finish(result)
+        }
+        while true {
+            switch pipe.receive() {
+            case .batch(let batch): for (operation, offset) in batch { read(operation, offset) }
+            case .end(let result): return try result.get()
+            }
+        }
     }
 
     /// Scans the records after the header, a window at a time: a record the window's end cuts off

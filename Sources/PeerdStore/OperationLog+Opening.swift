@@ -1,4 +1,3 @@
-import Dispatch
 package import Logging
 import PeerdCodec
 package import PeerdModel
@@ -122,7 +121,7 @@ extension OperationLog {
         return size
     }
 
-    /// ``readRecords(of:at:size:proofs:_:)`` on a thread of Dispatch's, handing the operations to
+    /// ``readRecords(of:at:size:proofs:_:)`` on a thread of its own, handing the operations to
     /// `read` here as they come (``RecordPipe``).
     private static func readInPipeline(
         of descriptor: FileDescriptor,
@@ -131,10 +130,9 @@ extension OperationLog {
         proofs: Bool,
         _ read: (Operation, UInt64) -> Void
     ) throws(StoreError) -> LogRecord.Scan {
-        let pipe = RecordPipe()
-        DispatchQueue.global().async {
+        let result = RecordPipe.run { pipe in
             var batch: RecordPipe.Batch = []
-            let result = Result { () throws(StoreError) -> LogRecord.Scan in
+            let scan = Result { () throws(StoreError) -> LogRecord.Scan in
                 try readRecords(of: descriptor, at: path, size: size, proofs: proofs) { operation, offset in
                     batch.append((operation, offset))
                     guard batch.count == RecordPipe.batchSize else { return }
@@ -143,14 +141,11 @@ extension OperationLog {
                 }
             }
             if !batch.isEmpty { pipe.send(batch) }
-            pipe.finish(result)
+            return scan
+        } replaying: { batch in
+            for (operation, offset) in batch { read(operation, offset) }
         }
-        while true {
-            switch pipe.receive() {
-            case .batch(let batch): for (operation, offset) in batch { read(operation, offset) }
-            case .end(let result): return try result.get()
-            }
-        }
+        return try result.get()
     }
 
     /// Scans the records after the header, a window at a time: a record the window's end cuts off

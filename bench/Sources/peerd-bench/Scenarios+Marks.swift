@@ -155,15 +155,7 @@ extension Scenarios {
 
     /// A fresh peer joining `source`: from its start until it holds all `operations`.
     private func catchUp(from source: TestDaemon, operations: Int, in scratch: ScratchDirectory) throws -> Measurement {
-        let clock = ContinuousClock()
-        let started = clock.now
-        let fresh = try TestDaemon("fresh", in: scratch, peers: [source], logLevel: "warning")
-        // At least: the two admit each other with a signed `member` operation, which may come first.
-        try waitUntil(timeout: .seconds(240), every: .milliseconds(5)) {
-            try fresh.status().operations >= operations
-        }
-        let elapsed = started.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (fresh, seconds) = try freshPeerCatchingUp(from: source, operations: operations, in: scratch)
         let rate = Double(operations) / seconds
         let rss = Double(fresh.residentBytes ?? 0) / 1_048_576
         return Measurement(

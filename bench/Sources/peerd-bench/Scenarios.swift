@@ -94,15 +94,7 @@ struct Scenarios {
         let source = big!
         let bigRSS = Double(source.residentBytes ?? 0) / 1_048_576
 
-        let clock = ContinuousClock()
-        let started = clock.now
-        let fresh = try TestDaemon("fresh", in: scratch, peers: [source], logLevel: "warning")
-        // At least: the two admit each other with a signed `member` operation, which may come first.
-        try waitUntil(timeout: .seconds(120), every: .milliseconds(5)) {
-            try fresh.status().operations >= catchUpMovies
-        }
-        let elapsed = started.duration(to: clock.now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let (fresh, seconds) = try freshPeerCatchingUp(from: source, operations: catchUpMovies, in: scratch)
         let rate = Double(catchUpMovies) / seconds
         let freshRSS = Double(fresh.residentBytes ?? 0) / 1_048_576
         let coldStart = starts.percentile(50)
@@ -133,6 +125,23 @@ struct Scenarios {
                 detail: "median of \(starts.count): spawn until the control socket answers"
             ),
         ]
+    }
+
+    /// A fresh peer joining `source`, and the seconds from its start until it holds `operations`
+    /// (at least: the two admit each other with a signed `member` operation, which may come first).
+    func freshPeerCatchingUp(
+        from source: TestDaemon,
+        operations: Int,
+        in scratch: ScratchDirectory
+    ) throws -> (fresh: TestDaemon, seconds: Double) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let fresh = try TestDaemon("fresh", in: scratch, peers: [source], logLevel: "warning")
+        try waitUntil(timeout: .seconds(240), every: .milliseconds(5)) {
+            try fresh.status().operations >= operations
+        }
+        let elapsed = started.duration(to: clock.now)
+        return (fresh, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// The real peerctl binary, process start included.

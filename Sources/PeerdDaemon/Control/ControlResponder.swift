@@ -60,7 +60,14 @@ struct ControlResponder: Sendable {
         self.catalog = catalog
         list = ListDesk(replica: replica, roster: roster, catalog: access, ceilings: catalog)
         marks = MarkDesk(replica: replica, roster: roster)
-        members = MemberDesk(replica: replica, trust: trust, directory: directory, roster: roster, profiles: profiles)
+        members = MemberDesk(
+            replica: replica,
+            trust: trust,
+            directory: directory,
+            roster: roster,
+            profiles: profiles,
+            devices: devices
+        )
         lists = ListsDesk(spaces: spaces, replica: replica, roster: roster)
         picks = PickDesk(
             replica: replica,

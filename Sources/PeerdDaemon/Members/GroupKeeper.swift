@@ -46,12 +46,19 @@ struct GroupKeeper: Service {
     func run() async throws {
         let changes = await replica.membershipChanges()
         let notes = await trust.admissionNotes()
+        let told = await trust.toldRemovedChanges()
         let since = await secretSince()
         let start = await replica.groupSnapshot.membership
         var removed = await apply(start, removedBefore: [], secretSince: since)
         await withDiscardingTaskGroup { group in
             group.addTask {
                 for await note in notes.cancelOnGracefulShutdown() { await record(note) }
+            }
+            group.addTask {
+                // Told by a peer, not by the log: every device goes, as with a removal in the log.
+                for await _ in told.cancelOnGracefulShutdown() {
+                    await devices?.unlinkMembers(why: "this peerd was removed from the group") { _ in true }
+                }
             }
             for await membership in changes.cancelOnGracefulShutdown() {
                 removed = await apply(membership, removedBefore: removed, secretSince: since)

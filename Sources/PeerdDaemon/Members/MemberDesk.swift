@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdWeb
 import PeerdWire
 
 /// The group's members: who is in, who let each in and how, who was removed (`members`), and the
@@ -11,6 +12,8 @@ struct MemberDesk: Sendable {
     let roster: MemberRoster
     /// The profiles living here; nil where this daemon keeps none (a test's responder).
     var profiles: ProfileBook?
+    /// Linked devices; nil with `--no-devices`.
+    var devices: DeviceLedger?
 
     /// Everyone the group's log and this daemon's trust list know, members first, each by name.
     func members() async -> ControlResponse {
@@ -49,6 +52,12 @@ struct MemberDesk: Sendable {
         let closed = await directory.connectedPeers.contains(peer) ? 1 : 0
         do {
             let written = try await replica.write(removals, at: Wallclock.millis())
+            // Their devices are out before the answer: ``GroupKeeper`` unlinks them too, but only once
+            // the membership change reaches it, which can be after the answer (proto/WEB.md, "Devices").
+            let gone = Set([peer] + homed.keys)
+            await devices?.unlinkMembers(why: "its member was removed from the group") {
+                $0.map(gone.contains) ?? false
+            }
             guard case .membersChanged(let op) = written.made.first, let removal = op.member else {
                 return .error(WireError(.internal, "a removal made no member operation"))
             }

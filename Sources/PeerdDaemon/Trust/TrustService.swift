@@ -44,6 +44,8 @@ actor TrustService {
     private var toldRemoved: String?
     /// Keys this daemon let in, for the group's log (``GroupKeeper`` records them).
     private let admissions = Broadcast<AdmissionNote>()
+    /// A tick when a peer tells this daemon it was removed (``toldRemoved(_:)``).
+    private let toldRemovals = Broadcast<Void>(bufferingPolicy: .bufferingNewest(1))
 
     /// Invites last 10 minutes unless asked otherwise, and at most a day.
     static let defaultInviteLifetime = 600
@@ -109,7 +111,12 @@ actor TrustService {
         toldRemoved = words
         logger.warning("this peerd is no longer in the group", metadata: ["why": "\(words)"])
         dialChanges.yield(())
+        toldRemovals.yield(())
     }
+
+    /// A tick each time a peer tells this daemon it was removed, from now on: the removal itself
+    /// may never reach this log, since its members no longer sync with it.
+    func toldRemovedChanges() -> AsyncStream<Void> { toldRemovals.subscribe() }
 
     /// Why this daemon is out of the group ("removed from the group by alice at 21:04"), or nil.
     var removal: String? { group.selfRemoval ?? toldRemoved }

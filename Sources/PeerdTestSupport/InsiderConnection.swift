@@ -92,8 +92,13 @@ package enum InsiderConnection {
                 return Exchange(admitted: false, daemon: .init(peer: daemon.rawValue), frames: [], closed: true)
             }
             _ = handshake.received(Array(proof.readableBytesView))
-            for chunk in payload(identity.peer.rawValue) {
-                try await outbound.write(ByteBuffer(bytes: chunk))
+            do {
+                for chunk in payload(identity.peer.rawValue) {
+                    try await outbound.write(ByteBuffer(bytes: chunk))
+                }
+            } catch ChannelError.ioOnClosedChannel {
+                // The daemon refused and closed before the payload went out (a wrong secret is refused
+                // as soon as our proof arrives): what it said before closing is read below.
             }
             let (collected, closed) = await collect(&frames, until: ContinuousClock.now + timeout, closing: raw)
             return exchange(daemon: daemon, collected: collected, closed: closed)

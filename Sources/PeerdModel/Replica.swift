@@ -85,8 +85,8 @@ package struct Replica: Sendable {
 
     package var operationCount: Int { Int(vector.operationCount) }
 
-    /// Operation `(origin, seq)` without its proof, when held: what it says, not for sending (its
-    /// proof may be in the log, and ``operations(from:seqs:)`` reads it from there).
+    /// Operation `(origin, seq)` without its proof, when held (and, retired, read back from the
+    /// log): what it says, not for sending (``operations(from:seqs:)`` reads its proof as well).
     package func operation(from origin: PeerID, seq: UInt64) -> Operation? {
         guard seq >= 1, log.count(of: origin) >= seq else { return nil }
         return log.operation(from: origin, seq: seq, in: list)
@@ -265,7 +265,7 @@ package struct Replica: Sendable {
         guard id.seq > 0 else { return 0 }
         if let op = staged.last(where: { $0.id == id }) { return op.lamport }
         guard log.count(of: id.origin) >= id.seq else { return 0 }
-        return log.operation(from: id.origin, seq: id.seq, in: list).lamport
+        return log.gist(from: id.origin, seq: id.seq, in: list).lamport
     }
 
     /// Applies durable operations (staged local ones or admitted remote ones) in order; `offsets`,
@@ -324,7 +324,7 @@ package struct Replica: Sendable {
 
     /// Holds `op`, the next of its origin, and applies it to the list.
     private mutating func append(_ op: Operation, at offset: UInt64?, reportingChange: Bool) -> WatchListChange? {
-        let op = log.withoutProof(log.interned(op, in: list), at: offset)
+        let op = log.withoutProof(log.interned(op), at: offset)
         var retired: [Operation] = []
         let change = list.apply(op, reporting: reportingChange) { retired.append($0) }
         for add in retired { log.retire(add) }

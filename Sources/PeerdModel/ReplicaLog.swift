@@ -1,9 +1,12 @@
 /// Where each operation a replica holds is, by `(origin, seq)`, without holding any twice.
 ///
 /// An add the list holds is already there in full, so its entry here is just its movie (8 bytes);
-/// the list finds it by id. Every other operation (removals, and adds a removal cancelled) is kept
-/// here in `retired`. Holding every operation in full here as well (104 bytes each, in arrays that
-/// grow by doubling) took a daemon holding 100,000 movies from 54 MB to 74 MB (VmRSS).
+/// the list finds it by id. Every other operation (marks, describes, removals, and adds a removal
+/// cancelled) is retired: held as its gist (``OperationGist``, 32 bytes), what the history's order
+/// and filters need, and read back whole from the log when a read needs the rest. Holding every
+/// operation in full here as well (104 bytes each, in arrays that grow by doubling) took a daemon
+/// holding 100,000 movies from 54 MB to 74 MB (VmRSS); holding the retired ones whole took one with
+/// 200,000 marks as well from 70 MB to 100 MB.
 struct ReplicaLog: Sendable {
     /// An add the list holds (by its movie), or an index into `retired`, in 8 bytes.
     struct Entry: Sendable {
@@ -18,9 +21,23 @@ struct ReplicaLog: Sendable {
         var retiredIndex: Int { Int(raw & ~Self.retiredFlag) }
     }
 
-    /// `entries[origin][seq - 1]` is where operation `(origin, seq)` is.
-    private var entries: [PeerID: [Entry]] = [:]
-    private var retired: [Operation] = []
+    /// One origin's operations: where each is (`entries[seq - 1]`), and the name on its last,
+    /// which ``interned(_:)`` gives the next.
+    struct Origin: Sendable {
+        var entries: [Entry] = []
+        var lastBy = ""
+
+        mutating func append(_ entry: Entry, by: String) {
+            entries.append(entry)
+            lastBy = by
+        }
+    }
+
+    private var byOrigin: [PeerID: Origin] = [:]
+    /// The gist of every retired operation, by its index.
+    private var retired: [OperationGist] = []
+    /// The retired operations no log holds (a replica in a test or a tool), whole, by index.
+    private var heldRetired: [Int: Operation] = [:]
     /// Where every operation's proof is, by origin: the operations here and in the list are held without theirs.
     private var proofs: [PeerID: OriginProofs] = [:]
     /// Where proofs kept in the log are read back.
@@ -30,14 +47,12 @@ struct ReplicaLog: Sendable {
     /// name replaced by the ones the origin's earlier operations hold, so every operation of an
     /// origin shares one string storage whichever path it came by: a live push decodes a fresh
     /// string for every operation, 64 bytes of heap each if kept.
-    func interned(_ op: Operation, in list: WatchList) -> Operation {
-        guard let index = entries.index(forKey: op.id.origin) else { return op }
+    func interned(_ op: Operation) -> Operation {
+        guard let index = byOrigin.index(forKey: op.id.origin) else { return op }
         var op = op
-        op.id.origin = entries.keys[index]
-        if let last = entries.values[index].last {
-            let previous = operation(last, id: OperationID(origin: op.id.origin, seq: op.id.seq - 1), in: list)
-            if previous.by == op.by { op.by = previous.by }
-        }
+        op.id.origin = byOrigin.keys[index]
+        let lastBy = byOrigin.values[index].lastBy
+        if lastBy == op.by { op.by = lastBy }
         return op
     }
 
@@ -52,60 +67,102 @@ struct ReplicaLog: Sendable {
 
     /// Records `op`, the next of its origin (held without its proof); `listed` says whether the list holds it.
     mutating func append(_ op: Operation, listed: Bool) {
-        let entry: Entry
-        if listed {
-            entry = .listed(op.movie.id)
-        } else {
-            entry = .retired(retired.count)
-            retired.append(op)
-        }
-        entries[op.id.origin, default: []].append(entry)
+        let entry = listed ? .listed(op.movie.id) : retiring(op)
+        byOrigin[op.id.origin, default: Origin()].append(entry, by: op.by)
     }
 
     /// `add` has just left the list: keep it here.
     mutating func retire(_ add: Operation) {
-        entries[add.id.origin]![Int(add.id.seq - 1)] = .retired(retired.count)
-        retired.append(add)
+        let entry = retiring(add)
+        byOrigin[add.id.origin]!.entries[Int(add.id.seq - 1)] = entry
     }
 
-    /// Operations `(origin, seqs)`, each with its proof; empty unless this log holds all of them.
+    /// The entry of `op`, retired: its gist, and the operation itself when no log holds it.
+    private mutating func retiring(_ op: Operation) -> Entry {
+        if offset(of: op.id.origin, seq: op.id.seq) == nil { heldRetired[retired.count] = op }
+        retired.append(OperationGist(op))
+        return .retired(retired.count - 1)
+    }
+
+    /// Operations `(origin, seqs)`, each with its proof; empty unless this log holds all of them,
+    /// and only those before the first that can't be read back from the log (which says why).
     func operations(from origin: PeerID, seqs: ClosedRange<UInt64>, in list: WatchList) -> [Operation] {
-        guard let held = entries[origin], let proofs = proofs[origin], seqs.lowerBound >= 1,
+        guard let held = byOrigin[origin]?.entries, let proofs = proofs[origin], seqs.lowerBound >= 1,
             seqs.upperBound <= UInt64(held.count)
         else { return [] }
-        return seqs.map { seq in
-            var op = operation(held[Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
+        var operations: [Operation] = []
+        for seq in seqs {
+            let entry = held[Int(seq - 1)], id = OperationID(origin: origin, seq: seq)
+            // A retired operation read back from the log comes with its proof.
+            if entry.listedMovie == nil, heldRetired[entry.retiredIndex] == nil {
+                guard let op = readBack(id) else { break }
+                operations.append(op)
+                continue
+            }
+            guard var op = operation(entry, id: id, in: list) else { break }
             op.proof = proofs.proof(seq: seq, from: archive)
-            return op
+            operations.append(op)
         }
+        return operations
     }
 
     /// Where operation `(origin, seq)`, held, is in the log, when a log holds it.
     func offset(of origin: PeerID, seq: UInt64) -> UInt64? { proofs[origin]?.offset(seq: seq) }
 
     /// How many operations of `origin` are held.
-    func count(of origin: PeerID) -> UInt64 { UInt64(entries[origin]?.count ?? 0) }
+    func count(of origin: PeerID) -> UInt64 { UInt64(byOrigin[origin]?.entries.count ?? 0) }
 
     /// Every origin held.
-    var origins: Dictionary<PeerID, [Entry]>.Keys { entries.keys }
+    var origins: Dictionary<PeerID, Origin>.Keys { byOrigin.keys }
 
-    /// Every operation held, without its proof, origin by origin.
-    func forEach(in list: WatchList, _ body: (Operation) -> Void) {
-        for (origin, held) in entries {
-            for (index, entry) in held.enumerated() {
-                body(operation(entry, id: OperationID(origin: origin, seq: UInt64(index + 1)), in: list))
+    /// The gist of every operation held, origin by origin.
+    func forEachGist(in list: WatchList, _ body: (OperationID, OperationGist) -> Void) {
+        for (origin, held) in byOrigin {
+            for (index, entry) in held.entries.enumerated() {
+                let id = OperationID(origin: origin, seq: UInt64(index + 1))
+                body(id, gist(entry, id: id, in: list))
             }
         }
     }
 
-    /// Operation `(origin, seq)`, held, without its proof.
-    func operation(from origin: PeerID, seq: UInt64, in list: WatchList) -> Operation {
-        operation(entries[origin]![Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
+    /// The gist of operation `(origin, seq)`, held.
+    func gist(from origin: PeerID, seq: UInt64, in list: WatchList) -> OperationGist {
+        let id = OperationID(origin: origin, seq: seq)
+        return gist(byOrigin[origin]!.entries[Int(seq - 1)], id: id, in: list)
     }
 
-    private func operation(_ entry: Entry, id: OperationID, in list: WatchList) -> Operation {
+    /// Operation `(origin, seq)`, held, without its proof; nil when it is retired and can't be read
+    /// back from the log (the log says why).
+    func operation(from origin: PeerID, seq: UInt64, in list: WatchList) -> Operation? {
+        operation(byOrigin[origin]!.entries[Int(seq - 1)], id: OperationID(origin: origin, seq: seq), in: list)
+    }
+
+    private func gist(_ entry: Entry, id: OperationID, in list: WatchList) -> OperationGist {
         guard let movie = entry.listedMovie else { return retired[entry.retiredIndex] }
+        return OperationGist(listedAdd(id, of: movie, in: list))
+    }
+
+    private func operation(_ entry: Entry, id: OperationID, in list: WatchList) -> Operation? {
+        guard let movie = entry.listedMovie else {
+            if let held = heldRetired[entry.retiredIndex] { return held }
+            guard var op = readBack(id) else { return nil }
+            op.proof = OperationProof()
+            return op
+        }
+        return listedAdd(id, of: movie, in: list)
+    }
+
+    private func listedAdd(_ id: OperationID, of movie: MovieID, in list: WatchList) -> Operation {
         guard let add = list.add(id, of: movie) else { preconditionFailure("\(id) is listed but not in the list") }
         return add
+    }
+
+    /// Operation `id`, with its proof, from its record in the log; nil when it can't be read, or
+    /// the record there is not `id`'s.
+    private func readBack(_ id: OperationID) -> Operation? {
+        guard let offset = offset(of: id.origin, seq: id.seq), let op = archive?.operation(at: offset),
+            op.id == id
+        else { return nil }
+        return op
     }
 }

@@ -250,7 +250,7 @@ import Testing
             cursor = page.count == 4 ? page.last?.orderKey : nil
         } while cursor != nil
         #expect(paged == all)
-        #expect(alice.history(before: nil, limit: 10) { $0.movie.id == movieID(102) }.map(\.id.seq) == [2])
+        #expect(alice.history(before: nil, limit: 10) { $0.movie == movieID(102) }.map(\.id.seq) == [2])
     }
 
     @Test func historySaysEachKindInWords() {

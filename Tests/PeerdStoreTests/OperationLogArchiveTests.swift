@@ -76,4 +76,36 @@ struct OperationLogArchiveTests {
             #expect(replica.operation(from: origin, seq: 7)?.proof.isEmpty == true)
         }
     }
+
+    /// Retired operations (removals, and the adds they cancelled; every fifth operation here is a
+    /// removal of the one before) are held as gists only: history pages, `lastNamed` and single
+    /// reads get them back whole from the log.
+    @Test func retiredOperationsAreReadBackWholeFromTheLog() async throws {
+        try await withScratchDirectory("store") { directory in
+            let path = directory.appending("operations.log")
+            let operations = signedOperations(count: 500)
+            let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
+            try log.append(operations)
+            var replica = Replica(id: PeerID("fedcba9876543210fedcba9876543210")!, name: "bob")
+            let (reopened, _, _) = try OperationLog.open(at: path, logger: quietLogger) { op, offset in
+                _ = replica.replay(op, at: offset)
+            }
+            replica.archive = reopened
+            let unsigned = operations.map { op in
+                var stripped = op
+                stripped.proof = OperationProof()
+                return stripped
+            }
+            let origin = operations[0].id.origin
+            #expect(replica.operation(from: origin, seq: 4) == unsigned[3], "an add its removal cancelled")
+            #expect(replica.operation(from: origin, seq: 5) == unsigned[4], "a removal")
+            #expect(replica.history(before: nil, limit: 7) { _ in true } == Array(unsigned.suffix(7).reversed()))
+            let removals = replica.history(before: nil, limit: 3) { $0.kind == .remove }
+            #expect(removals == [unsigned[499], unsigned[494], unsigned[489]])
+            // Movie 5 left the list with operation 5: its name is the one its add (4) gave it.
+            let named = replica.lastNamed([MovieID(5)!])
+            #expect(named == [MovieID(5)!: unsigned[3].movie])
+            #expect(replica.list.row(for: MovieID(5)!) == nil)
+        }
+    }
 }

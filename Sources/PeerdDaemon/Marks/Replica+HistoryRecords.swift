@@ -13,10 +13,10 @@ extension Replica {
     /// Up to `limit` operations of the signed log before `cursor`, newest first, in words: of
     /// `movie` only when given, and none older than `since` (by their origins' clocks).
     func historyRecords(movie: MovieID?, since: Int64?, before cursor: OrderKey?, limit: Int) -> [HistoryEntryRecord] {
-        let operations = history(before: cursor, limit: limit) { op in
+        let operations = history(before: cursor, limit: limit) { gist in
             // What is about the group (settings, a pick's opening and close) carries movie 1: never
             // one movie's history.
-            (movie == nil || (op.movie.id == movie && !op.isAboutGroup)) && (since.map { op.at >= $0 } ?? true)
+            (movie == nil || (gist.movie == movie && !gist.isAboutGroup)) && (since.map { gist.at >= $0 } ?? true)
         }
         let unnamed = operations.lazy.map(\.movie.id).filter { list.row(for: $0)?.title == nil }
         let named = lastNamed(Set(unnamed.filter { list.description(of: $0) == nil }))

@@ -38,7 +38,11 @@ extension Replica {
         for origin in log.origins {
             let last = origin == id ? vector[origin] : min(vector[origin], membership.cutoff(of: origin) ?? .max)
             guard last > 0 else { continue }
-            kept += (1...last).map { keptOperation(from: origin, seq: $0) }
+            for seq in 1...last {
+                // One the log can't give back (it says why): fold again at the next removal or start.
+                guard let operation = keptOperation(from: origin, seq: seq) else { return nil }
+                kept.append(operation)
+            }
         }
         kept.sort { $0.operation.orderKey < $1.operation.orderKey }
         var fresh = Replica(id: id, name: name, list: listID)
@@ -54,12 +58,12 @@ extension Replica {
 
 extension Replica {
     /// Operation `(origin, seq)` to fold again: without its proof and with its offset when the log
-    /// holds it (the proof stays there), else with the proof held here.
-    private func keptOperation(from origin: PeerID, seq: UInt64) -> (operation: Operation, offset: UInt64?) {
+    /// holds it (the proof stays there), else with the proof held here; nil when it can't be read.
+    private func keptOperation(from origin: PeerID, seq: UInt64) -> (operation: Operation, offset: UInt64?)? {
         guard let offset = log.offset(of: origin, seq: seq) else {
-            return (log.operations(from: origin, seqs: seq...seq, in: list)[0], nil)
+            return log.operations(from: origin, seqs: seq...seq, in: list).first.map { ($0, nil) }
         }
-        return (log.operation(from: origin, seq: seq, in: list), offset)
+        return log.operation(from: origin, seq: seq, in: list).map { ($0, offset) }
     }
 }
 

@@ -8,15 +8,22 @@
 /// Marks are kept by movie whether or not it is listed: a movie removed and added again shows its
 /// marks again.
 package struct GroupMarks: Sendable {
-    /// One member's newest mark of one kind on a movie.
+    /// One member's newest mark of one kind on a movie, at its operation's place in the list's
+    /// order. 32 bytes: the member and the origin of that place are named by their index in
+    /// `peers`, where an entry naming them (two 16-byte strings) took 56.
     struct Entry: Sendable {
-        var member: PeerID
-        var key: OrderKey
+        var lamport: UInt64
+        var seq: UInt64
         var mark: Mark
+        var member: UInt32
+        var origin: UInt32
     }
 
     /// A movie's entries: at most one per member and kind, so a handful each.
     private var movies: [MovieID: [Entry]] = [:]
+    /// Every member and origin an entry names, each once (a group has a handful).
+    private var peers: [PeerID] = []
+    private var peerIndex: [PeerID: UInt32] = [:]
 
     package init() {}
 
@@ -38,8 +45,8 @@ package struct GroupMarks: Sendable {
     /// question, asked without making the members' marks.
     package func anyone(in members: [PeerID], has kind: Mark.Kind, on movie: MovieID) -> Bool {
         guard let entries = movies[movie] else { return false }
-        for entry in entries where members.isEmpty || members.contains(entry.member) {
-            if kind == .seen ? Self.hasSeen(entry.member, in: entries) : entry.mark.kind == kind && entry.mark.set {
+        for entry in entries where members.isEmpty || members.contains(peers[Int(entry.member)]) {
+            if kind == .seen ? hasSeen(entry.member, in: entries) : entry.mark.kind == kind && entry.mark.set {
                 return true
             }
         }
@@ -48,10 +55,10 @@ package struct GroupMarks: Sendable {
 
     /// Whether `member` has seen the movie whose entries these are: their newest seen mark is set,
     /// or their rating is set and no seen mark of theirs is ordered after it.
-    static func hasSeen(_ member: PeerID, in entries: [Entry]) -> Bool {
+    private func hasSeen(_ member: UInt32, in entries: [Entry]) -> Bool {
         let seen = entries.first { $0.member == member && $0.mark.kind == .seen }
         if let rating = entries.first(where: { $0.member == member && $0.mark.kind == .rating }), rating.mark.set,
-            seen.map({ $0.key < rating.key }) ?? true
+            seen.map({ key(of: $0) < key(of: rating) }) ?? true
         {
             return true
         }
@@ -65,12 +72,14 @@ package struct GroupMarks: Sendable {
 
     /// Whether `member` has a mark set on `movie`.
     package func hasMark(of member: PeerID, on movie: MovieID) -> Bool {
-        movies[movie]?.contains { $0.member == member && $0.mark.set } ?? false
+        guard let member = peerIndex[member] else { return false }
+        return movies[movie]?.contains { $0.member == member && $0.mark.set } ?? false
     }
 
     /// `member`'s newest mark of `kind` on `movie`, set or cleared; nil when they never made one.
     package func mark(_ kind: Mark.Kind, of member: PeerID, on movie: MovieID) -> Mark? {
-        movies[movie]?.first { $0.member == member && $0.mark.kind == kind }?.mark
+        guard let member = peerIndex[member] else { return nil }
+        return movies[movie]?.first { $0.member == member && $0.mark.kind == kind }?.mark
     }
 
     /// Each member's marks on `movie` (members with no mark set left out), by member id, named by
@@ -78,45 +87,64 @@ package struct GroupMarks: Sendable {
     package func marks(of movie: MovieID, names: MemberNames?) -> [MemberMarks] {
         guard let entries = movies[movie] else { return [] }
         // A handful of entries: a scan of an array is cheaper than a dictionary per row.
-        var members: [MemberMarks] = []
+        var members: [(index: UInt32, marks: MemberMarks)] = []
         for entry in entries {
-            if let index = members.firstIndex(where: { $0.member == entry.member }) {
-                members[index].take(entry.mark)
+            if let index = members.firstIndex(where: { $0.index == entry.member }) {
+                members[index].marks.take(entry.mark)
             } else {
-                var marks = MemberMarks(member: entry.member, name: "")
+                var marks = MemberMarks(member: peers[Int(entry.member)], name: "")
                 marks.take(entry.mark)
-                members.append(marks)
+                members.append((entry.member, marks))
             }
         }
-        for index in members.indices where !members[index].seen {
-            members[index].seen = Self.hasSeen(members[index].member, in: entries)
+        for index in members.indices where !members[index].marks.seen {
+            members[index].marks.seen = hasSeen(members[index].index, in: entries)
         }
-        members.removeAll(where: \.isEmpty)
-        members.sort { $0.member < $1.member }
+        var result = members.map(\.marks)
+        result.removeAll(where: \.isEmpty)
+        result.sort { $0.member < $1.member }
         if let names {
-            for index in members.indices { members[index].name = names.name(of: members[index].member) }
+            for index in result.indices { result[index].name = names.name(of: result[index].member) }
         }
-        return members
+        return result
     }
 
     /// Everything either holds: the newest entry of each member, movie and kind.
     package func merged(with other: GroupMarks) -> GroupMarks {
         var result = self
         for (movie, entries) in other.movies {
-            for entry in entries { result.set(entry.mark, of: entry.member, on: movie, at: entry.key) }
+            for entry in entries {
+                result.set(entry.mark, of: other.peers[Int(entry.member)], on: movie, at: other.key(of: entry))
+            }
         }
         return result
     }
 
+    /// The place in the list's order of the operation that made `entry`.
+    private func key(of entry: Entry) -> OrderKey {
+        OrderKey(lamport: entry.lamport, origin: peers[Int(entry.origin)], seq: entry.seq)
+    }
+
+    /// `peer`'s index in `peers`, which takes it in if it is new.
+    private mutating func index(of peer: PeerID) -> UInt32 {
+        if let index = peerIndex[peer] { return index }
+        let index = UInt32(peers.count)
+        peers.append(peer)
+        peerIndex[peer] = index
+        return index
+    }
+
     /// Keeps `mark` as `member`'s of its kind on `movie` unless a newer one is held.
+    @discardableResult
     private mutating func set(_ mark: Mark, of member: PeerID, on movie: MovieID, at key: OrderKey) -> Bool {
-        let entry = Entry(member: member, key: key, mark: mark)
+        let member = index(of: member)
+        let entry = Entry(lamport: key.lamport, seq: key.seq, mark: mark, member: member, origin: index(of: key.origin))
         guard let index = movies[movie]?.firstIndex(where: { $0.member == member && $0.mark.kind == mark.kind })
         else {
             movies[movie, default: []].append(entry)
             return true
         }
-        guard movies[movie]![index].key < key else { return false }
+        guard self.key(of: movies[movie]![index]) < key else { return false }
         movies[movie]![index] = entry
         return true
     }

@@ -13,6 +13,20 @@ package struct OperationGist: Hashable, Sendable {
     /// Whether its movie carries a title (``Replica/lastNamed(_:)`` looks for the newest that does).
     package var isTitled: Bool
 
+    package init(lamport: UInt64, at: Int64, movie: MovieID, kind: Operation.Kind, isAboutGroup: Bool, isTitled: Bool) {
+        self.lamport = lamport
+        self.at = at
+        self.movie = movie
+        self.kind = kind
+        self.isAboutGroup = isAboutGroup
+        self.isTitled = isTitled
+    }
+
+    /// Every kind, each at a place of its own: what a snapshot writes for a gist's kind.
+    package static let kinds: [Operation.Kind] = [
+        .add, .remove, .describe, .settings, .mark, .watch, .pick, .member, .list, .unknown,
+    ]
+
     package init(_ op: Operation) {
         lamport = op.lamport
         at = op.at

@@ -15,6 +15,14 @@ struct OriginProofs: Sendable {
 
     var count: Int { offsets.count }
 
+    init() {}
+
+    /// The proofs of operations all in the log, at these offsets.
+    init(logOffsets: [UInt64]) { offsets = logOffsets }
+
+    /// Where each operation's record starts in the log; nil when a proof is held here.
+    var logOffsets: [UInt64]? { held.isEmpty ? offsets : nil }
+
     /// Notes where the proof of the origin's next operation, seq `count + 1`, is: in the log's
     /// record at `offset`, or, without one, `proof` itself.
     mutating func append(_ proof: OperationProof, at offset: UInt64?) {

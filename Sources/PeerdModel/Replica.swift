@@ -22,6 +22,9 @@ package struct Replica: Sendable {
         get { log.archive }
         set { log.archive = newValue }
     }
+    /// Whether operations its log holds were dropped as void (``dropVoidOperations(cause:)``): such
+    /// a replica is not the fold of its log's prefix, and gives no snapshot (``parts``).
+    package internal(set) var droppedVoid = false
     /// Operations made or admitted but not yet committed (waiting for fsync), in commit order.
     private(set) var staged: [Operation] = []
     /// `vector` plus `staged`: what this replica will hold once the staged operations commit.
@@ -31,6 +34,29 @@ package struct Replica: Sendable {
         self.id = id
         self.name = name
         listID = list
+    }
+
+    /// The replica `parts` were taken from (``parts``); nil when the parts don't fit together, and
+    /// the log must be replayed. Its retired operations and proofs are read back from its
+    /// ``archive``, once set.
+    package init?(restoring parts: ReplicaParts) {
+        self.init(id: parts.id, name: parts.name, list: parts.listID)
+        guard let restoredLog = ReplicaLog(parts.log), let marks = GroupMarks(parts.marks) else { return nil }
+        log = restoredLog
+        for op in parts.kept {
+            // One string for each origin and its name, as replaying gives (``ReplicaLog/interned(_:)``).
+            let op = log.interned(op)
+            _ = list.apply(op, reporting: false)
+            if op.kind == .member { membership.record(op) }
+        }
+        list.restore(tombstones: parts.tombstones, marks: marks, names: parts.names)
+        vector = VersionVector(parts.vector)
+        guard log.fits(list), vector.entries.allSatisfy({ log.count(of: $0.key) == $0.value }),
+            log.origins.allSatisfy({ vector[$0] > 0 })
+        else { return nil }
+        stagedVector = vector
+        lamport = parts.lamport
+        creator = parts.creator
     }
 
     package enum Rejection: Error, Hashable, Sendable {

@@ -7,14 +7,16 @@
 /// operation in full here as well (104 bytes each, in arrays that grow by doubling) took a daemon
 /// holding 100,000 movies from 54 MB to 74 MB (VmRSS); holding the retired ones whole took one with
 /// 200,000 marks as well from 70 MB to 100 MB.
-struct ReplicaLog: Sendable {
+package struct ReplicaLog: Sendable {
     /// An add the list holds (by its movie), or an index into `retired`, in 8 bytes.
-    struct Entry: Sendable {
-        private let raw: UInt64
+    package struct Entry: Sendable {
+        /// The movie, or the flag and the index into `retired` (a snapshot holds it as it is).
+        package let raw: UInt64
         private static let retiredFlag: UInt64 = 1 << 63
 
         /// Movie ids are positive `Int`s, so they never have the top bit set.
         static func listed(_ movie: MovieID) -> Entry { Entry(raw: UInt64(movie.rawValue)) }
+        package init(raw: UInt64) { self.raw = raw }
         static func retired(_ index: Int) -> Entry { Entry(raw: retiredFlag | UInt64(index)) }
 
         var listedMovie: MovieID? { raw & Self.retiredFlag == 0 ? MovieID(Int(raw)) : nil }
@@ -42,6 +44,8 @@ struct ReplicaLog: Sendable {
     private var proofs: [PeerID: OriginProofs] = [:]
     /// Where proofs kept in the log are read back.
     var archive: (any OperationArchive)?
+
+    init() {}
 
     /// `op` with its origin (32 hex digits, a heap-allocated string) and, when equal, its adder's
     /// name replaced by the ones the origin's earlier operations hold, so every operation of an
@@ -164,5 +168,67 @@ struct ReplicaLog: Sendable {
             op.id == id
         else { return nil }
         return op
+    }
+
+    // MARK: In parts
+
+    /// Where every operation is, as a snapshot holds it (``ReplicaParts``).
+    package struct Parts: Sendable {
+        package struct Origin: Sendable {
+            package var peer: PeerID
+            package var entries: [Entry]
+            package var lastBy: String
+            /// Where each operation's record starts in the log.
+            package var offsets: [UInt64]
+
+            package init(peer: PeerID, entries: [Entry], lastBy: String, offsets: [UInt64]) {
+                self.peer = peer
+                self.entries = entries
+                self.lastBy = lastBy
+                self.offsets = offsets
+            }
+        }
+
+        package var origins: [Origin]
+        package var retired: [OperationGist]
+
+        package init(origins: [Origin], retired: [OperationGist]) {
+            self.origins = origins
+            self.retired = retired
+        }
+    }
+
+    /// This log in parts; nil when it holds an operation or a proof no log holds.
+    var parts: Parts? {
+        guard heldRetired.isEmpty else { return nil }
+        var origins: [Parts.Origin] = []
+        for (peer, held) in byOrigin {
+            guard let offsets = proofs[peer]?.logOffsets, offsets.count == held.entries.count else { return nil }
+            origins.append(Parts.Origin(peer: peer, entries: held.entries, lastBy: held.lastBy, offsets: offsets))
+        }
+        return Parts(origins: origins, retired: retired)
+    }
+
+    /// The log `parts` were taken from; nil when they don't fit together (an entry names a
+    /// retired operation that is not there, or an origin has more entries than offsets).
+    init?(_ parts: Parts) {
+        for origin in parts.origins {
+            guard origin.offsets.count == origin.entries.count,
+                origin.entries.allSatisfy({ $0.listedMovie != nil || $0.retiredIndex < parts.retired.count })
+            else { return nil }
+            byOrigin[origin.peer] = Origin(entries: origin.entries, lastBy: origin.lastBy)
+            proofs[origin.peer] = OriginProofs(logOffsets: origin.offsets)
+        }
+        retired = parts.retired
+    }
+
+    /// Whether every operation this log says the list holds is there.
+    func fits(_ list: WatchList) -> Bool {
+        byOrigin.allSatisfy { peer, held in
+            held.entries.enumerated().allSatisfy { index, entry in
+                guard let movie = entry.listedMovie else { return true }
+                return list.add(OperationID(origin: peer, seq: UInt64(index + 1)), of: movie) != nil
+            }
+        }
     }
 }

@@ -264,6 +264,29 @@ package struct WatchList: Sendable {
     }
 }
 
+extension WatchList {
+    /// Every operation held whole: the surviving adds, the newest describes, the settings and list
+    /// operations, and every pick step (``ReplicaParts``).
+    var keptOperations: [Operation] {
+        var kept: [Operation] = []
+        kept.reserveCapacity(movies.count + descriptions.count)
+        for adds in movies { adds.forEach { kept.append($0) } }
+        kept += descriptions.values
+        kept += [settingsOperation, definitionOperation].compactMap(\.self)
+        return kept + picks.operations
+    }
+
+    /// The adds that removals cancelled.
+    var tombstoneParts: [OperationID] { Array(tombstones) }
+
+    /// Takes back what ``keptOperations`` leaves out, once those are applied again.
+    mutating func restore(tombstones: [OperationID], marks: GroupMarks, names parts: [MemberNames.Part]) {
+        self.tombstones = Set(tombstones)
+        self.marks = marks
+        names.restore(parts)
+    }
+}
+
 extension WatchList: Equatable {
     /// Two lists are equal when they hold the same state; equal state shows the same rows in the same order.
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {

@@ -134,7 +134,7 @@ extension FileDescriptor {
 
 extension FilePath {
     /// Deletes the file, ignoring any error: used to clean up a temporary file after a failure.
-    func removeFileIfPresent() {
+    package func removeFileIfPresent() {
         _ = withPlatformString { unlink($0) }
     }
 }

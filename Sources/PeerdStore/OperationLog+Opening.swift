@@ -44,17 +44,22 @@ extension OperationLog {
     /// - Throws: `StoreError.notALog` if the file does not start with ``magic`` (it is left as it
     ///   was), `.cannotAccess` if it cannot be opened or read, `.recoveryFailed` if a damaged end
     ///   cannot be copied aside (the log is then left as it was).
+    ///
+    /// With `tail`, the records before that offset (the end of a record: what a snapshot covers,
+    /// ``ReplicaSnapshot``) are neither read nor checked.
     package static func open(
         at path: FilePath,
         logger: Logger,
         proofs: Bool = false,
+        tail: Int64? = nil,
         reading read: (Operation, _ offset: UInt64) -> Void
     ) throws(StoreError) -> (log: OperationLog, count: Int, recovery: Recovery?) {
         let descriptor = try FileDescriptor.openOrCreate(path)
         do throws(StoreError) {
             let size = try checkHeader(of: descriptor, at: path, logger: logger)
-            let scan = try readInPipeline(of: descriptor, at: path, size: size, proofs: proofs, read)
-            let length = Int64(magic.count + scan.intactLength)
+            let start = min(max(tail ?? 0, Int64(magic.count)), size)
+            let scan = try readInPipeline(of: descriptor, at: path, range: start..<size, proofs: proofs, read)
+            let length = start + Int64(scan.intactLength)
             var recovery: Recovery?
             if let failure = scan.failure {
                 let dropped: [UInt8]
@@ -126,14 +131,14 @@ extension OperationLog {
     private static func readInPipeline(
         of descriptor: FileDescriptor,
         at path: FilePath,
-        size: Int64,
+        range: Range<Int64>,
         proofs: Bool,
         _ read: (Operation, UInt64) -> Void
     ) throws(StoreError) -> LogRecord.Scan {
         let result = RecordPipe.run { pipe in
             var batch: RecordPipe.Batch = []
             let scan = Result { () throws(StoreError) -> LogRecord.Scan in
-                try readRecords(of: descriptor, at: path, size: size, proofs: proofs) { operation, offset in
+                try readRecords(of: descriptor, at: path, range: range, proofs: proofs) { operation, offset in
                     batch.append((operation, offset))
                     guard batch.count == RecordPipe.batchSize else { return }
                     pipe.send(batch)
@@ -154,14 +159,15 @@ extension OperationLog {
     private static func readRecords(
         of descriptor: FileDescriptor,
         at path: FilePath,
-        size: Int64,
+        range: Range<Int64>,
         proofs: Bool,
         _ read: (Operation, UInt64) -> Void
     ) throws(StoreError) -> LogRecord.Scan {
+        let size = range.upperBound
         var total = LogRecord.Scan()
         var reader = OperationJSONReader(skippingProofs: !proofs)
-        var window = [UInt8](repeating: 0, count: Int(min(Int64(readWindow), max(0, size - Int64(magic.count)))))
-        var start = Int64(magic.count)  // the file offset of window[0]
+        var window = [UInt8](repeating: 0, count: Int(min(Int64(readWindow), range.upperBound - range.lowerBound)))
+        var start = range.lowerBound  // the file offset of window[0]
         var filled = 0
         while true {
             let wanted = min(window.count - filled, Int(size - start) - filled)

@@ -39,8 +39,9 @@ extension Daemon {
     struct OpenedState {
         let directory: StateDirectory
         let identity: PeerIdentity
-        let replica: Replica
-        let log: OperationLog
+        /// The replica, from its snapshot and the log's tail or from the whole log.
+        let opened: OpenedReplica
+        var replica: Replica { opened.replica }
         /// The keys of the profiles that live here.
         let profiles: ProfileKeys
 
@@ -48,24 +49,15 @@ extension Daemon {
             directory = try StateDirectory(at: FilePath(configuration.stateDirectory), logger: logger)
             identity = try PeerIdentity.loadOrCreate(in: directory.path, logger: logger)
             profiles = try ProfileKeys.load(in: directory.path)
-            var replica = Replica(id: identity.peer, name: configuration.name)
-            var skipped = 0
-            // Each operation goes into the replica as it is read: no array of all of them in between.
-            // Proofs stay in the log (``OperationArchive``): read back when a peer asks for them.
-            (log, _, _) = try OperationLog.open(at: directory.logPath, logger: logger) { operation, offset in
-                if !replica.replay(operation, at: offset) { skipped += 1 }
-            }
-            replica.archive = log
-            // Operations of a removed key that arrived before its removal stay in the log file, but
-            // count nowhere: the replica drops them again at every start (proto/PEER.md, "Membership").
-            _ = replica.dropVoidOperations(cause: nil)
-            if skipped > 0 {
+            let empty = Replica(id: identity.peer, name: configuration.name)
+            let opened = try OpenedReplica(empty, logPath: directory.logPath, logger: logger)
+            if opened.skipped > 0 {
                 logger.warning(
                     "skipped operations that break their origin's sequence",
-                    metadata: ["count": "\(skipped)"]
+                    metadata: ["count": "\(opened.skipped)"]
                 )
             }
-            self.replica = replica
+            self.opened = opened
         }
     }
 
@@ -103,12 +95,7 @@ extension Daemon {
             )
             let server = try await Self.bindListener(configuration, group: group, tls: tls)
             port = server.channel.localAddress?.port ?? configuration.port
-            replica = ReplicaService(
-                replica: state.replica,
-                identity: state.identity,
-                store: PooledOperationLog(log: state.log, threadPool: threadPool),
-                logger: logger
-            )
+            replica = ReplicaService(state.opened, identity: state.identity, threadPool: threadPool, logger: logger)
             profiles = await ProfileBook(keys: state.profiles, replica: replica)
             lists = try ListSpaces(
                 group: replica,

@@ -32,7 +32,8 @@ package enum Daemon {
             metadata: [
                 "peer": "\(state.identity.peer)", "name": "\(configuration.name)", "port": "\(peers.port)",
                 "socket": "\(configuration.socketPath)", "movies": "\(state.replica.list.count)",
-                "operations": "\(state.replica.operationCount)", "peers": "\(peers.targets.map(\.description))",
+                "operations": "\(state.replica.operationCount)", "replayed": "\(state.opened.replayed)",
+                "peers": "\(peers.targets.map(\.description))",
                 "members": "\(members)", "group-secret": "\(configuration.groupKey != nil)",
                 "tmdb": "\(configuration.tmdb.settings.map { "\($0.credential)" } ?? "off")",
                 "startup": "\(started.duration(to: .now))",

@@ -35,19 +35,11 @@ extension ListSpaces {
         pool: NIOThreadPool,
         logger: Logger
     ) throws -> ReplicaService {
-        var replica = Replica(id: identity.peer, name: name, list: id)
         let path = try state.logPath(ofList: id.rawValue, logger: logger)
-        let (log, _, _) = try OperationLog.open(at: path, logger: logger) { _ = replica.replay($0, at: $1) }
-        replica.archive = log
-        _ = replica.dropVoidOperations(cause: nil)
+        let opened = try OpenedReplica(Replica(id: identity.peer, name: name, list: id), logPath: path, logger: logger)
         var listLogger = logger
         listLogger[metadataKey: "list"] = "\(id.short)"
-        return ReplicaService(
-            replica: replica,
-            identity: identity,
-            store: PooledOperationLog(log: log, threadPool: pool),
-            logger: listLogger
-        )
+        return ReplicaService(opened, identity: identity, threadPool: pool, logger: listLogger)
     }
 
     /// Opens list `id` here, empty when new, for the machine called `name`: its service runs from

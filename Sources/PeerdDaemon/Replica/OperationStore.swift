@@ -1,6 +1,10 @@
+import Logging
 import NIOPosix
 package import PeerdCodec
+package import PeerdModel
 import PeerdStore
+import PeerdWire
+import SystemPackage
 
 /// Where ``ReplicaService`` makes operations durable: the narrow seam between the replica and the
 /// disk. The daemon's is the operation log, written on a thread pool; a test's can be an array.
@@ -10,15 +14,48 @@ package protocol OperationStore: Sendable {
     /// or nil from a store that can't be read back. Throws, and keeps none of them, when it can't
     /// write them (a `StoreError` says why).
     func append(_ operations: [EncodedOperation]) async throws -> [UInt64]?
+
+    /// Keeps `parts` as the snapshot of the replica it holds exactly the operations of (asked only
+    /// between appends), so that the next start reads it and the log's tail; logs why not when it
+    /// can't. A store that can't be read back keeps none.
+    func keep(_ parts: ReplicaParts) async
+}
+
+extension OperationStore {
+    package func keep(_ parts: ReplicaParts) async {}
 }
 
 /// The operation log, written and fsynced on a thread of its own so the event loops never block.
 struct PooledOperationLog: OperationStore {
     let log: OperationLog
     let threadPool: NIOThreadPool
+    /// Where the replica's snapshot is kept (``ReplicaSnapshot``).
+    let snapshotPath: FilePath
+    let logger: Logger
 
     func append(_ operations: [EncodedOperation]) async throws -> [UInt64]? {
         let log = self.log
         return try await threadPool.runIfActive { try log.append(encoded: operations) }
+    }
+
+    func keep(_ parts: ReplicaParts) async {
+        let (log, path, length) = (log, snapshotPath, log.length)
+        do {
+            try await threadPool.runIfActive {
+                try ReplicaSnapshot.write(
+                    parts,
+                    logLength: length,
+                    logPath: log.path,
+                    version: PeerdVersion.current,
+                    to: path
+                )
+            }
+        } catch {
+            // The log still holds everything: the next start replays more of it.
+            logger.warning(
+                "could not keep the replica's snapshot",
+                metadata: ["path": "\(path)", "reason": "\(error)"]
+            )
+        }
     }
 }

@@ -83,6 +83,8 @@ package actor ReplicaService: Service {
     /// removal reaching its log: local writes are refused with these words from then on.
     var toldRemoved: String?
     private var accepting = true
+    /// How many operations the replica held when its snapshot was last kept (``keepSnapshotIfDue()``).
+    var snapshotAt: Int
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private let advances = Broadcast<Advance>(bufferingPolicy: .bufferingNewest(1))
     /// Every change, to each reader: a `follow` must not miss one.
@@ -97,9 +99,18 @@ package actor ReplicaService: Service {
     /// The list this service holds the operations of: nil for the group's own (proto/PEER.md, "Lists").
     package nonisolated let listID: ListID?
 
-    package init(replica: Replica, identity: PeerIdentity, store: any OperationStore, logger: Logger) {
+    /// `replayed`: how many of the replica's operations were read from the log at start rather than
+    /// from its snapshot (all of them without one), which makes a new snapshot due sooner.
+    package init(
+        replica: Replica,
+        identity: PeerIdentity,
+        store: any OperationStore,
+        replayed: Int = 0,
+        logger: Logger
+    ) {
         precondition(identity.peer == replica.id, "the replica's id is its identity key's fingerprint")
         self.replica = replica
+        snapshotAt = replica.operationCount - replayed
         listID = replica.listID
         verifier = OperationVerifier(list: replica.listID)
         self.identity = identity
@@ -108,13 +119,16 @@ package actor ReplicaService: Service {
     }
 
     package func run() async throws {
+        await keepSnapshotIfDue()
         for await _ in wakeups.stream.cancelOnGracefulShutdown() {
             await flush()
+            await keepSnapshotIfDue()
         }
         // Shutting down: whatever is already queued is still made durable before the store closes.
         accepting = false
         makeRoom()
         await flush()
+        await keepSnapshotIfDue(stopping: true)
         advances.finish()
         changeFeed.finish()
         ticks.finish()

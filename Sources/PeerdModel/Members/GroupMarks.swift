@@ -11,12 +11,20 @@ package struct GroupMarks: Sendable {
     /// One member's newest mark of one kind on a movie, at its operation's place in the list's
     /// order. 32 bytes: the member and the origin of that place are named by their index in
     /// `peers`, where an entry naming them (two 16-byte strings) took 56.
-    struct Entry: Sendable {
-        var lamport: UInt64
-        var seq: UInt64
-        var mark: Mark
-        var member: UInt32
-        var origin: UInt32
+    package struct Entry: Sendable {
+        package var lamport: UInt64
+        package var seq: UInt64
+        package var mark: Mark
+        package var member: UInt32
+        package var origin: UInt32
+
+        package init(lamport: UInt64, seq: UInt64, mark: Mark, member: UInt32, origin: UInt32) {
+            self.lamport = lamport
+            self.seq = seq
+            self.mark = mark
+            self.member = member
+            self.origin = origin
+        }
     }
 
     /// A movie's entries: at most one per member and kind, so a handful each.
@@ -26,6 +34,30 @@ package struct GroupMarks: Sendable {
     private var peerIndex: [PeerID: UInt32] = [:]
 
     package init() {}
+
+    /// Every entry, as a snapshot holds them (``ReplicaParts``): the peers the entries name by
+    /// index, and each movie's entries.
+    package struct Parts: Sendable {
+        package var peers: [PeerID]
+        package var movies: [(movie: MovieID, entries: [Entry])]
+
+        package init(peers: [PeerID], movies: [(movie: MovieID, entries: [Entry])]) {
+            self.peers = peers
+            self.movies = movies
+        }
+    }
+
+    var parts: Parts { Parts(peers: peers, movies: movies.map { ($0.key, $0.value) }) }
+
+    /// The marks `parts` were taken from; nil when an entry names a peer that is not among them.
+    init?(_ parts: Parts) {
+        let count = UInt32(parts.peers.count)
+        guard parts.movies.allSatisfy({ $0.entries.allSatisfy { $0.member < count && $0.origin < count } })
+        else { return nil }
+        peers = parts.peers
+        peerIndex = Dictionary(uniqueKeysWithValues: parts.peers.enumerated().map { ($1, UInt32($0)) })
+        movies = Dictionary(parts.movies, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Folds in a `mark` or `watch` operation; whether it changed a member's marks.
     @discardableResult

@@ -42,6 +42,27 @@ package struct MemberNames: Sendable {
     /// The name `member` gave itself, without an id.
     package func plainName(of member: PeerID) -> String? { names[member]?.name }
 
+    /// One member's name and the place in the list's order of the operation that gave it.
+    package struct Part: Hashable, Sendable {
+        package var member: PeerID
+        package var key: OrderKey
+        package var name: String
+
+        package init(member: PeerID, key: OrderKey, name: String) {
+            self.member = member
+            self.key = key
+            self.name = name
+        }
+    }
+
+    /// Every name, in parts (``ReplicaParts``).
+    var parts: [Part] { names.map { Part(member: $0.key, key: $0.value.key, name: $0.value.name) } }
+
+    /// Takes every name of `parts` that is newer than the one held.
+    mutating func restore(_ parts: [Part]) {
+        for part in parts { note(part.name, of: part.member, at: part.key) }
+    }
+
     package func merged(with other: MemberNames) -> MemberNames {
         var result = self
         for (member, named) in other.names { result.note(named.name, of: member, at: named.key) }

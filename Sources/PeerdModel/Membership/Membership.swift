@@ -32,6 +32,22 @@ package struct Membership: Sendable {
         fold()
     }
 
+    /// Every member operation recorded, as much of it as the fold reads (a snapshot's part,
+    /// ``ReplicaParts``: recording them again gives this membership).
+    var recordedOperations: [Operation] {
+        records.map { record in
+            Operation(
+                id: record.id,
+                lamport: record.order.lamport,
+                at: record.at,
+                by: record.by,
+                kind: .member,
+                movie: Operation.groupMovie,
+                payload: .member(record.step)
+            )
+        }
+    }
+
     /// The last seq of `origin`'s chain that counts: nil while no removal names it. Every operation
     /// it signed beyond is refused, however it arrives (``Replica/admit(_:)``).
     package func cutoff(of origin: PeerID) -> UInt64? { cutoffs[origin] }

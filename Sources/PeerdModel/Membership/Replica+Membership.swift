@@ -49,6 +49,7 @@ extension Replica {
         fresh.archive = archive
         for (op, offset) in kept { _ = fresh.replay(op, at: offset) }
         fresh.raiseLamport(to: lamport)
+        fresh.droppedVoid = true
         let before = list
         self = fresh
         guard let cause else { return [] }

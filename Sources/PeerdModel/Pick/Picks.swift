@@ -52,6 +52,11 @@ package struct Picks: Sendable, Equatable {
     package var all: [PickState] { picks.values.sorted { $0.openedKey > $1.openedKey } }
 
     /// Everything either holds.
+    /// Every pick operation held: openings, their steps, and the steps waiting for theirs.
+    var operations: [Operation] {
+        picks.values.flatMap { [$0.opening] + $0.steps.values } + early.values.flatMap(\.values)
+    }
+
     package func merged(with other: Picks) -> Picks {
         var result = self
         for state in other.picks.values {

@@ -1,0 +1,63 @@
+import PeerdModel
+import SystemPackage
+
+extension ReplicaSnapshot {
+    /// A snapshot's bytes read, with the checksum of the log's tail it was made against.
+    struct Checked {
+        var parts: ReplicaParts
+        var logLength: Int64
+        var tailChecksum: UInt32
+    }
+
+    /// The contents of a whole snapshot file, checked against its own checksum and `version`.
+    static func contents(of raw: UnsafeRawBufferPointer, version: String) throws(Unused) -> Checked {
+        guard raw.count > magic.count + 4, raw.prefix(magic.count).elementsEqual(magic) else {
+            throw .torn("not a snapshot of this format")
+        }
+        let body = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 4)])
+        let stored = UInt32(
+            littleEndian: UnsafeRawBufferPointer(rebasing: raw[(raw.count - 4)...]).loadUnaligned(as: UInt32.self)
+        )
+        guard CRC32C.checksum(body) == stored else { throw .torn("checksum mismatch") }
+        var reader = SnapshotReader(UnsafeRawBufferPointer(rebasing: body[magic.count...]))
+        let writer: String
+        do throws(SnapshotMalformed) {
+            writer = try reader.string()
+        } catch {
+            throw .torn(error.description)
+        }
+        guard writer == version else { throw .otherVersion(writer) }
+        do throws(SnapshotMalformed) {
+            let logLength = Int64(bitPattern: try reader.uint64())
+            let tailChecksum = try reader.uint32()
+            let parts = try reader.parts()
+            guard reader.position == reader.bytes.count else { throw SnapshotMalformed(description: "bytes left over") }
+            return Checked(parts: parts, logLength: logLength, tailChecksum: tailChecksum)
+        } catch {
+            throw .torn(error.description)
+        }
+    }
+
+    /// The CRC-32C of the log's last ``tailWindow`` bytes before `length` (after its header).
+    static func tailChecksum(of logPath: FilePath, length: Int64) throws(StoreError) -> UInt32 {
+        do throws(Errno) {
+            let descriptor: FileDescriptor
+            do {
+                descriptor = try FileDescriptor.open(logPath, .readOnly, options: [.closeOnExec])
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+            defer { try? descriptor.close() }
+            let size = try descriptor.stat().size
+            guard size >= length, length >= Int64(OperationLog.magic.count) else {
+                throw Errno.invalidArgument
+            }
+            let start = max(Int64(OperationLog.magic.count), length - tailWindow)
+            let tail = try descriptor.readFully(from: start, count: Int(length - start))
+            guard tail.count == Int(length - start) else { throw Errno.ioError }
+            return CRC32C.checksum(tail)
+        } catch {
+            throw .cannotAccess(logPath, error)
+        }
+    }
+}

@@ -58,14 +58,15 @@ struct ReplicaSnapshotTests {
             let (first, _, _) = try OperationLog.open(at: logPath, logger: quietLogger)
             try first.append(Array(history[..<4_000]))
             let before = try Self.open(logPath)
+            // Appended after the replica was read (a commit under way while a snapshot is kept): the
+            // snapshot covers the log only as far as the last operation the replica holds.
+            try before.log.append(Array(history[4_000...]))
             try ReplicaSnapshot.write(
                 before.replica.parts!,
-                logLength: before.log.length,
                 logPath: logPath,
                 version: "1.0",
                 to: snapshotPath
             )
-            try before.log.append(Array(history[4_000...]))
 
             let contents = try #require(try ReplicaSnapshot.read(at: snapshotPath, logPath: logPath, version: "1.0"))
             let restored = try Self.open(logPath, from: contents)
@@ -97,7 +98,6 @@ struct ReplicaSnapshotTests {
         let opened = try Self.open(logPath)
         try ReplicaSnapshot.write(
             opened.replica.parts!,
-            logLength: opened.log.length,
             logPath: logPath,
             version: "1.0",
             to: snapshotPath

@@ -1,6 +1,7 @@
 import Logging
 import NIOPosix
 package import PeerdCodec
+import PeerdLoops
 package import PeerdModel
 import PeerdStore
 import PeerdWire
@@ -15,9 +16,9 @@ package protocol OperationStore: Sendable {
     /// write them (a `StoreError` says why).
     func append(_ operations: [EncodedOperation]) async throws -> [UInt64]?
 
-    /// Keeps `parts` as the snapshot of the replica it holds exactly the operations of (asked only
-    /// between appends), so that the next start reads it and the log's tail; logs why not when it
-    /// can't. A store that can't be read back keeps none.
+    /// Keeps `parts`, of the replica this store holds the operations of, as its snapshot, so that
+    /// the next start reads it and the log's tail; logs why not when it can't. A store that can't
+    /// be read back keeps none.
     func keep(_ parts: ReplicaParts) async
 }
 
@@ -39,16 +40,11 @@ struct PooledOperationLog: OperationStore {
     }
 
     func keep(_ parts: ReplicaParts) async {
-        let (log, path, length) = (log, snapshotPath, log.length)
+        let (logPath, path) = (log.path, snapshotPath)
         do {
-            try await threadPool.runIfActive {
-                try ReplicaSnapshot.write(
-                    parts,
-                    logLength: length,
-                    logPath: log.path,
-                    version: PeerdVersion.current,
-                    to: path
-                )
+            // On the daemon's other disk thread: a commit never waits behind a snapshot.
+            try await BlockingPool.run {
+                try ReplicaSnapshot.write(parts, logPath: logPath, version: PeerdVersion.current, to: path)
             }
         } catch {
             // The log still holds everything: the next start replays more of it.

@@ -85,6 +85,8 @@ package actor ReplicaService: Service {
     private var accepting = true
     /// How many operations the replica held when its snapshot was last kept (``keepSnapshotIfDue()``).
     var snapshotAt: Int
+    /// The snapshot being kept, if one is.
+    var keeping: Task<Void, Never>?
     private let wakeups = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     private let advances = Broadcast<Advance>(bufferingPolicy: .bufferingNewest(1))
     /// Every change, to each reader: a `follow` must not miss one.

@@ -38,6 +38,28 @@ extension ReplicaSnapshot {
         }
     }
 
+    /// Where the last record `parts` hold ends in the log: its offset, its 8-byte header, and the
+    /// length the header gives.
+    static func coveredLength(of parts: ReplicaParts, logPath: FilePath) throws(StoreError) -> Int64 {
+        let last = parts.log.origins.compactMap { $0.offsets.max() }.max()
+        guard let last else { return Int64(OperationLog.magic.count) }
+        do throws(Errno) {
+            let descriptor: FileDescriptor
+            do {
+                descriptor = try FileDescriptor.open(logPath, .readOnly, options: [.closeOnExec])
+            } catch {
+                throw error as? Errno ?? .ioError
+            }
+            defer { try? descriptor.close() }
+            let header = try descriptor.readFully(from: Int64(last), count: 4)
+            guard header.count == 4 else { throw Errno.ioError }
+            let length = header.reduce(0) { $0 << 8 | Int64($1) }
+            return Int64(last) + 8 + length
+        } catch {
+            throw .cannotAccess(logPath, error)
+        }
+    }
+
     /// The CRC-32C of the log's last ``tailWindow`` bytes before `length` (after its header).
     static func tailChecksum(of logPath: FilePath, length: Int64) throws(StoreError) -> UInt32 {
         do throws(Errno) {

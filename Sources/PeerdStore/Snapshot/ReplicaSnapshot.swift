@@ -40,15 +40,16 @@ package enum ReplicaSnapshot {
         }
     }
 
-    /// Replaces the snapshot at `path` (atomically) with `parts`, which cover the first
-    /// `logLength` bytes of the log at `logPath`.
+    /// Replaces the snapshot at `path` (atomically) with `parts`, taken from a replica of the log
+    /// at `logPath`. They cover the log up to the end of the last record they hold: whatever the
+    /// log holds after it (appended meanwhile, or skipped at start) is its tail, read at the next start.
     package static func write(
         _ parts: ReplicaParts,
-        logLength: Int64,
         logPath: FilePath,
         version: String,
         to path: FilePath
     ) throws(StoreError) {
+        let logLength = try coveredLength(of: parts, logPath: logPath)
         var writer = SnapshotWriter()
         for byte in magic { writer.put(byte) }
         writer.put(version)

@@ -93,27 +93,10 @@ extension Scenarios {
         let scratch = try ScratchDirectory("bench-marks-cold")
         let (movies, marks) = (catchUpMovies, catchUpMovies * 2)
         try seedMarkedLog(in: scratch.path("state-big"), movies: movies, members: 5, marks: marks)
-        var starts = Sample()
-        var big: TestDaemon?
-        for _ in 0..<coldStarts {
-            big?.stop()
-            let clock = ContinuousClock()
-            let started = clock.now
-            big = try TestDaemon("big", in: scratch, logLevel: "warning")
-            starts.add(started.duration(to: clock.now))
-            guard try big!.status().operations == movies + marks else { throw BenchError("seeded log did not load") }
-        }
-        let rss = Double(big!.residentBytes ?? 0) / 1_048_576
-        let coldStart = starts.percentile(50)
+        let (big, starts) = try coldStarts(in: scratch) { try $0.status().operations == movies + marks }
+        let rss = Double(big.residentBytes ?? 0) / 1_048_576
         return [
-            Measurement(
-                measure: "cold start with 100k movies and 200k marks",
-                value: coldStart / 1000,
-                unit: "s",
-                target: "≤ 0.5 s",
-                met: coldStart <= 500,
-                detail: "median of \(starts.count): spawn until the control socket answers"
-            ),
+            starts.measurement("cold start with 100k movies and 200k marks"),
             Measurement(
                 measure: "daemon RSS, 100k movies and 200k marks",
                 value: rss,
@@ -122,8 +105,8 @@ extension Scenarios {
                 met: rss <= 48,
                 detail: "after the last cold start"
             ),
-            try historyFirstPage(on: big!, operations: movies + marks),
-            try catchUp(from: big!, operations: movies + marks, in: scratch),
+            try historyFirstPage(on: big, operations: movies + marks),
+            try catchUp(from: big, operations: movies + marks, in: scratch),
         ]
     }
 

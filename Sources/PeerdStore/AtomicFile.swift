@@ -17,6 +17,12 @@ package enum AtomicFile {
     /// Replaces `path` with `bytes`: writes `.<name>.tmp` beside it (mode 0600), flushes it,
     /// renames it over `path`, then flushes the directory so the rename itself is durable.
     package static func write(_ bytes: [UInt8], to path: FilePath) throws(StoreError) {
+        try write(to: path) { descriptor throws(Errno) in try descriptor.writeFully(bytes, at: 0) }
+    }
+
+    /// Replaces `path` with what `fill` writes to the descriptor it is given, as
+    /// ``write(_:to:)`` does: a file too large to make in memory first (a replica's snapshot).
+    package static func write(to path: FilePath, _ fill: (FileDescriptor) throws(Errno) -> Void) throws(StoreError) {
         let temporary = path.directory.appending(".\(path.lastComponent?.string ?? "file").tmp")
         do throws(Errno) {
             let descriptor: FileDescriptor
@@ -31,7 +37,7 @@ package enum AtomicFile {
                 throw error as? Errno ?? .ioError
             }
             defer { try? descriptor.close() }
-            try descriptor.writeFully(bytes, at: 0)
+            try fill(descriptor)
             try descriptor.synchronize()
             try move(temporary, over: path)
             try FileDescriptor.synchronizeDirectory(path.directory)

@@ -32,9 +32,10 @@ enum CRC32C {
         return tables
     }()
 
-    /// The CRC-32C of `bytes`.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
+    /// The CRC-32C of `bytes`; of `previous`'s bytes followed by `bytes` when `previous` is the
+    /// CRC-32C of those (a file checked as it is written, a piece at a time).
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
+        var crc: UInt32 = ~previous
         tables.withUnsafeBufferPointer { t in
             var offset = 0
             while offset + 8 <= bytes.count {

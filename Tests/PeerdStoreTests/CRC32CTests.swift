@@ -55,4 +55,16 @@ struct CRC32CTests {
             }
         }
     }
+
+    /// A snapshot is checked as it is written, a chunk at a time: the checksum of the pieces in
+    /// turn is the checksum of the whole, wherever it is cut.
+    @Test func aChecksumContinuedOverPiecesIsTheChecksumOfTheWhole() {
+        var generator = SplitMix64(seed: 7)
+        let data = (0..<300).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        for cut in [0, 1, 7, 8, 9, 150, 299, 300] {
+            let first = data[..<cut].withUnsafeBytes { CRC32C.checksum($0) }
+            let whole = data[cut...].withUnsafeBytes { CRC32C.checksum($0, continuing: first) }
+            #expect(whole == Self.bitwise(data), "cut at \(cut)")
+        }
+    }
 }

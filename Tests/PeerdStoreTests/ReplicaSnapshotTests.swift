@@ -54,13 +54,14 @@ struct ReplicaSnapshotTests {
             let (logPath, snapshotPath) = (
                 directory.appending("operations.log"), directory.appending("operations.snapshot")
             )
-            let history = Self.history(count: 3_000)
+            // Large enough that the snapshot is written in more than one chunk.
+            let history = Self.history(count: 12_000)
             let (first, _, _) = try OperationLog.open(at: logPath, logger: quietLogger)
-            try first.append(Array(history[..<4_000]))
+            try first.append(Array(history[..<16_000]))
             let before = try Self.open(logPath)
             // Appended after the replica was read (a commit under way while a snapshot is kept): the
             // snapshot covers the log only as far as the last operation the replica holds.
-            try before.log.append(Array(history[4_000...]))
+            try before.log.append(Array(history[16_000...]))
             try ReplicaSnapshot.write(
                 before.replica.parts!,
                 logPath: logPath,
@@ -71,9 +72,11 @@ struct ReplicaSnapshotTests {
             let contents = try #require(try ReplicaSnapshot.read(at: snapshotPath, logPath: logPath, version: "1.0"))
             let restored = try Self.open(logPath, from: contents)
             let replayed = try Self.open(logPath)
-            #expect(history.count == 5_400)
-            #expect(restored.read == 1_400, "only the tail is read")
-            #expect(replayed.read == 5_400)
+            #expect(history.count == 21_600)
+            #expect(restored.read == 5_600, "only the tail is read")
+            #expect(replayed.read == 21_600)
+            let size = try #require(FileManager.default.attributesOfItem(atPath: snapshotPath.string)[.size] as? Int)
+            #expect(size > SnapshotWriter.chunk)
             #expect(restored.replica.vector == replayed.replica.vector)
             #expect(restored.replica.list == replayed.replica.list)
             #expect(restored.replica.list.rows == replayed.replica.list.rows)
@@ -83,7 +86,7 @@ struct ReplicaSnapshotTests {
                     restored.replica.operations(from: origin, seqs: seqs) == history.filter { $0.id.origin == origin }
                 )
             }
-            let page = { (replica: Replica) in replica.history(before: nil, limit: 3_000) { _ in true } }
+            let page = { (replica: Replica) in replica.history(before: nil, limit: 500) { _ in true } }
             #expect(page(restored.replica) == page(replayed.replica))
         }
     }

@@ -50,14 +50,19 @@ package enum ReplicaSnapshot {
         to path: FilePath
     ) throws(StoreError) {
         let logLength = try coveredLength(of: parts, logPath: logPath)
-        var writer = SnapshotWriter()
-        for byte in magic { writer.put(byte) }
-        writer.put(version)
-        writer.put(UInt64(logLength))
-        writer.put(try tailChecksum(of: logPath, length: logLength))
-        writer.put(parts)
-        writer.put(writer.bytes.withUnsafeBytes(CRC32C.checksum))
-        try AtomicFile.write(writer.bytes, to: path)
+        let tail = try tailChecksum(of: logPath, length: logLength)
+        try AtomicFile.write(to: path) { file throws(Errno) in
+            var writer = SnapshotWriter(file: file)
+            for byte in magic { writer.put(byte) }
+            writer.put(version)
+            writer.put(UInt64(logLength))
+            writer.put(tail)
+            writer.put(parts)
+            writer.spill()
+            writer.put(writer.checksum)
+            writer.spill()
+            if let failure = writer.failure { throw failure }
+        }
     }
 
     /// The snapshot at `path`, when there is one and it fits the log at `logPath` and this

@@ -1,13 +1,48 @@
 import PeerdModel
+import SystemPackage
 
 /// The binary form of a snapshot's fields: little-endian integers and strings with a 4-byte
 /// length. Hand-written, as the log's records are: a start reads hundreds of thousands of them,
 /// and none of our dependencies has a binary form of Swift values (Codable's JSON would be slower
 /// than replaying the log it replaces).
 struct SnapshotWriter {
+    /// What is written and not yet handed to `file`.
     private(set) var bytes: [UInt8] = []
+    /// Where the bytes go, a chunk at a time, so a snapshot of any size takes a chunk of memory;
+    /// nil keeps them all in `bytes`.
+    private let file: FileDescriptor?
+    /// How many bytes went to `file`, and their CRC-32C.
+    private(set) var written: Int64 = 0
+    private(set) var checksum: UInt32 = 0
+    /// The first error writing to `file`: nothing more is written after it.
+    private(set) var failure: Errno?
+    static let chunk = 1 << 20
 
-    mutating func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    init(file: FileDescriptor? = nil) {
+        self.file = file
+        if file != nil { bytes.reserveCapacity(Self.chunk + 4096) }
+    }
+
+    /// Hands what is written to `file`, when there is one.
+    mutating func spill() {
+        guard let file else { return }
+        if failure == nil {
+            do throws(Errno) {
+                try file.writeFully(bytes, at: written)
+            } catch {
+                failure = error
+            }
+        }
+        checksum = bytes.withUnsafeBytes { CRC32C.checksum($0, continuing: checksum) }
+        written += Int64(bytes.count)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    mutating func put(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+        if bytes.count >= Self.chunk { spill() }
+    }
+
     mutating func put(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
     mutating func put(_ value: UInt8) { bytes.append(value) }
     mutating func put(_ value: Int64) { put(UInt64(bitPattern: value)) }
@@ -16,6 +51,7 @@ struct SnapshotWriter {
     mutating func put(_ text: String) {
         put(count: text.utf8.count)
         bytes += text.utf8
+        if bytes.count >= Self.chunk { spill() }
     }
 
     mutating func put(_ text: String?) {
@@ -35,6 +71,7 @@ struct SnapshotWriter {
         body(&bytes)
         let length = UInt32(bytes.count - lengthAt - 4).littleEndian
         withUnsafeBytes(of: length) { bytes.replaceSubrange(lengthAt..<lengthAt + 4, with: $0) }
+        if bytes.count >= Self.chunk { spill() }
     }
 }
 

@@ -1,6 +1,9 @@
 import Foundation
+import PeerControl
+import PeerdModel
 import PeerdTestKit
 import PeerdTestSupport
+import PeerdWire
 import Testing
 
 /// A real peerd keeps a snapshot of its replica beside the log when it stops, and its next start
@@ -51,5 +54,55 @@ struct SnapshotStartTests {
         try alice.start()
         #expect(Self.replayed(alice) == 0)
         #expect(try alice.movieIDs() == [603, 680, 13])
+    }
+
+    /// A crash loop: killed with SIGKILL again and again while adds stream in, with snapshots kept
+    /// in the background meanwhile (one is due every 1,000 operations at first), the daemon loses
+    /// no acknowledged add, and each start reads a snapshot and the log after it.
+    @Test func killedAgainAndAgainWhileSnapshotsAreKeptItLosesNoAcknowledgedAdd() async throws {
+        let scratch = try ScratchDirectory("snapshot-crashes")
+        let alice = try TestDaemon("alice", in: scratch)
+        let acked = LockedIDs()
+        let snapshot = URL(fileURLWithPath: alice.stateDir).appendingPathComponent("operations.snapshot").path
+        for round in 0..<3 {
+            let target = (round + 1) * 1_100
+            let socket = alice.socket
+            let done = DispatchGroup()
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                for id in (round * 10_000 + 1)...(round * 10_000 + 5_000) {
+                    guard let client = try? ControlClient(socketPath: socket),
+                        case .added = try? client.request(AddRequest(movie: Movie(id: MovieID(id)!)))
+                    else { return }
+                    acked.insert(id)
+                }
+            }
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                // Killed once past the target with a snapshot on disk (one is due at 1,000).
+                for _ in 0..<60_000 {
+                    if let status = try? alice.status(), status.movies >= target,
+                        FileManager.default.fileExists(atPath: snapshot)
+                    {
+                        break
+                    }
+                    usleep(500)
+                }
+                alice.stop(signal: SIGKILL)
+            }
+            done.wait()
+            try alice.start()
+            let listed = Set(try alice.movieIDs())
+            let lost = Set(acked.all).subtracting(listed)
+            #expect(lost.isEmpty, "round \(round): acknowledged but lost: \(lost.sorted().prefix(10))")
+            #expect(listed.count >= target, "round \(round) was killed before it reached \(target) movies")
+            let replayed = try #require(Self.replayed(alice))
+            #expect(
+                replayed < listed.count,
+                "round \(round): a snapshot was read (\(replayed) of \(listed.count) from the log)"
+            )
+        }
     }
 }

@@ -25,6 +25,18 @@ struct OperationLogArchiveTests {
         }
     }
 
+    /// A replica that replayed a log of `operations` written at `path`, its archive that log.
+    private func replayed(_ operations: [Operation], at path: FilePath) throws -> Replica {
+        let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
+        try log.append(operations)
+        var replica = Replica(id: PeerID("fedcba9876543210fedcba9876543210")!, name: "bob")
+        let (reopened, _, _) = try OperationLog.open(at: path, logger: quietLogger) { op, offset in
+            _ = replica.replay(op, at: offset)
+        }
+        replica.archive = reopened
+        return replica
+    }
+
     @Test func eachRecordIsReadBackWholeFromTheOffsetOpeningAndAppendingGive() async throws {
         try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
@@ -61,14 +73,7 @@ struct OperationLogArchiveTests {
         try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations = signedOperations(count: 500)
-            let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
-            try log.append(operations)
-
-            var replica = Replica(id: PeerID("fedcba9876543210fedcba9876543210")!, name: "bob")
-            let (reopened, _, _) = try OperationLog.open(at: path, logger: quietLogger) { op, offset in
-                _ = replica.replay(op, at: offset)
-            }
-            replica.archive = reopened
+            let replica = try replayed(operations, at: path)
             let origin = operations[0].id.origin
             let given = replica.operations(from: origin, seqs: 1...500)
             #expect(given.count == operations.count)
@@ -84,13 +89,7 @@ struct OperationLogArchiveTests {
         try await withScratchDirectory("store") { directory in
             let path = directory.appending("operations.log")
             let operations = signedOperations(count: 500)
-            let (log, _, _) = try OperationLog.open(at: path, logger: quietLogger)
-            try log.append(operations)
-            var replica = Replica(id: PeerID("fedcba9876543210fedcba9876543210")!, name: "bob")
-            let (reopened, _, _) = try OperationLog.open(at: path, logger: quietLogger) { op, offset in
-                _ = replica.replay(op, at: offset)
-            }
-            replica.archive = reopened
+            let replica = try replayed(operations, at: path)
             let unsigned = operations.map { op in
                 var stripped = op
                 stripped.proof = OperationProof()

@@ -44,12 +44,7 @@ extension ReplicaSnapshot {
         let last = parts.log.origins.compactMap { $0.offsets.max() }.max()
         guard let last else { return Int64(OperationLog.magic.count) }
         do throws(Errno) {
-            let descriptor: FileDescriptor
-            do {
-                descriptor = try FileDescriptor.open(logPath, .readOnly, options: [.closeOnExec])
-            } catch {
-                throw error as? Errno ?? .ioError
-            }
+            let descriptor = try openForReading(logPath)
             defer { try? descriptor.close() }
             let header = try descriptor.readFully(from: Int64(last), count: 4)
             guard header.count == 4 else { throw Errno.ioError }
@@ -63,12 +58,7 @@ extension ReplicaSnapshot {
     /// The CRC-32C of the log's last ``tailWindow`` bytes before `length` (after its header).
     static func tailChecksum(of logPath: FilePath, length: Int64) throws(StoreError) -> UInt32 {
         do throws(Errno) {
-            let descriptor: FileDescriptor
-            do {
-                descriptor = try FileDescriptor.open(logPath, .readOnly, options: [.closeOnExec])
-            } catch {
-                throw error as? Errno ?? .ioError
-            }
+            let descriptor = try openForReading(logPath)
             defer { try? descriptor.close() }
             let size = try descriptor.stat().size
             guard size >= length, length >= Int64(OperationLog.magic.count) else {
@@ -80,6 +70,14 @@ extension ReplicaSnapshot {
             return CRC32C.checksum(tail)
         } catch {
             throw .cannotAccess(logPath, error)
+        }
+    }
+
+    private static func openForReading(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        do {
+            return try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
+        } catch {
+            throw error as? Errno ?? .ioError
         }
     }
 }

@@ -19,7 +19,7 @@ struct OpenedReplica {
     /// The replica `empty` grows into from the log at `logPath`: the snapshot's, when it is of the
     /// same replica (named as `empty` is now), or `empty` itself with the whole log replayed.
     init(_ empty: Replica, logPath: FilePath, logger: Logger) throws(StoreError) {
-        snapshotPath = Self.snapshotPath(of: logPath)
+        snapshotPath = ReplicaSnapshot.path(besideLog: logPath)
         var (replica, tail) =
             Self.restored(from: snapshotPath, as: empty, logPath: logPath, logger: logger) ?? (empty, nil)
         var replayed = 0
@@ -35,11 +35,6 @@ struct OpenedReplica {
         self.replica = replica
         self.replayed = replayed
         self.skipped = skipped
-    }
-
-    /// `operations.log` → `operations.snapshot`, beside it.
-    static func snapshotPath(of logPath: FilePath) -> FilePath {
-        logPath.removingLastComponent().appending("\(logPath.stem ?? "operations").snapshot")
     }
 
     /// The replica the snapshot at `path` holds and the log length it covers, when it fits; a

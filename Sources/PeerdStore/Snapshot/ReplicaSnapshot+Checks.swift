@@ -2,15 +2,8 @@ import PeerdModel
 import SystemPackage
 
 extension ReplicaSnapshot {
-    /// A snapshot's bytes read, with the checksum of the log's tail it was made against.
-    struct Checked {
-        var parts: ReplicaParts
-        var logLength: Int64
-        var tailChecksum: UInt32
-    }
-
     /// The contents of a whole snapshot file, checked against its own checksum and `version`.
-    static func contents(of raw: UnsafeRawBufferPointer, version: String) throws(Unused) -> Checked {
+    static func contents(of raw: UnsafeRawBufferPointer, version: String) throws(Unused) -> Contents {
         guard raw.count > magic.count + 4, raw.prefix(magic.count).elementsEqual(magic) else {
             throw .torn("not a snapshot of this format")
         }
@@ -32,7 +25,7 @@ extension ReplicaSnapshot {
             let tailChecksum = try reader.uint32()
             let parts = try reader.parts()
             guard reader.position == reader.bytes.count else { throw SnapshotMalformed(description: "bytes left over") }
-            return Checked(parts: parts, logLength: logLength, tailChecksum: tailChecksum)
+            return Contents(parts: parts, logLength: logLength, tailChecksum: tailChecksum)
         } catch {
             throw .torn(error.description)
         }

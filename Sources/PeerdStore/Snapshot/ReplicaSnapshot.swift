@@ -19,10 +19,18 @@ package enum ReplicaSnapshot {
     /// A snapshot larger than this is not one.
     static let sizeLimit = 1 << 31
 
-    /// What a snapshot says, once checked: the replica's parts and the log length they cover.
+    /// What a snapshot says: the replica's parts, the log length they cover, and the checksum of
+    /// the log's end it was made against (``read(at:logPath:version:)`` checks it).
     package struct Contents: Sendable {
         package var parts: ReplicaParts
         package var logLength: Int64
+        var tailChecksum: UInt32
+    }
+
+    /// Where the snapshot of the log at `logPath` is kept: beside it, `operations.log` →
+    /// `operations.snapshot`.
+    package static func path(besideLog logPath: FilePath) -> FilePath {
+        logPath.removingLastComponent().appending("\(logPath.stem ?? "operations").snapshot")
     }
 
     /// Why a snapshot was not used (none: there was no file).
@@ -78,7 +86,7 @@ package enum ReplicaSnapshot {
             throw .torn("\(error)")
         }
         let checked = bytes.withUnsafeBytes { raw in
-            Result { () throws(Unused) -> Checked in try Self.contents(of: raw, version: version) }
+            Result { () throws(Unused) -> Contents in try Self.contents(of: raw, version: version) }
         }
         let contents = try checked.get()
         let checksum: UInt32
@@ -88,6 +96,6 @@ package enum ReplicaSnapshot {
             throw .stale("the log can't be read where the snapshot ends (\(error))")
         }
         guard checksum == contents.tailChecksum else { throw .stale("the log is not the one it was made from") }
-        return Contents(parts: contents.parts, logLength: contents.logLength)
+        return contents
     }
 }

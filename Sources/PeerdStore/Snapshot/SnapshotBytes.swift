@@ -8,9 +8,8 @@ import SystemPackage
 struct SnapshotWriter {
     /// What is written and not yet handed to `file`.
     private(set) var bytes: [UInt8] = []
-    /// Where the bytes go, a chunk at a time, so a snapshot of any size takes a chunk of memory;
-    /// nil keeps them all in `bytes`.
-    private let file: FileDescriptor?
+    /// Where the bytes go, a chunk at a time, so a snapshot of any size takes a chunk of memory.
+    private let file: FileDescriptor
     /// How many bytes went to `file`, and their CRC-32C.
     private(set) var written: Int64 = 0
     private(set) var checksum: UInt32 = 0
@@ -18,14 +17,13 @@ struct SnapshotWriter {
     private(set) var failure: Errno?
     static let chunk = 1 << 20
 
-    init(file: FileDescriptor? = nil) {
+    init(file: FileDescriptor) {
         self.file = file
-        if file != nil { bytes.reserveCapacity(Self.chunk + 4096) }
+        bytes.reserveCapacity(Self.chunk + 4096)
     }
 
-    /// Hands what is written to `file`, when there is one.
+    /// Hands what is written to `file`.
     mutating func spill() {
-        guard let file else { return }
         if failure == nil {
             do throws(Errno) {
                 try file.writeFully(bytes, at: written)

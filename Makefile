@@ -8,14 +8,14 @@ ARGS ?=
 # the systemd test needs a real systemd user manager; the page's tests and benchmark, headless
 # Chromium and its chromedriver (Debian's, of the same version); the doctor's lab test, nft to put a
 # firewall inside a lab host.
-BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev zlib1g-dev
+BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev zlib1g-dev libdbus-1-dev
 TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb zbar-tools
 # To make the Debian package (`make deb`), and to check it (lintian; a clean Debian 12 by debootstrap).
 DEB_PACKAGES := debhelper dpkg-dev lintian
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
-PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography selenium 'schemathesis>=4.32,<5'
+PIP_PACKAGES := 'jsonschema>=4.18' zeroconf cryptography selenium 'schemathesis>=4.32,<5' dbus-next
 # The lab exits 77 when the machine can't host it (not root, no namespaces), and the page's tests
 # when Chromium can't run here: a skip, said in one line.
 LAB_SKIP_OK = || [ $$? -eq 77 ]
@@ -92,7 +92,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES) $(DEB_PACKAGES) debootstrap,guard)
-	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium, schemathesis" 2>/dev/null || \
+	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium, schemathesis, dbus_next" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
 
@@ -150,6 +150,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage abuse python3 integration/abuse/test_abuse.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage catalog python3 integration/catalog/test_catalog.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage marks python3 integration/marks/test_marks.py
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage news python3 integration/news/test_news.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage picks python3 integration/picks/test_picks.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage imports python3 integration/imports/test_imports.py
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage web python3 integration/web/test_web.py $(LAB_SKIP_OK)

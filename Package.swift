@@ -90,6 +90,9 @@ let package = Package(
         // QR codes of a pick's guest link (the terminal, the page): Debian's libqrencode, linked like Avahi.
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "PeerdQR", dependencies: ["CQRencode"], swiftSettings: strict),
+        // desktop: notifications on the desktop (freedesktop Notifications over the session D-Bus), Debian's libdbus-1.
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "PeerdDesktop", dependencies: ["CDBus", logging], swiftSettings: strict),
         // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
         // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
@@ -112,7 +115,8 @@ let package = Package(
             name: "PeerdDaemon",
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
-                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", "PeerdLoops", nioCore, nioSSL,
+                "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", "PeerdLoops", "PeerdDesktop",
+                nioCore, nioSSL,
                 crypto, nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
@@ -203,6 +207,11 @@ let package = Package(
         ),
         .testTarget(name: "PeerControlTests", dependencies: ["PeerControl"], swiftSettings: strict),
         .testTarget(name: "PeerdQRTests", dependencies: ["PeerdQR", "PeerdTestKit"], swiftSettings: strict),
+        .testTarget(
+            name: "PeerdDesktopTests",
+            dependencies: ["PeerdDesktop", "PeerdTestKit", "CDBus", logging],
+            swiftSettings: strict
+        ),
         .testTarget(name: "PeerdTitlesTests", dependencies: ["PeerdTitles", "PeerdWire"], swiftSettings: strict),
         .testTarget(
             name: "PeerdWireTests",

@@ -82,6 +82,21 @@ package final class TMDBClient: Sendable {
         }
     }
 
+    /// Where `movie` can be watched in `region` now (`/3/movie/{id}/watch/providers`), and when
+    /// TMDB answered, milliseconds since 1970: a news check's one request.
+    package func watchProviders(
+        of movie: MovieID,
+        region: String
+    ) async throws(CatalogError) -> (providers: WatchProviders, read: Int64) {
+        let request = TMDBRequest.watchProviders(movie)
+        let body = try await fetch(request)
+        let read = Int64(Date().timeIntervalSince1970 * 1_000)
+        let providers = try Self.parsing(request) { () throws(CatalogError) in
+            try TMDBResponses.movieProviders(body, region: region)
+        }
+        return (providers, read)
+    }
+
     /// Whose request it is. This peer's own (its describes, its user's searches) and peers'
     /// queries wait for a slot of the rate cap alike, in turn; but peers' queries, all together,
     /// first need a slot of their share, free now: half the cap's rate and half its burst. So a

@@ -7,6 +7,8 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
     case details(MovieID)
     /// `GET /3/movie/{id}/release_dates`: its certifications, for a movie whose details are cached without them.
     case releaseDates(MovieID)
+    /// `GET /3/movie/{id}/watch/providers`: where to watch it, in every region (a news check).
+    case watchProviders(MovieID)
     /// `GET /3/certification/movie/list`: how each country ranks its certifications.
     case certifications
     /// `GET /3/search/movie`: one page of results.
@@ -28,6 +30,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .details(let movie): return "TMDB details of movie \(movie)"
         case .releaseDates(let movie): return "TMDB's release dates of movie \(movie)"
+        case .watchProviders(let movie): return "TMDB's where-to-watch of movie \(movie)"
         case .certifications: return "TMDB's certifications"
         case .search(let query, _, let page): return "TMDB search for '\(query.prefix(200))', page \(page)"
         case .configuration: return "TMDB configuration"
@@ -43,6 +46,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .details(let movie): return "/3/movie/\(movie.rawValue)"
         case .releaseDates(let movie): return "/3/movie/\(movie.rawValue)/release_dates"
+        case .watchProviders(let movie): return "/3/movie/\(movie.rawValue)/watch/providers"
         case .certifications: return "/3/certification/movie/list"
         case .search: return "/3/search/movie"
         case .configuration: return "/3/configuration"
@@ -94,7 +98,7 @@ package enum TMDBRequest: Hashable, Sendable, CustomStringConvertible {
             var items = [("query", query), ("include_adult", "false"), ("language", language), ("page", "\(page)")]
             if let year { items.append(("year", "\(year)")) }
             return items
-        case .configuration, .releaseDates, .certifications:
+        case .configuration, .releaseDates, .certifications, .watchProviders:
             return []
         case .list(let list, let page):
             let filters = list.filter.isEmpty ? [] : Self.discoverQuery(list)

@@ -8,7 +8,16 @@ extension TMDBResponses {
     /// region: a describe always says which region it looked in, so it is not fetched again for it
     /// (``WatchListRow/awaitsDescribe(region:)``), however TMDB answers.
     static func providers(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders {
-        let results = try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results ?? [:]
+        providers(in: try decode(TMDBShapes.Appended.self, from: body).watchProviders?.results ?? [:], region: region)
+    }
+
+    /// `/3/movie/{id}/watch/providers` on its own (a news check): the offers in `region`, as
+    /// ``providers(_:region:)`` reads them from a movie's details.
+    package static func movieProviders(_ body: [UInt8], region: String) throws(CatalogError) -> WatchProviders {
+        providers(in: try decode(TMDBShapes.WatchProviderResults.self, from: body).results ?? [:], region: region)
+    }
+
+    private static func providers(in results: [String: TMDBShapes.RegionOffers], region: String) -> WatchProviders {
         guard let offers = results[region] else { return WatchProviders(region: region) }
         func providers(_ list: [TMDBShapes.Offer]?) -> [WatchProviders.Provider] {
             let sorted = (list ?? []).sorted { ($0.displayPriority ?? .max) < ($1.displayPriority ?? .max) }

@@ -16,3 +16,12 @@ extension ListDefinition {
         try! JSONTreeEncoder().encode(self)
     }
 }
+
+/// A news operation's `news` as JSON, through its `Codable` form as a list definition's is: news
+/// is rare, so the cost does not matter and the fields are spelled out once.
+extension ProviderNews {
+    var json: JSONTree {
+        // Strings and integers always encode; a failure here is a programming error.
+        try! JSONTreeEncoder().encode(self)
+    }
+}

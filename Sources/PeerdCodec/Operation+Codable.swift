@@ -11,7 +11,7 @@ import Foundation
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
         case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, member,
-            list, sig
+            list, news, sig
         case prev
         case key
     }
@@ -21,12 +21,12 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if [CodingKeys.details, .settings, .mark, .watch, .pick, .member, .list].filter(c.contains).count > 1 {
+        if [CodingKeys.details, .settings, .mark, .watch, .pick, .member, .list, .news].filter(c.contains).count > 1 {
             throw DecodingError.dataCorruptedError(
                 forKey: .settings,
                 in: c,
                 debugDescription:
-                    "an operation carries at most one of details, settings, mark, watch, pick, member and list"
+                    "an operation carries at most one of details, settings, mark, watch, pick, member, list and news"
             )
         }
         // A mark of a kind, or a pick step of an action or mode, that a later version made is, to this
@@ -86,6 +86,7 @@ extension Operation: Codable {
         if let pick = try c.decodeIfPresent(Pick.self, forKey: .pick) { return .pick(pick) }
         if let step = try c.decodeIfPresent(MemberStep.self, forKey: .member) { return .member(step) }
         if let definition = try c.decodeIfPresent(ListDefinition.self, forKey: .list) { return .list(definition) }
+        if let news = try c.decodeIfPresent(ProviderNews.self, forKey: .news) { return .news(news) }
         return try c.decodeIfPresent(Watch.self, forKey: .watch).map(Payload.watch)
     }
 
@@ -125,6 +126,7 @@ extension Operation: Codable {
         try c.encodeIfPresent(pick, forKey: .pick)
         try c.encodeIfPresent(member, forKey: .member)
         try c.encodeIfPresent(listDefinition, forKey: .list)
+        try c.encodeIfPresent(news, forKey: .news)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

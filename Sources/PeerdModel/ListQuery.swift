@@ -38,7 +38,7 @@ package struct ListQuery: Hashable, Sendable {
 
     /// Whether `movie` is kept: read from the list's marks and details, no row made.
     package func keeps(_ movie: MovieID, in list: WatchList) -> Bool {
-        if streaming, list.settings?.streamingService(in: list.description(of: movie)?.details?.providers) == nil {
+        if streaming, list.settings?.streamingService(in: list.providers(of: movie)) == nil {
             return false
         }
         if let unseenBy, list.marks.anyone(in: unseenBy, has: .seen, on: movie) { return false }

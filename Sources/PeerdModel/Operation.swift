@@ -46,6 +46,9 @@ package struct Operation: Hashable, Sendable {
         /// The name and ceiling of one of the group's other lists (``listDefinition``), made only in
         /// that list (proto/PEER.md, "Lists").
         case list
+        /// A change of where a wanted movie streams in the group's region (``news``), reported once
+        /// for the group by a token holder (proto/PEER.md, "News").
+        case news
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -61,6 +64,7 @@ package struct Operation: Hashable, Sendable {
             case "pick": self = .pick
             case "member": self = .member
             case "list": self = .list
+            case "news": self = .news
             default: self = .unknown
             }
         }
@@ -77,6 +81,7 @@ package struct Operation: Hashable, Sendable {
             case .pick: "pick"
             case .member: "member"
             case .list: "list"
+            case .news: "news"
             case .unknown: nil
             }
         }
@@ -92,6 +97,7 @@ package struct Operation: Hashable, Sendable {
         case pick(Pick)
         case member(MemberStep)
         case list(ListDefinition)
+        case news(ProviderNews)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -179,6 +185,11 @@ package struct Operation: Hashable, Sendable {
         if case .list(let definition) = payload { definition } else { nil }
     }
 
+    /// A news operation's report; nil for every other kind.
+    package var news: ProviderNews? {
+        if case .news(let news) = payload { news } else { nil }
+    }
+
     /// The pick a pick operation is a step of: its opening's id (its own, for an opening).
     package var pickID: OperationID? {
         guard let pick else { return nil }
@@ -233,6 +244,8 @@ package struct Operation: Hashable, Sendable {
         case (.member, _): "a member operation carries one change of the group's members"
         case (.list, .list(let definition)?): definition.invalidReason
         case (.list, _): "a list operation carries the list's name"
+        case (.news, .news(let news)?): news.invalidReason
+        case (.news, _): "a news operation carries what changed"
         case (.add, _), (.remove, _), (.unknown, _): nil
         }
     }
@@ -246,6 +259,7 @@ package struct Operation: Hashable, Sendable {
         case .pick: "only a pick operation carries a pick"
         case .member: "only a member operation carries a change of members"
         case .list: "only a list operation carries a list's name"
+        case .news: "only a news operation carries news"
         }
     }
 

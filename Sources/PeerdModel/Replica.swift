@@ -87,6 +87,8 @@ package struct Replica: Sendable {
         /// One of the group's other lists named, its ceiling set, or (with its nonce) made
         /// (proto/PEER.md, "Lists").
         case defineList(ListDefinition)
+        /// A change of where `MovieID` streams, found by this token holder's check (proto/PEER.md, "News").
+        case news(MovieID, ProviderNews)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -188,6 +190,9 @@ package struct Replica: Sendable {
             return .operation(next.with(.mark, list.row(for: movie.id)?.movie ?? movie, payload: .mark(mark)))
         case .pick(let movie, let step):
             return .operation(next.with(.pick, movie, payload: .pick(try pickStep(step, on: movie, id: next.id))))
+        case .news(let movie, let news):
+            if let reason = news.invalidReason { throw .invalid(reason) }
+            return .operation(next.with(.news, list.row(for: movie)?.movie ?? Movie(id: movie), payload: .news(news)))
         case .defineList(let definition):
             if let reason = definition.invalidReason { throw .invalid(reason) }
             return .operation(next.with(.list, Operation.groupMovie, payload: .list(definition)))

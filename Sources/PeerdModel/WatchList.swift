@@ -30,6 +30,8 @@ package struct WatchList: Sendable {
     package private(set) var picks = Picks()
     /// Every member's name, from their newest operation.
     package private(set) var names = MemberNames()
+    /// Every report of where a wanted movie streams now (``NewsFeed``).
+    package private(set) var news = NewsFeed()
 
     package init() {}
 
@@ -42,6 +44,9 @@ package struct WatchList: Sendable {
     package var count: Int { order.count }
 
     package func row(for movie: MovieID) -> WatchListRow? { adds(of: movie).map(row) }
+
+    /// Whether `movie` is on the list (without making its row).
+    package func isListed(_ movie: MovieID) -> Bool { slots[movie] != nil }
 
     /// The newest describe of `movie`, listed or not.
     package func description(of movie: MovieID) -> Operation? { descriptions[movie] }
@@ -116,6 +121,10 @@ package struct WatchList: Sendable {
             if let current = definitionOperation, current.orderKey >= operation.orderKey { return nil }
             definitionOperation = operation
             return nil
+        case .news:
+            // A listed movie's row changes with it: a follower hears of the news at once.
+            guard news.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
+            return .updated(row, by: operation)
         case .member, .unknown:
             return nil
         }
@@ -165,6 +174,7 @@ package struct WatchList: Sendable {
         names = names.merged(with: group.names)
         if settingsOperation == nil { settingsOperation = group.settingsOperation }
         descriptions.merge(group.descriptions) { $0.orderKey >= $1.orderKey ? $0 : $1 }
+        news = news.merged(with: group.news)
     }
 
     /// The group's list as people see it: with the marks made in its other lists held here.
@@ -182,6 +192,7 @@ package struct WatchList: Sendable {
         result.marks = marks.merged(with: other.marks)
         result.picks = picks.merged(with: other.picks)
         result.names = names.merged(with: other.names)
+        result.news = news.merged(with: other.news)
         for list in [self, other] {
             for movieAdds in list.movies {
                 movieAdds.forEach { add in
@@ -195,6 +206,7 @@ package struct WatchList: Sendable {
     private func row(_ adds: MovieAdds) -> WatchListRow {
         var row = adds.row
         row.details = descriptions[adds.movie]?.details
+        row.providers = providers(of: adds.movie)
         row.marks = marks.marks(of: adds.movie, names: names)
         for index in row.addedBy.indices where names.isShared(row.addedBy[index].name) {
             row.addedBy[index].name = names.name(of: row.addedBy[index].peer)
@@ -266,14 +278,14 @@ package struct WatchList: Sendable {
 
 extension WatchList {
     /// Every operation held whole: the surviving adds, the newest describes, the settings and list
-    /// operations, and every pick step (``ReplicaParts``).
+    /// operations, every pick step and every news report (``ReplicaParts``).
     var keptOperations: [Operation] {
         var kept: [Operation] = []
         kept.reserveCapacity(movies.count + descriptions.count)
         for adds in movies { adds.forEach { kept.append($0) } }
         kept += descriptions.values
         kept += [settingsOperation, definitionOperation].compactMap(\.self)
-        return kept + picks.operations
+        return kept + picks.operations + news.operations
     }
 
     /// The adds that removals cancelled.
@@ -292,7 +304,7 @@ extension WatchList: Equatable {
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
         lhs.tombstones == rhs.tombstones && lhs.descriptions == rhs.descriptions
             && lhs.settingsOperation == rhs.settingsOperation && lhs.picks == rhs.picks
-            && lhs.movies.count == rhs.movies.count
+            && lhs.news == rhs.news && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }
 }

@@ -9,6 +9,9 @@ package struct WatchListRow: Hashable, Sendable {
     package var addedAt: Int64
     /// The newest describe's details of the movie, if any peer fetched them.
     package var details: MovieDetails?
+    /// Where it can be watched in the group's region now: the details' where-to-watch, or news
+    /// newer than them (``WatchList/providers(of:)``).
+    package var providers: WatchProviders?
     /// Each member's marks on the movie, by member id: those with at least one mark set.
     package var marks: [MemberMarks] = []
 

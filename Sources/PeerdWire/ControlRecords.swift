@@ -32,7 +32,7 @@ package struct MovieRecord: Hashable, Sendable, Codable {
         addedByPeers = row.addedBy.map(\.peer)
         addedAt = row.addedAt
         cursor = row.key.cursor
-        streamingOn = settings?.streamingService(in: row.details?.providers)?.name
+        streamingOn = settings?.streamingService(in: row.providers)?.name
         marks = row.marks.map(MarkRecord.init)
         averageRating = row.marks.averageRating.map { ($0 * 10).rounded() / 10 }
     }

@@ -55,6 +55,8 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case devices(DevicesRecord)
     /// A device unlinked (`deviceUnlink`): its access ended.
     case deviceUnlinked(DeviceRecord)
+    /// The group's news of wanted movies (`news`), and with `follow` each later batch of it.
+    case news(NewsRecord)
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
@@ -84,6 +86,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .deviceLink: "deviceLink"
         case .devices: "devices"
         case .deviceUnlinked: "deviceUnlinked"
+        case .news: "news"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
         case .movies: "movies"
@@ -164,6 +167,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "deviceLink": self = .deviceLink(try DeviceLinkRecord(from: decoder))
         case "devices": self = .devices(try DevicesRecord(from: decoder))
         case "deviceUnlinked": self = .deviceUnlinked(try DeviceRecord(from: decoder))
+        case "news": self = .news(try NewsRecord(from: decoder))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -218,6 +222,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .deviceLink(let link): try link.encode(to: encoder)
         case .devices(let devices): try devices.encode(to: encoder)
         case .deviceUnlinked(let device): try device.encode(to: encoder)
+        case .news(let news): try news.encode(to: encoder)
         case .error(let error): try error.encode(to: encoder)
         }
     }

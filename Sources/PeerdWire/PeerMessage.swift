@@ -63,6 +63,9 @@ package enum PeerMessage: Hashable, Sendable {
         /// True when the sender carries lists other than the group's (`list` messages); absent, it
         /// is sent none (proto/PEER.md, "How a list travels"). peerd sends true.
         package var lists: Bool?
+        /// True when the sender holds a TMDB token and checks the group's wanted movies for news
+        /// (proto/PEER.md, "News"); absent, no movie's check is its turn (an older holder checks none).
+        package var news: Bool?
 
         package init(
             version: Int = ProtocolVersion.peer,
@@ -73,7 +76,8 @@ package enum PeerMessage: Hashable, Sendable {
             time: Int64? = nil,
             tree: Bool? = nil,
             catalog: Bool? = nil,
-            lists: Bool? = nil
+            lists: Bool? = nil,
+            news: Bool? = nil
         ) {
             self.version = version
             self.peer = peer
@@ -84,6 +88,7 @@ package enum PeerMessage: Hashable, Sendable {
             self.tree = tree
             self.catalog = catalog
             self.lists = lists
+            self.news = news
         }
     }
 

@@ -49,7 +49,7 @@ struct Peerctl: ParsableCommand {
             TrustCommand.self, SearchCommand.self, DiscoverCommand.self, GenresCommand.self, SimilarCommand.self,
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
-            PickCommand.self, VoteCommand.self, ImportCommand.self, ExportCommand.self,
+            PickCommand.self, VoteCommand.self, NewsCommand.self, ImportCommand.self, ExportCommand.self,
             DeviceCommand.self, OpenCommand.self, DoctorCommand.self,
         ]
     )

@@ -28,7 +28,7 @@ struct PeerdCommand: AsyncParsableCommand {
             with keys named after the options: name, port, listenAddress, stateDir, socket, mdns, peers \
             (a list), logLevel, tmdbTokenFile, tmdbUrl, tmdbLanguage, web (true or false), webAddress (one \
             or a list), webPort, guests (true or false), guestAddress, guestPort, devices (true or false), \
-            deviceAddress and devicePort. Options given on the command line win over it, and it wins over the defaults; its peers add to --peer.
+            deviceAddress, devicePort, newsInterval and notifications (true or false). Options given on the command line win over it, and it wins over the defaults; its peers add to --peer.
 
             The page: `peerctl open` prints its address with the token that lets you in, and opens it.
 
@@ -170,6 +170,18 @@ struct PeerdCommand: AsyncParsableCommand {
     @Flag(help: "Never serve linked devices: `peerctl device link` is refused, linked ones get nothing.")
     var noDevices = false
 
+    @Option(
+        help: ArgumentHelp(
+            "How often a token holder checks each wanted movie for news: 10s, 30m, 6h, 1d. (default: 1d)",
+            discussion: "Each movie is checked at a time of its own within the interval, by one token holder.",
+            valueName: "time"
+        )
+    )
+    var newsInterval: String?
+
+    @Flag(help: "Don't show news of wanted movies on this machine's desktop.")
+    var noNotifications = false
+
     @Option(help: ArgumentHelp("Seconds of silence before a keepalive ping.", visibility: .hidden))
     var keepaliveInterval: Double = 10
 
@@ -245,6 +257,8 @@ struct PeerdCommand: AsyncParsableCommand {
         flags.deviceAddress = deviceAddress
         flags.devicePort = devicePort
         flags.devices = noDevices ? false : nil
+        flags.newsInterval = newsInterval
+        flags.notifications = noNotifications ? false : nil
         flags.logLevel = logLevel
         flags.config = config
         flags.keepaliveInterval = .milliseconds(Int(keepaliveInterval * 1000))

@@ -116,7 +116,8 @@ struct ConfigFileTests {
         .socket: #""/run/p.sock""#, .mdns: "false", .peers: #"["10.0.0.9:7601"]"#, .logLevel: #""debug""#,
         .tmdbTokenFile: #""/t""#, .tmdbURL: #""http://127.0.0.1:9""#, .tmdbLanguage: #""fr-FR""#, .web: "false",
         .webAddresses: #""::1""#, .webPort: "7609", .guests: "false", .guestAddress: #""10.0.0.5""#, .guestPort: "7610",
-        .devices: "false", .deviceAddress: #""10.0.0.6""#, .devicePort: "7611",
+        .devices: "false", .deviceAddress: #""10.0.0.6""#, .devicePort: "7611", .newsInterval: #""6h""#,
+        .notifications: "false",
     ]
 
     @Test(arguments: DaemonSettings.Key.allCases)

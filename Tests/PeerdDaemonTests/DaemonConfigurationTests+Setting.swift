@@ -94,6 +94,12 @@ extension DaemonConfigurationTests {
                 }
             case .devicePort:
                 Setting("0", { $0.devicePort = 7614 }, "7604", "0", "7614") { "\($0.devices.port)" }
+            case .newsInterval:
+                Setting(#""6h""#, { $0.newsInterval = "10s" }, "86400", "21600", "10") {
+                    "\($0.newsInterval.components.seconds)"
+                }
+            case .notifications:
+                Setting("false", { $0.notifications = true }, "true", "false", "true") { "\($0.notifications)" }
             }
         }
 

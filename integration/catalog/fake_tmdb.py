@@ -10,7 +10,8 @@ on at runtime.
     with `synthetic`, also made-up movies: /3/movie/N and a search for "Movie N"; always, the markers'
     ids (MARKERS: 8 000 001 to 8 099 999) as made-up movies, and every other id it doesn't know as a 404
     the lists (popular, top rated, upcoming, now playing, trending, discover), genres, recommendations and
-    where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}
+    where to watch: fake_tmdb_lists.py; `append_to_response=watch/providers` on /3/movie/{id}, and
+    /3/movie/{id}/watch/providers (a test changes a movie's offers with `set_offers`)
     release dates and certifications (/3/movie/{id}/release_dates, /3/certification/movie/list,
     `append_to_response=release_dates`, discover's certification filter): fake_tmdb_certifications.py
 
@@ -182,6 +183,8 @@ class FakeTMDB:
         self.seed, self.stall_seconds = seed, stall_seconds
         self.lock, self.stopping = threading.Lock(), threading.Event()
         self.log = []  # {"path", "query", "auth", "status", "mode", "at"}
+        self.offers = {}  # (movie, region) -> where it is offered now, in place of the made-up offers
+        self.holds = {}  # path -> threading.Event: requests of that path wait until it is set
         self.set_fault("ok")
         self.server = None
 
@@ -212,6 +215,30 @@ class FakeTMDB:
             raise ValueError(f"no fault mode {mode!r}; one of {', '.join(MODES)}")
         with self.lock:
             self.mode, self.latency, self.rng = mode, latency_ms / 1000, random.Random(self.seed)
+
+    def set_offers(self, movie, region, stream=(), rent=(), buy=()):
+        """From now on `movie` is offered in `region` as given (provider ids of fake_tmdb_lists.PROVIDERS),
+        in its details' `watch/providers` and at /3/movie/{id}/watch/providers alike."""
+        with self.lock:
+            self.offers[(movie, region)] = lists.offers(movie, region, stream, rent, buy)
+
+    def hold(self, path):
+        """Requests of `path` wait from now on until `release(path)` (or the fake stops)."""
+        with self.lock:
+            self.holds[path] = threading.Event()
+
+    def release(self, path):
+        with self.lock:
+            held = self.holds.pop(path, None)
+        if held:
+            held.set()
+
+    def watch_providers(self, movie):
+        """{"REGION": {...}}: the made-up offers, with those `set_offers` changed."""
+        with self.lock:
+            changed = {region: entry for (m, region), entry in self.offers.items() if m == movie["id"]}
+        results = {**lists.watch_providers(movie), **changed}
+        return {region: entry for region, entry in results.items() if entry}
 
     def requests(self, path=None):
         """What was asked, oldest first; only of `path` (exact, without the query) when given."""
@@ -256,6 +283,11 @@ class _Handler(BaseHTTPRequestHandler):
                       "auth": auth, "token": fake.tokens.index(used) if auth else None,
                       "status": 0, "mode": mode, "at": time.monotonic()}
             fake.log.append(record)
+        with fake.lock:
+            held = fake.holds.get(url.path)
+        if held:
+            while not (held.wait(0.1) or fake.stopping.is_set()):
+                pass
         if latency or mode == "stall":
             fake.stopping.wait(latency + (fake.stall_seconds if mode == "stall" else 0))
         if mode == "reset":
@@ -286,10 +318,15 @@ class _Handler(BaseHTTPRequestHandler):
             found = self.movie(int(match[1]))
             appended = query.get("append_to_response", "").split(",")
             if found and "watch/providers" in appended:
-                found = {**found, "watch/providers": {"results": lists.watch_providers(found)}}
+                found = {**found, "watch/providers": {"results": self.server.fake.watch_providers(found)}}
             if found and "release_dates" in appended:
                 found = {**found, "release_dates": certifications.release_dates(found)}
             return (200, found) if found else (404, NOT_FOUND)
+        match = re.fullmatch(r"/3/movie/(\d+)/watch/providers", path)
+        if match:
+            found = self.movie(int(match[1]))
+            return (200, {"id": found["id"], "results": self.server.fake.watch_providers(found)}) if found else \
+                (404, NOT_FOUND)
         match = re.fullmatch(r"/3/movie/(\d+)/release_dates", path)
         if match:
             found = self.movie(int(match[1]))

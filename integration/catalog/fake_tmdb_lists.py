@@ -102,6 +102,18 @@ def providers(movie, region):
     return entry if len(entry) > 1 else None
 
 
+def offers(movie, region, stream=(), rent=(), buy=()):
+    """A region's entry offering `movie` on the providers given by id (of PROVIDERS); None when on none."""
+    named = {p[0]: p for p in PROVIDERS}
+    offer = lambda i: {"logo_path": _image("logo", i), "provider_id": i,  # noqa: E731
+                       "provider_name": named[i][1], "display_priority": named[i][2].get(region, 1)}
+    entry = {"link": f"https://www.themoviedb.org/movie/{movie}/watch?locale={region}"}
+    for kind, ids in (("flatrate", stream), ("rent", rent), ("buy", buy)):
+        if ids:
+            entry[kind] = [offer(i) for i in ids]
+    return entry if len(entry) > 1 else None
+
+
 def watch_providers(movie):
     """{"REGION": {...}} for the regions where the movie is offered at all."""
     return {r: e for r in ("US", "DE") if (e := providers(movie, r))}

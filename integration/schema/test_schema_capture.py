@@ -29,6 +29,10 @@ carol logs a watch with alice through their proxies (`mark`, `watch`, `marked`),
 alice; alice pages through her `history` and lists by the marks (`unseen`, `by`, `wantedBy`, `sort`,
 paging by `+N`). carol's `mark` and `watch` operations must reach alice, and alice's marks bob.
 
+News (CONTROL.md, "news"): alice and carol read the group's news of wanted movies, the page's count
+of it is asked raw (`limit` 0, which peerctl never sends), and `peerctl news --follow --json` gets its
+first batch; no check reports a change within the run, so the news is empty.
+
 Picks (PEER.md, "Picks"): alice opens a majority pick of the list with everyone connected (bob and
 carol); each votes on their next movie, alice once more on a movie she names (a raw `vote` with
 `pick` and `movie`, which peerctl never sends), then she closes it (`pick`, `vote`, `pickClose`,
@@ -54,6 +58,7 @@ requires it), or on a trace that is missing or does not parse. Binaries come fro
 """
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -79,12 +84,12 @@ EXPECTED = {
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
                         "members", "removeMember", "profiles", "addProfile", "deviceLink", "deviceList",
-                        "deviceUnlink", "lists", "listCreate", "listMember"},
+                        "deviceUnlink", "lists", "listCreate", "listMember", "news"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
                          "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
                          "memberRemoved", "profileAdded", "deviceLink", "devices", "deviceUnlinked", "lists",
-                         "listCreated", "listChanged"},
+                         "listCreated", "listChanged", "news"},
 }
 
 
@@ -236,6 +241,29 @@ def step_marks(c):
     c.peerctl(c.sock, "list", "--sort", "rating", "--limit", "1", "--after", "+1")
     c.peerctl(c.sock, "list", "--wanted-by", "nobody", check=False)  # error: no such member
     return f"alice's marks on 603 as carol shows them: {seen}"
+
+
+def step_news(c):
+    """The news of wanted movies (CONTROL.md, "news"): read by peerctl on alice and carol (`looked`),
+    the count alone as the page asks it, and the follow stream's first batch."""
+    read = json.loads(c.peerctl(c.carol_sock, "news", "--limit", "5", "--json").stdout)
+    if read.get("type") != "news" or "JustWatch" not in read.get("attribution", ""):
+        raise CheckFailed(f"carol's news: {read}")
+    c.peerctl(c.sock, "news")
+    count = c.request(c.sock, {"type": "news", "version": 1, "limit": 0})
+    if count.get("items") != [] or "unread" not in count:
+        raise CheckFailed(f"alice's news count: {count}")
+    follow = subprocess.Popen(harness.peerctl_argv(c.sock, "news", "--follow", "--json"),
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        ready, _, _ = select.select([follow.stdout], [], [], 10)
+        first = json.loads(follow.stdout.readline()) if ready else None
+    finally:
+        follow.send_signal(signal.SIGINT)
+        follow.wait(timeout=10)
+    if not first or "type" in first or "items" not in first:
+        raise CheckFailed(f"peerctl news --follow --json's first line: {first}")
+    return f"{read['total']} reports; unread for alice: {count['unread']}"
 
 
 def pick_json(c, sock, *args):
@@ -427,6 +455,7 @@ SCENARIO = [
     ("pairing: carol joins alice by invite code; the lists reach each other; she searches and browses through alice",
      step_pairing),
     ("marks: alice and carol mark, carol and bob log watches; history and the list by marks", step_marks),
+    ("news: read with peerctl, counted as the page counts it, followed", step_news),
     ("picks: a majority pick voted on and closed, a ranked pick ranked and closed; its result watched", step_picks),
     ("relay tree: a triangle; alice adds until bob prunes her origin toward carol", step_triangle),
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),

@@ -452,6 +452,41 @@ MEMBER_OPS = chain([
 ], previous=PICK_ALICE[-1])
 ADMIT_OP, REMOVAL_OP, SECRET_OP = MEMBER_OPS
 
+
+# --- news of wanted movies (PEER.md, "News") ----------------------------------------------------
+
+# alice's seq 23, chained on her secret record: her check of The Matrix, whose turn is hers, found it on
+# Netflix in DE, one of the group's services, and out to rent on Apple TV, where nobody offered it before
+# (news of a lower kind). `providers` is TMDB's answer in the group's region, as a describe carries it;
+# `read`, when TMDB answered; `movie`, the movie as its row holds it.
+MATRIX_PROVIDERS_DE = {
+    "region": "DE", "link": "https://www.themoviedb.org/movie/603-the-matrix/watch?locale=DE",
+    "stream": [{"id": 8, "name": "Netflix", "logoPath": "/pbpMk2JmcoNnQwx5JGpXngfoWtp.jpg"}],
+    "rent": [{"id": 2, "name": "Apple TV"}],
+}
+NEWS_READ = AT + 999_400
+NEWS_OP = sign({"origin": ALICE, "seq": 23, "lamport": 38, "at": AT + 1_000_000, "by": "alice", "op": "news",
+                "movie": MATRIX, "news": {"changes": [
+                    {"change": "arrived", "service": {"id": 8, "name": "Netflix"}},
+                    {"change": "rent", "service": {"id": 2, "name": "Apple TV"}}],
+                    "providers": MATRIX_PROVIDERS_DE, "read": NEWS_READ}}, SECRET_OP)
+NEWS_ATTRIBUTION = "Where to watch: data by JustWatch, through TMDB"
+# The reports as `news` shows them to alice (CONTROL.md, "news"): hers of The Matrix, which bob wants and she
+# has not looked at yet, and an earlier one of bob's, Fight Club leaving MUBI, which she wants and has seen.
+NEWS_MATRIX = {"operation": {"origin": ALICE, "seq": 23}, "cursor": cursor(38, ALICE, 23), "movieId": 603,
+               "title": "The Matrix", "year": 1999, "posterPath": "/f89U3ADr1oiB1s9GkdPOEpXUk5H.jpg",
+               "region": "DE", "changes": [{"change": "arrived", "service": "Netflix", "serviceId": 8},
+                                           {"change": "rent", "service": "Apple TV", "serviceId": 2}],
+               "lines": ["The Matrix (1999) is now on Netflix (DE)",
+                         "The Matrix (1999) is out to rent on Apple TV (DE)"],
+               "wantedBy": ["bob"], "read": NEWS_READ, "reportedBy": "alice",
+               "link": MATRIX_PROVIDERS_DE["link"], "unread": True}
+NEWS_FIGHT_CLUB = {"operation": {"origin": BOB, "seq": 13}, "cursor": cursor(36, BOB, 13), "movieId": 550,
+                   "title": "Fight Club", "year": 1999, "region": "DE",
+                   "changes": [{"change": "left", "service": "MUBI", "serviceId": 11}],
+                   "lines": ["Fight Club (1999) left MUBI (DE)"], "wantedBy": ["alice"], "read": AT + 850_000,
+                   "reportedBy": "bob", "unread": False}
+
 def pick_card(movie: dict, yeses: int | None = None, **shown) -> dict:
     """One movie of a `pickState`'s deck (CONTROL.md, "pick"): `wantedBy` always, `yeses` once the pick ended."""
     card = {"movieId": movie["id"], "wantedBy": []}
@@ -572,6 +607,7 @@ VALID = {
     "peer-ops-member-admit": {"type": "ops", "ops": [ADMIT_OP]},
     "peer-ops-member-remove": {"type": "ops", "ops": [REMOVAL_OP]},
     "peer-ops-member-secret": {"type": "ops", "ops": [SECRET_OP]},
+    "peer-ops-news": {"type": "ops", "ops": [NEWS_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -655,6 +691,9 @@ VALID = {
     "control-request-pickStatus-named": {"type": "pickStatus", "version": 1, "pick": RANKED_ID},
     "control-request-pickClose": {"type": "pickClose", "version": 1},
     "control-request-follow": {"type": "follow", "version": 1},
+    "control-request-news": {"type": "news", "version": 1, "looked": True},
+    "control-request-news-count": {"type": "news", "version": 1, "limit": 0},
+    "control-request-news-follow": {"type": "news", "version": 1, "limit": 10, "looked": True, "follow": True},
     "control-request-peers": {"type": "peers", "version": 1},
     "control-request-status": {"type": "status", "version": 1},
     "control-request-connect": {"type": "connect", "version": 1, "address": "bob-laptop.local:7820"},
@@ -751,6 +790,12 @@ VALID = {
                                            "message": "the pick is closed; its result stands: Fight Club (550). "
                                                       "Open a new one with `peerctl pick`"},
     "control-response-following": {"type": "following"},
+    "control-response-news": {"type": "news", "items": [NEWS_MATRIX, NEWS_FIGHT_CLUB], "unread": 1, "total": 2,
+                              "attribution": NEWS_ATTRIBUTION},
+    "control-response-news-count": {"type": "news", "items": [], "unread": 1, "total": 2,
+                                    "attribution": NEWS_ATTRIBUTION},
+    "control-response-news-follow": {"type": "news", "items": [NEWS_MATRIX], "unread": 1, "total": 2,
+                                     "attribution": NEWS_ATTRIBUTION},
     "control-response-change-added": {"type": "change", "change": "added", "movieId": 603, "title": "The Matrix",
                                       "year": 1999, "by": "alice", "peer": ALICE, "at": AT, "row": MATRIX_ROW, "op": "add"},
     "control-response-change-updated": {"type": "change", "change": "updated", "movieId": 603, "title": "The Matrix",
@@ -1165,6 +1210,15 @@ ABOUT = {
                               "seq 6; nothing zoë signs after it counts",
     "peer-ops-member-secret": "a secret record: alice's seq 22 names the fingerprint of the group's new secret, "
                               "so that it admits new keys again after the removal",
+    "peer-ops-news": "news: alice's seq 23 reports that The Matrix arrived on Netflix in DE and is out to rent on "
+                     "Apple TV, with TMDB's where-to-watch as read (PEER.md, \"News\")",
+    "control-request-news": "news: the newest 50 reports, and this member has now seen them (`peerctl news`)",
+    "control-request-news-count": "news: only the counts, what the page's News badge asks",
+    "control-request-news-follow": "news, then each later batch of reports (`peerctl news --follow`)",
+    "control-response-news": "news, newest first: alice's report of The Matrix (unread), bob's of Fight Club; the "
+                             "attribution",
+    "control-response-news-count": "news with `limit` 0: the counts alone",
+    "control-response-news-follow": "a later batch on a news follow stream: only the report that came",
     "control-request-members": "members: everyone in the group, removed ones too (`peerctl members`)",
     "control-request-removeMember": "removeMember: remove zoë, by name, from the whole group (`peerctl members "
                                     "remove zoë`)",
@@ -1295,6 +1349,9 @@ change between runs). Making them needs Python's `cryptography` package; the Swi
 The `peer-ops-member-*` frames are alice's seq 20 to 22, chained on her close of the pick: an admission, a
 removal of zoë and a record of the group's new secret, whose fingerprint is that of the secret SECURITY.md
 gives as its example ("Group secret"; `secret_fingerprint`).
+
+The `peer-ops-news` frame is alice's seq 23, chained on her secret record: a report of where The Matrix
+streams in the group's region (PEER.md, "News"); the `news` responses show it as `news` answers it.
 
 The picks' decks are in the order PEER.md's rule gives ("The deck"), which the script redoes from
 PEER.md's words (`shuffled_deck`); `PickGoldenTests` checks that peerd's `PickDeck` gives the same,

@@ -141,6 +141,8 @@ extension DaemonSettings: Decodable {
         devices = try container.decodeIfPresent(Bool.self, forKey: .devices)
         deviceAddress = try container.decodeIfPresent(String.self, forKey: .deviceAddress)
         devicePort = try container.decodeIfPresent(Int.self, forKey: .devicePort)
+        newsInterval = try container.decodeIfPresent(String.self, forKey: .newsInterval)
+        notifications = try container.decodeIfPresent(Bool.self, forKey: .notifications)
     }
 }
 

@@ -78,5 +78,7 @@ extension DaemonConfiguration {
         devices.enabled = set.devices ?? true
         devices.address = set.deviceAddress
         devices.port = set.devicePort ?? devices.port
+        newsInterval = set.newsInterval.flatMap(NewsInterval.init)?.duration ?? newsInterval
+        notifications = set.notifications ?? true
     }
 }

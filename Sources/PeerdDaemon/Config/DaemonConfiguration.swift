@@ -40,4 +40,8 @@ package struct DaemonConfiguration: Sendable {
     package var web = WebOptions()
     package var guests = GuestOptions()
     package var devices = DeviceOptions()
+    /// How often a token holder checks each wanted movie for news (`--news-interval`): a day by default.
+    package var newsInterval: Duration = NewsInterval.standard
+    /// Whether news of a wanted movie shows on this machine's desktop (`--no-notifications` says no).
+    package var notifications = true
 }

@@ -33,6 +33,10 @@ package struct DaemonSettings: Equatable, Sendable {
     package var devices: Bool?
     package var deviceAddress: String?
     package var devicePort: Int?
+    /// `--news-interval`: how often a token holder checks each wanted movie for news ("10s", "6h", "1d").
+    package var newsInterval: String?
+    /// `--no-notifications` is `false`.
+    package var notifications: Bool?
 
     package init() {}
 
@@ -42,12 +46,13 @@ package struct DaemonSettings: Equatable, Sendable {
         case tmdbURL = "tmdbUrl"
         case tmdbLanguage, web
         case webAddresses = "webAddress"
-        case webPort, guests, guestAddress, guestPort, devices, deviceAddress, devicePort
+        case webPort, guests, guestAddress, guestPort, devices, deviceAddress, devicePort, newsInterval
+        case notifications
 
         /// The flag that sets it, as `peerd --help` spells it.
         package var flag: String {
             switch self {
-            case .mdns, .web, .guests, .devices: "--no-\(rawValue)"
+            case .mdns, .web, .guests, .devices, .notifications: "--no-\(rawValue)"
             case .peers: "--peer"
             default: "--" + rawValue.reduce(into: "") { $0 += $1.isUppercase ? "-\($1.lowercased())" : "\($1)" }
             }
@@ -69,6 +74,9 @@ package struct DaemonSettings: Equatable, Sendable {
         }
         if guestAddress?.isEmpty == true { return "\(name(.guestAddress)) must not be empty" }
         if deviceAddress?.isEmpty == true { return "\(name(.deviceAddress)) must not be empty" }
+        if let newsInterval, NewsInterval(newsInterval) == nil {
+            return "\(name(.newsInterval)) '\(newsInterval)' is not a time like 10s, 30m, 6h or 1d (at least 1s)"
+        }
         return nil
     }
 
@@ -113,6 +121,8 @@ extension DaemonSettings {
         case .devices: Value(\.devices)
         case .deviceAddress: Value(\.deviceAddress)
         case .devicePort: Value(\.devicePort)
+        case .newsInterval: Value(\.newsInterval)
+        case .notifications: Value(\.notifications)
         }
     }
 

@@ -4,6 +4,7 @@ import PeerdSecurity
 import PeerdWeb
 import PeerdWire
 import ServiceLifecycle
+import SystemPackage
 
 /// Routes `peerctl`'s and the page's requests to the desk of their feature (lists, marks, picks,
 /// the catalog, imports); the daemon's own facts (status, peers, pairing) are answered here.
@@ -27,6 +28,8 @@ struct ControlResponder: Sendable {
     let lists: ListsDesk
     /// Linked devices; nil with `--no-devices`.
     let devices: DeviceDesk?
+    /// The news of wanted movies.
+    let news: NewsDesk
 
     /// The desks of a daemon's parts: `catalog` is TMDB when this daemon holds a token, `asker`
     /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`), `devices`
@@ -45,7 +48,8 @@ struct ControlResponder: Sendable {
         guests: (any GuestLinks)? = nil,
         imports journals: ImportJournals? = nil,
         profiles: ProfileBook? = nil,
-        devices: DeviceLedger? = nil
+        devices: DeviceLedger? = nil,
+        newsLooks: NewsLooks? = nil
     ) {
         (self.replica, self.directory, self.dialer, self.trust) = (replica, directory, dialer, trust)
         (self.discovery, self.info) = (discovery, info)
@@ -82,6 +86,8 @@ struct ControlResponder: Sendable {
         self.devices = devices.map {
             DeviceDesk(ledger: $0, machine: info.identity, machineName: info.name)
         }
+        let looks = newsLooks ?? NewsLooks(stateDirectory: FilePath(info.stateDir))
+        news = NewsDesk(replica: replica, roster: roster, looks: looks)
     }
 
     /// The answer to a request of the kind `body` is.
@@ -124,6 +130,14 @@ struct ControlResponder: Sendable {
         case .failure(let error): return .failure(error)
         case .success(let list): return .success(await (list ?? replica).changes())
         }
+    }
+
+    /// What `news` with `follow` streams: its answer, then each later batch, acting for the member
+    /// its `profile` names; or why it can't act for them.
+    func newsFollow(for request: ControlRequest, _ news: NewsRequest) async -> Result<
+        AsyncStream<ControlResponse>, WireError
+    > {
+        await acting(for: request) { await self.news.follow(news) }
     }
 
     /// The service of the list `request`'s `inList` names (nil: the group's own), as the member its
@@ -179,6 +193,7 @@ struct ControlResponder: Sendable {
                 return .error(ReplicaService.Failure.refused(.removedFromGroup(words)).wireError)
             }
             return await devices.link(link)
+        case let request as NewsRequest: return await news.news(request)
         case is DeviceListRequest: return devices?.list() ?? Self.noDevices
         case let unlink as DeviceUnlinkRequest:
             guard let devices else { return Self.noDevices }

@@ -88,19 +88,32 @@ final class ControlServer: Service {
                 guard error.code == .unknownType else { return false }
                 continue
             }
-            if request.body is FollowRequest {
-                switch await responder.changes(for: request) {
-                case .success(let changes): return try await follow(changes, frames: &frames, outbound: outbound)
-                case .failure(let error):
-                    try await outbound.write(Self.encode(.error(error)))
-                    continue
-                }
+            switch await streamed(request) {
+            case .success(.changes(let changes))?: return try await follow(changes, frames: &frames, outbound: outbound)
+            case .success(.responses(let stream))?: return try await follow(stream, frames: &frames, outbound: outbound)
+            case .failure(let error)?:
+                try await outbound.write(Self.encode(.error(error)))
+                continue
+            case nil: break
             }
             let response = await responder.respond(to: request)
             try await outbound.write(Self.encode(response))
             // A request peerd is too far into stopping to carry out closes the stream (CONTROL.md).
             if case .error(let error) = response, error.code == .shuttingDown { return false }
         }
+    }
+
+    /// What a streamed request streams: `follow`'s list changes, or `news` with `follow`'s answers.
+    private enum Streamed {
+        case changes(AsyncStream<[WatchListChange]>)
+        case responses(AsyncStream<ControlResponse>)
+    }
+
+    /// The stream `request` asks for, or why there is none; nil for a request answered once.
+    private func streamed(_ request: ControlRequest) async -> Result<Streamed, WireError>? {
+        if request.body is FollowRequest { return await responder.changes(for: request).map(Streamed.changes) }
+        guard let news = request.body as? NewsRequest, news.follow == true else { return nil }
+        return await responder.newsFollow(for: request, news).map(Streamed.responses)
     }
 
     /// Nil when the connected process may use this daemon; else the error it gets before the close.
@@ -164,11 +177,34 @@ final class ControlServer: Service {
     ) async throws -> Bool {
         let follow = ChangeFollow(changes)
         try await outbound.write(Self.encode(.following))
-        let clientSent = await withTaskGroup { group in
-            group.addTask {
-                // A client that went away ends the stream; `frames` sees its end as well.
-                await follow.forward { try await outbound.write(Self.encode(.change($0))) }
+        return try await streaming(frames: &frames, outbound: outbound) {
+            // A client that went away ends the stream; `frames` sees its end as well.
+            await follow.forward { try await outbound.write(Self.encode(.change($0))) }
+        }
+    }
+
+    /// Streams `responses` (a `news` follow: its answer, then each later batch) as `follow` streams changes.
+    private func follow(
+        _ responses: AsyncStream<ControlResponse>,
+        frames: inout Frames,
+        outbound: Outbound
+    ) async throws -> Bool {
+        try await streaming(frames: &frames, outbound: outbound) {
+            for await response in responses {
+                guard (try? await outbound.write(Self.encode(response))) != nil else { return }
             }
+        }
+    }
+
+    /// Runs `forward` until the frames end (true) or the client sends a frame, which gets
+    /// `unexpected-message` and ends the stream (false).
+    private func streaming(
+        frames: inout Frames,
+        outbound: Outbound,
+        _ forward: @escaping @Sendable () async -> Void
+    ) async throws -> Bool {
+        let clientSent = await withTaskGroup { group in
+            group.addTask { await forward() }
             let frame = try? await frames.next()
             group.cancelAll()
             return frame != nil

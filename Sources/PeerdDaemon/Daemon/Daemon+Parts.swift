@@ -27,6 +27,24 @@ extension Daemon {
         )
     }
 
+    /// The news checks (proto/PEER.md, "News"), when this daemon holds a token.
+    static func news(
+        _ client: TMDBClient?,
+        peers: PeerSide,
+        configuration: DaemonConfiguration,
+        logger: Logger
+    ) -> NewsService? {
+        guard let client else { return nil }
+        return NewsService(
+            client: client,
+            replica: ReplicaNews(replica: peers.replica, directory: peers.directory),
+            peer: peers.identity.peer,
+            interval: configuration.newsInterval,
+            checks: NewsChecks(directory: client.settings.cacheDirectory),
+            logger: logger
+        )
+    }
+
     /// TMDB's client, when this daemon holds a token: the catalog's, and the desk's that answers
     /// peers' queries.
     static func tmdbClient(_ configuration: DaemonConfiguration, logger: Logger) -> TMDBClient? {
@@ -235,6 +253,7 @@ extension Daemon {
                 [reloader, keeper] + Self.web(configuration, responder: responder, logger: logger)
                 + (door.map { [$0] } ?? [])
                 + Self.deviceDoor(configuration, ledger: devices, responder: responder, logger: logger)
+                + Self.desktop(configuration, peers: peers, page: info.page, logger: logger)
                 + Self.discovery(configuration, peers: peers, status: discovery, logger: logger)
                 + Self.systemd(configuration, peers: peers, logger: logger)
         }
@@ -315,6 +334,28 @@ extension Daemon {
                     backend: ControlWebBackend(responder: responder),
                     eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                     logger: logger
+                )
+            ]
+        }
+
+        /// News on the desktop, when notifications are on and a session bus answers.
+        private static func desktop(
+            _ configuration: DaemonConfiguration,
+            peers: PeerSide,
+            page: WebPage?,
+            logger: Logger
+        ) -> [any Service] {
+            guard configuration.notifications,
+                let notifier = NewsDesktop.connect(environment: configuration.environment, logger: logger)
+            else { return [] }
+            return [
+                NewsDesktop(
+                    notifier: notifier,
+                    replica: peers.replica,
+                    profiles: peers.profiles,
+                    machine: peers.identity.peer,
+                    page: page,
+                    shown: NewsShown(stateDirectory: FilePath(configuration.stateDirectory), logger: logger)
                 )
             ]
         }

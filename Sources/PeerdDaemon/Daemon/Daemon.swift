@@ -25,6 +25,7 @@ package enum Daemon {
         let desk = client.map { QueryDesk(client: $0, logger: logger) }
         let peers = try await PeerSide(configuration, state: state, threadPool: threadPool, desk: desk, logger: logger)
         let catalog = Self.catalog(client, peers: peers, logger: logger)
+        let news = Self.news(client, peers: peers, configuration: configuration, logger: logger)
         let local = try await LocalSide(configuration, peers: peers, catalog: catalog, logger: logger)
         let members = await peers.trust.memberCount
         logger.notice(
@@ -45,7 +46,7 @@ package enum Daemon {
                 services: [peers.replica, peers.lists] + (desk.map { [$0] } ?? []) + [
                     peers.listener, local.control, peers.dialer,
                 ]
-                    + (catalog.map { [$0] } ?? []) + local.services,
+                    + (catalog.map { [$0] } ?? []) + (news.map { [$0] } ?? []) + local.services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )

@@ -26,7 +26,7 @@ extension ListDesk {
             case .added(let op, let row): return .added(movie: MovieRecord(row, settings: settings), operation: op.id)
             case .alreadyListed(let row): return .added(movie: MovieRecord(row, settings: settings), operation: nil)
             case .removed(let op), .described(let op), .settingsSet(let op), .marked(let op), .picked(let op),
-                .membersChanged(let op), .listDefined(let op):
+                .membersChanged(let op), .listDefined(let op), .reported(let op):
                 return .error(WireError(.internal, "an add made operation \(op.id) of another kind"))
             case .alreadyMarked: return .error(WireError(.internal, "an add made a mark"))
             }

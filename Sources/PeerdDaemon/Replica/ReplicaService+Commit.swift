@@ -160,6 +160,7 @@ extension ReplicaService {
         case .pick: .picked(op)
         case .member: .membersChanged(op)
         case .list: .listDefined(op)
+        case .news: .reported(op)
         case .remove, .unknown: .removed(op)
         }
     }

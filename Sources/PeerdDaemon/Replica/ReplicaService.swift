@@ -41,6 +41,8 @@ package actor ReplicaService: Service {
         case membersChanged(Operation)
         /// A list's name or ceiling was set (proto/PEER.md, "Lists").
         case listDefined(Operation)
+        /// A report of where a wanted movie streams now was made (proto/PEER.md, "News").
+        case reported(Operation)
     }
 
     /// An operation on its way into an `ops` frame: encoded at its commit, or to be encoded.

@@ -57,7 +57,8 @@ struct PeerSessionFactory: Sendable {
                     time: Wallclock.millis(),
                     tree: tree,
                     catalog: answers,
-                    lists: true
+                    lists: true,
+                    news: answers
                 )
             },
             configuration: configuration,

@@ -40,6 +40,9 @@ package enum HistoryLine {
             let ceiling = definition.maxCertification.map { ", for movies up to \($0)" } ?? ""
             let verb = definition.nonce == nil ? "named the list" : "made the list"
             return "\(who) \(verb) \(definition.name)\(ceiling)"
+        case .news:
+            guard let news = operation.news else { return "\(who) reported where \(movie) streams" }
+            return "\(who) reported: " + NewsWords.changes(news, movie: movie)
         case .unknown:
             let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
             return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"

@@ -112,6 +112,22 @@ private struct AwkwardValues {
                     maxCertification: maybe { $0.text(0...20) }
                 )
             )
+        case .news:
+            let changes = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                ProviderChange(
+                    ProviderChange.Kind.allCases.randomElement(using: &rng)!,
+                    GroupSettings.Service(id: number(Int.self, at: Int.min), name: text(0...10))
+                )
+            }
+            let stream = (0..<Int.random(in: 0...2, using: &rng)).map { _ in
+                WatchProviders.Provider(
+                    id: number(Int.self, at: Int.min),
+                    name: text(0...10),
+                    logoPath: maybe { $0.text(0...10) }
+                )
+            }
+            let providers = WatchProviders(region: text(0...3), link: maybe { $0.text(0...20) }, stream: stream)
+            return .news(ProviderNews(read: number(Int64.self, at: Int64.min), providers: providers, changes: changes))
         case .add, .remove, .pick, .unknown: return nil
         }
     }

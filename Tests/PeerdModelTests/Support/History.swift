@@ -32,6 +32,8 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) member \(op.member.map(String.init(describing:)) ?? "-")"
             case .list:
                 "\(op.id) L\(op.lamport) list \(op.listDefinition.map(String.init(describing:)) ?? "-")"
+            case .news:
+                "\(op.id) L\(op.lamport) news \(op.movie.id) \(op.news?.changes.map(\.change.rawValue) ?? [])"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }
@@ -103,7 +105,7 @@ struct History: Sendable, CustomStringConvertible {
     }
 
     /// A describe (new details of a movie, which may be listed or not), new group settings, a mark
-    /// or a watch, or a step of a pick, each a fifth of the time.
+    /// or a watch, a step of a pick, or news of where a movie streams, each a sixth of the time.
     static func describeOrSettings(
         _ id: OperationID,
         lamport: UInt64,
@@ -112,7 +114,24 @@ struct History: Sendable, CustomStringConvertible {
     ) -> Operation {
         let by = Peers.name(of: id.origin)
         let movie = movieID(moviePool.randomElement(using: &rng)!)
-        switch Int.random(in: 0..<5, using: &rng) {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 5:
+            // Two reports often say the same (holders that checked apart): the fold counts them once.
+            let stream = Bool.random(using: &rng) ? [WatchProviders.Provider(id: 8, name: "Netflix")] : []
+            let news = ProviderNews(
+                read: now,
+                providers: WatchProviders(region: "DE", stream: stream),
+                changes: [ProviderChange(stream.isEmpty ? .left : .arrived, .init(id: 8, name: "Netflix"))]
+            )
+            return Operation(
+                id: id,
+                lamport: lamport,
+                at: now,
+                by: by,
+                kind: .news,
+                movie: Movie(id: movie),
+                payload: .news(news)
+            )
         case 4:
             let (movie, step) = pickStep(using: &rng)
             return Operation(id: id, lamport: lamport, at: now, by: by, kind: .pick, movie: movie, payload: .pick(step))

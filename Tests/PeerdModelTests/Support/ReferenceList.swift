@@ -4,7 +4,9 @@ import PeerdModel
 /// an add survives unless some removal names it; a movie's surviving adds make one row placed at
 /// its earliest add in `(lamport, origin, seq)` order, listing each adder once in add order, with
 /// title and year from the earliest add that has them, and the details of the describe of that
-/// movie that comes last in `(lamport, origin, seq)` order.
+/// movie that comes last in `(lamport, origin, seq)` order; where it streams, from the last news of
+/// it when that comes after that describe and is of the group's region (the last settings', else
+/// the describe's), else from that describe.
 func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] {
     let removed = Set(operations.flatMap(\.removes))
     let surviving = operations.filter { $0.kind == .add && !removed.contains($0.id) }
@@ -15,7 +17,11 @@ func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] 
         for add in sorted where !adders.map(\.peer).contains(add.id.origin) {
             adders.append(WatchListRow.Adder(name: add.by, peer: add.id.origin))
         }
-        return WatchListRow(
+        let movie = sorted[0].movie.id
+        let describe = operations.filter { $0.kind == .describe && $0.movie.id == movie }.max {
+            $0.orderKey < $1.orderKey
+        }
+        var row = WatchListRow(
             movie: Movie(
                 id: sorted[0].movie.id,
                 title: sorted.first { $0.movie.title != nil }?.movie.title,
@@ -24,10 +30,18 @@ func referenceRows(of operations: some Collection<Operation>) -> [WatchListRow] 
             key: sorted[0].orderKey,
             addedBy: adders,
             addedAt: sorted[0].at,
-            details: operations.filter { $0.kind == .describe && $0.movie.id == sorted[0].movie.id }
-                .max { $0.orderKey < $1.orderKey }?.details,
-            marks: referenceMarks(of: sorted[0].movie.id, in: operations)
+            details: describe?.details,
+            marks: referenceMarks(of: movie, in: operations)
         )
+        let settings = operations.filter { $0.kind == .settings }.max { $0.orderKey < $1.orderKey }?.settings
+        let region = settings?.region ?? describe?.details?.providers?.region
+        let news = operations.filter { $0.kind == .news && $0.movie.id == movie }.max { $0.orderKey < $1.orderKey }
+        if let news, describe.map({ $0.orderKey < news.orderKey }) ?? true, news.news?.providers.region == region {
+            row.providers = news.news?.providers
+        } else {
+            row.providers = describe?.details?.providers
+        }
+        return row
     }
     return rows.sorted { $0.key < $1.key }
 }

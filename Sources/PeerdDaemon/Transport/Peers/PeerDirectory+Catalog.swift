@@ -23,6 +23,12 @@ extension PeerDirectory {
             }
     }
 
+    /// The connected token holders that check wanted movies for news (their hello says `news`):
+    /// those whose turn a movie's check may be (proto/PEER.md, "News").
+    func newsHolders() -> [PeerID] {
+        connections.values.filter { $0.established && $0.news }.compactMap(\.peer)
+    }
+
     /// Why no peer can answer a catalog query, in words: "no connected peer holds a TMDB token;
     /// alice holds one and was last seen 2 h ago".
     func noCatalogHolder(now: Int64 = Wallclock.millis()) -> String {

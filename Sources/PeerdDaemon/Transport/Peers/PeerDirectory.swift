@@ -25,6 +25,8 @@ package actor PeerDirectory {
         var silentSince: ContinuousClock.Instant?
         /// Its hello says it holds a TMDB token and answers catalog queries.
         var catalog = false
+        /// Its hello says it checks the group's wanted movies for news (proto/PEER.md, "News").
+        var news = false
         var close: @Sendable (WireError) -> Void
         /// Sends a catalog `query` or `answer` on this connection.
         var send: @Sendable (PeerMessage) -> Void
@@ -122,6 +124,7 @@ package actor PeerDirectory {
         connection.skewMs = hello.time.map { $0 - now }
         connection.listenPort = hello.port
         connection.catalog = hello.catalog == true
+        connection.news = hello.news == true
         if connection.catalog { tokenHolders[hello.peer] = (hello.name, now) }
         connections[id] = connection
         sessionBell.yield(())

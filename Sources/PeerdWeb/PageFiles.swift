@@ -39,6 +39,7 @@ enum PageFiles {
         "movie.js": File(bytes: PackageResources.movie_js, contentType: script),
         "activity.js": File(bytes: PackageResources.activity_js, contentType: script),
         "tonight.js": File(bytes: PackageResources.tonight_js, contentType: script),
+        "news.js": File(bytes: PackageResources.news_js, contentType: script),
         "tv.css": File(bytes: PackageResources.tv_css, contentType: style),
         "tv.js": File(bytes: PackageResources.tv_js, contentType: script),
         "tvmovie.js": File(bytes: PackageResources.tvmovie_js, contentType: script),

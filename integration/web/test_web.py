@@ -46,6 +46,7 @@ import web_browse  # noqa: E402
 import web_lists  # noqa: E402
 import web_marks  # noqa: E402
 import web_members  # noqa: E402
+import web_news  # noqa: E402
 import web_profiles  # noqa: E402
 import web_tonight  # noqa: E402
 import web_tv  # noqa: E402
@@ -111,7 +112,8 @@ class World:
               f":{self.bob.web_port}; work dir {self.work}", flush=True)
 
     def carol_up(self):
-        """carol, who holds a TMDB key for a fake TMDB on loopback and dials bob; no page of her own."""
+        """carol, who holds a TMDB key for a fake TMDB on loopback and dials bob; no page of her own. She
+        checks the wanted movies for news every 2 s (web_news.py)."""
         if self.carol:
             return
         key = secrets.token_hex(16)
@@ -121,7 +123,8 @@ class World:
         key_file.chmod(0o600)
         self.carol = self.track(ws.WebPeerd(self.work, "carol", harness.free_port(), None, self.secret,
                                             [self.ports["bob"]],
-                                            ["--tmdb-url", self.fake.url, "--tmdb-token-file", str(key_file)]))
+                                            ["--tmdb-url", self.fake.url, "--tmdb-token-file", str(key_file),
+                                             "--news-interval", "2s"]))
         self.carol.start()
         harness.expect_eventually(lambda: self.carol.connected_to(self.bob), 30, "carol connected to bob")
 
@@ -955,6 +958,7 @@ CHECKS = [
     *web_members.CHECKS,
     *web_profiles.CHECKS,
     *web_lists.CHECKS,
+    *web_news.CHECKS,
     ("browser: no CSP violation, no severe console error", check_browser_clean),
     ("headers: every response carries CSP, nosniff, no-referrer, no-store", check_headers),
     ("no web: --no-web → open exits 1 unavailable, status without web", check_no_web),
@@ -965,7 +969,8 @@ BROWSER_CHECKS = {check_form_add, check_peerctl_live, check_remove_button, check
                   *(check for _, check in web_browse.CHECKS), *(check for _, check in web_marks.CHECKS),
                   *(check for _, check in web_tonight.CHECKS), *(check for _, check in web_tv.CHECKS),
                   *(check for _, check in web_members.CHECKS),
-                  *(check for _, check in web_profiles.CHECKS), *(check for _, check in web_lists.CHECKS)}
+                  *(check for _, check in web_profiles.CHECKS), *(check for _, check in web_lists.CHECKS),
+                  *(check for _, check in web_news.CHECKS)}
 
 
 # MARK: the screenshot

@@ -1,7 +1,8 @@
 // peerd's page: the shared watch list, live (proto/WEB.md, "The page"). Native ES modules, no build
 // step; one module per view. This one starts the page: it reads peerd's status, peers and members,
 // routes the links (the part after `#`) to the views, and follows the event stream, handing each
-// `change` to the list and each `pick` to Tonight (and the TV view, which shows both).
+// `change` to the list (and to News, whose count it moves) and each `pick` to Tonight (and the TV
+// view, which shows both).
 import { loadHistory } from './activity.js';
 import { buildDiscover } from './discover.js';
 import { $ } from './dom.js';
@@ -10,6 +11,7 @@ import { listInAddress, startLists } from './lists.js';
 import { follow } from './live.js';
 import { onRemoved, renderMembers } from './members.js';
 import { closeMovie, openMovie, redrawMine } from './movie.js';
+import { newsSoon, showNews, startNews } from './news.js';
 import { api, authorization, fail, page, refused, stop } from './page.js';
 import { renderPeers } from './peers.js';
 import * as search from './search.js';
@@ -24,11 +26,11 @@ const ui = {
   // The sections each view shows: the TV's shows the list's too (its cards, drawn big by tv.css).
   views: {
     list: [$('app')], discover: [$('discover')], activity: [$('activity')], tonight: [$('tonight')],
-    tv: [$('tv'), $('app')],
+    news: [$('news')], tv: [$('tv'), $('app')],
   },
   links: {
     list: $('to-list'), discover: $('to-discover'), activity: $('to-activity'), tonight: $('to-tonight'),
-    tv: $('to-tv'),
+    news: $('to-news'), tv: $('to-tv'),
   },
 };
 
@@ -74,8 +76,9 @@ function peersSoon() {
 
 // ---------------------------------------------------------------- the event stream
 
-/** `GET /api/events`: each `change` to the list, each `pick` (the pick's whole state) to Tonight;
- * the list shown's, as the member the page acts for sees it. */
+/** `GET /api/events`: each `change` to the list (and to News: a report of a listed movie comes as
+ * one), each `pick` (the pick's whole state) to Tonight; the list shown's, as the member the page
+ * acts for sees it. */
 function listen() {
   const query = new URLSearchParams(page.list ? { list: page.list, ...(page.profile ? { profile: page.profile } : {}) } : {});
   page.stream = follow(`/api/events${page.list ? `?${query}` : ''}`, {
@@ -84,10 +87,15 @@ function listen() {
       if (!again) return;
       list.resync(); // changes made while we were away were not heard
       tonight.reload();
+      newsSoon();
     },
     onEvent(type, data) {
-      if (type === 'change') list.apply(JSON.parse(data));
-      else if (type === 'pick') tonight.heard(JSON.parse(data));
+      if (type === 'change') {
+        list.apply(JSON.parse(data));
+        newsSoon();
+      } else if (type === 'pick') {
+        tonight.heard(JSON.parse(data));
+      }
     },
     async onRefused(res) {
       if (res.status === 401) refused();
@@ -111,8 +119,12 @@ function showView(name) {
   if (name === 'discover') buildDiscover();
   if (name === 'activity') loadHistory();
   if (name === 'tonight') tonight.loadPick();
+  if (name === 'news') showNews();
   if (name === 'tv') showTv();
-  else if (was === 'tv') leaveTv();
+  else if (was === 'tv') {
+    leaveTv();
+    newsSoon(); // the TV asked for no count
+  }
 }
 
 function route() {
@@ -123,7 +135,8 @@ function route() {
     return;
   }
   closeMovie();
-  showView(['#discover', '#activity', '#tonight', '#tv'].includes(location.hash) ? location.hash.slice(1) : 'list');
+  const views = ['#discover', '#activity', '#tonight', '#news', '#tv'];
+  showView(views.includes(location.hash) ? location.hash.slice(1) : 'list');
 }
 
 // ---------------------------------------------------------------- start
@@ -140,6 +153,9 @@ function actingChanged() {
   api({ type: 'status' }).then(applyStatus, (err) => fail('Could not read peerd’s status', err));
   list.resync();
   tonight.reload();
+  // The count, and what is new, are each member's own.
+  if (page.view === 'news') showNews();
+  else newsSoon();
 }
 
 async function start() {
@@ -162,6 +178,7 @@ async function start() {
   onRemoved(peersSoon); // its sessions closed: the peers panel says so
   window.addEventListener('hashchange', route);
   route();
+  startNews();
 }
 
 // On a linked device its cookie is the key (proto/WEB.md, "Devices"); without either, say how to get in.

@@ -4,6 +4,8 @@ import { controlApi } from './api.js';
 import { $, sleep } from './dom.js';
 
 const TOKEN_KEY = 'peerd.token';
+/** The views a link with the token may open beside it (`#token=…&view=news`). */
+const LINKED_VIEWS = ['discover', 'activity', 'tonight', 'news', 'tv'];
 
 const ui = {
   app: $('app'), live: $('live'), noToken: $('no-token'), noTokenWhy: $('no-token-why'),
@@ -12,7 +14,7 @@ const ui = {
 
 /** `me`: the member the page acts for, "me" among the members' marks: this daemon's peer id
  * (status.peer), or `profile`, a profile of this machine chosen in "who's watching"; `view`: the view shown
- * (list, discover, activity, tonight), under the movie view when it is open; `stopped`: the page
+ * (list, discover, activity, tonight, news, tv), under the movie view when it is open; `stopped`: the page
  * has no (valid) token and talks to peerd no more; `stream`: the event stream (live.js's `follow`);
  * `device`: served to a linked device (proto/WEB.md, "Devices"), whose cookie is its key; `list`: the
  * list shown (a list's id, from the address: lists.js), null for the group's. */
@@ -58,12 +60,23 @@ function onDevice() {
   return Boolean(door) && door[1] === (location.port || '80');
 }
 
+/** Where a link with the token goes once the token is taken: `&movie=603` (a desktop notification's
+ * link) to the movie view, `&view=news` to that view, else the list. */
+function linkedPlace(fragment) {
+  const movie = /(?:^#|&)movie=(\d{1,15})(?:&|$)/.exec(fragment);
+  if (movie && Number(movie[1]) > 0) return `#movie/${Number(movie[1])}`;
+  const view = /(?:^#|&)view=([a-z]+)(?:&|$)/.exec(fragment);
+  return view && LINKED_VIEWS.includes(view[1]) ? `#${view[1]}` : '';
+}
+
+/** The token from the address (`#token=…`, then kept in sessionStorage and dropped from the address,
+ * which keeps only the place the link named), else the one kept. */
 function takeToken() {
   const m = /(?:^#|&)token=([^&]*)/.exec(location.hash);
   if (m) {
     const token = decodeURIComponent(m[1]);
     try { sessionStorage.setItem(TOKEN_KEY, token); } catch { /* kept in memory only */ }
-    history.replaceState(null, '', location.pathname + location.search);
+    history.replaceState(null, '', location.pathname + location.search + linkedPlace(location.hash));
     return token || null;
   }
   try { return sessionStorage.getItem(TOKEN_KEY); } catch { return null; }

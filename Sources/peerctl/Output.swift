@@ -50,12 +50,16 @@ enum Output {
     static func flush() { fflush(nil) }
 
     /// Unblocks SIGINT, SIGTERM and SIGHUP, which a parent may have left blocked in the mask peerctl
-    /// inherited, so Ctrl-C and `kill` always end `list --follow`.
+    /// inherited, and ends the process on SIGINT and SIGTERM even when it inherited them ignored (a
+    /// shell's background job ignores SIGINT), so Ctrl-C and `kill` always end `list --follow` and
+    /// `news --follow`. SIGHUP keeps what it inherited: `nohup peerctl list --follow` outlives its terminal.
     static func allowInterrupts() {
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&signals, signal) }
         sigprocmask(SIG_UNBLOCK, &signals, nil)
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 
     static func unexpected() -> ExitCode {

@@ -19,10 +19,12 @@ import importlib.util
 import json
 import os
 import pathlib
+import queue
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -240,16 +242,45 @@ def check_only_its_wanters(w):
     return "rent news on every peer; only bob's desktop told, at low urgency"
 
 
+class Follower:
+    """`peerctl news --follow --json` running on a daemon: each record it prints, as it prints it."""
+
+    def __init__(self, daemon, *args):
+        self.proc = subprocess.Popen(harness.peerctl_argv(daemon.socket, "news", "--follow", "--json", *args),
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.lines = queue.Queue()
+        threading.Thread(target=lambda: [self.lines.put(line) for line in self.proc.stdout], daemon=True).start()
+
+    def next(self, timeout=NEWS_WAIT):
+        try:
+            return json.loads(self.lines.get(timeout=timeout))
+        except queue.Empty:
+            raise CheckFailed(f"peerctl news --follow printed nothing in {timeout:g} s") from None
+
+    def stop(self):
+        harness.stop_process(self.proc, signal.SIGTERM, 5)
+
+
 def check_left_and_unwanted(w):
-    w.fake.set_offers(MATRIX, "DE", stream=[AMAZON])
-    wait_for_report(w, MATRIX, "The Matrix (1999) left Netflix (DE)", count=2)
+    follower = Follower(w.carol, "--limit", "1")
+    try:
+        first = follower.next()
+        w.fake.set_offers(MATRIX, "DE", stream=[AMAZON])
+        wait_for_report(w, MATRIX, "The Matrix (1999) left Netflix (DE)", count=2)
+        followed = follower.next()
+    finally:
+        follower.stop()
+    lines = [line for item in followed["items"] for line in item["lines"]]
+    if len(first["items"]) != 1 or lines != ["The Matrix (1999) left Netflix (DE)"]:
+        raise CheckFailed(f"news --follow --limit 1 printed {first['items']} then {followed['items']}")
     w.bob.peerctl_json("seen", FIGHT_CLUB)
     expect_eventually(lambda: all(reports(d, FIGHT_CLUB)[0]["wantedBy"] == [] for d in w.all()), NEWS_WAIT,
                       "Fight Club's report kept, wanted by nobody")
     text = w.alice.peerctl("news").stdout
     if "wanted by nobody now" not in text:
         raise CheckFailed(f"peerctl news said:\n{text}")
-    return "the leave reported on every peer; a report of a movie nobody wants any more is kept"
+    return ("the leave reported on every peer and followed as it came (that report alone); a report of a movie "
+            "nobody wants any more is kept")
 
 
 def check_killed_mid_check(w):

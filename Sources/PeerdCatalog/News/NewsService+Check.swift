@@ -7,7 +7,7 @@ extension NewsService {
     /// changed for the group, and only then records the check: a restart before the record makes
     /// the check again, which then finds the news already reported.
     func check(_ movie: MovieID) async {
-        guard let settings = await replica.watched().settings else {
+        guard let settings = await replica.settings() else {
             return schedule.failed(movie, at: Wallclock.millis())
         }
         let answer: (providers: WatchProviders, read: Int64)

@@ -71,8 +71,7 @@ package actor NewsService: Service {
             if replicaChanged && now - looked >= Self.shortestLook || now - looked >= Self.longestNap {
                 replicaChanged = false
                 looked = now
-                let watched = await replica.watched()
-                let movies = watched.settings == nil ? [] : watched.movies
+                let movies = await replica.settings() == nil ? [] : await replica.watched()
                 schedule.reconcile(wanted: movies, holders: await replica.holders(), now: now)
             }
             let lookAgain = looked + (replicaChanged ? Self.shortestLook : Self.longestNap)

@@ -33,9 +33,11 @@ struct NewsDesk: Sendable {
     }
 
     /// `news` with `follow`: the answer, then each later batch of reports, as it is committed.
+    /// Every report held when it answered counts as told, on its page or not.
     func follow(_ request: NewsRequest) async -> AsyncStream<ControlResponse> {
-        let first = await news(request)
         let ticks = await replica.listTicks()
+        let told = Set(await replica.snapshot.list.news.reports.map(\.id))
+        let first = await news(request)
         let member = roster.me
         let (stream, continuation) = AsyncStream.makeStream(of: ControlResponse.self)
         continuation.yield(first)
@@ -43,18 +45,13 @@ struct NewsDesk: Sendable {
             continuation.finish()  // a refused request (its `limit`) streams nothing more
             return stream
         }
-        let sent = Set(record.items.map(\.operation))
         let task = Task { [replica, looks] in
-            var sent = sent
-            var seen = await replica.snapshot.list.news.reports.count
+            var told = told.union(record.items.map(\.operation))
             for await _ in ticks {
                 let snapshot = await replica.snapshot
-                let reports = snapshot.list.news.reports
-                guard reports.count != seen else { continue }
-                seen = reports.count
-                let fresh = reports.filter { !sent.contains($0.id) }
+                let fresh = snapshot.list.news.reports.filter { !told.contains($0.id) }
                 guard !fresh.isEmpty else { continue }
-                sent.formUnion(fresh.map(\.id))
+                told.formUnion(fresh.map(\.id))
                 let looked = await looks.lastLook(of: member)
                 var record = snapshot.newsRecord(limit: 0, looked: looked)
                 record.items = fresh.reversed().map { snapshot.newsItem($0, looked: looked) }

@@ -7,9 +7,12 @@ struct ReplicaNews: NewsReplica {
     let replica: ReplicaService
     let directory: PeerDirectory
 
-    func watched() async -> (settings: GroupSettings?, movies: [MovieID]) {
-        let list = await replica.snapshot.list
-        return (list.settings, list.newsWatched)
+    func settings() async -> GroupSettings? {
+        await replica.snapshot.list.settings
+    }
+
+    func watched() async -> [MovieID] {
+        await replica.snapshot.list.newsWatched
     }
 
     func knownProviders(of movie: MovieID, in region: String) async -> WatchProviders? {

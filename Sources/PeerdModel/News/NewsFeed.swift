@@ -5,8 +5,13 @@
 package struct NewsFeed: Sendable, Equatable {
     /// In the list's order (``Operation/orderKey``), each once.
     private(set) var operations: [Operation] = []
+    /// Each movie's reports, in the list's order: a row asks for its movie's newest
+    /// (``WatchList/providers(of:)``), and a list of 100,000 rows asks 100,000 times.
+    private var byMovie: [MovieID: [Operation]] = [:]
 
     package init() {}
+
+    package static func == (lhs: NewsFeed, rhs: NewsFeed) -> Bool { lhs.operations == rhs.operations }
 
     /// Folds in a news operation; whether it was new.
     @discardableResult
@@ -16,18 +21,21 @@ package struct NewsFeed: Sendable, Equatable {
         let index = operations.partitioningIndex { $0.orderKey >= key }
         guard index == operations.count || operations[index].id != operation.id else { return false }
         operations.insert(operation, at: index)
+        var reports = byMovie[operation.movie.id, default: []]
+        reports.insert(operation, at: reports.partitioningIndex { $0.orderKey >= key })
+        byMovie[operation.movie.id] = reports
         return true
     }
 
     /// What the group last knew TMDB to say of where `movie` streams in `region`, by news: nil
     /// when no news of it was made there.
     package func providers(of movie: MovieID, in region: String) -> WatchProviders? {
-        operations.last { $0.movie.id == movie && $0.news?.providers.region == region }?.news?.providers
+        byMovie[movie]?.last { $0.news?.providers.region == region }?.news?.providers
     }
 
     /// The newest report of `movie`, in any region.
     package func latest(of movie: MovieID) -> Operation? {
-        operations.last { $0.movie.id == movie }
+        byMovie[movie]?.last
     }
 
     /// The news, oldest first, each report once: a report whose changes and providers are those

@@ -131,6 +131,8 @@ import Testing
         let scratch = try ScratchDirectory("lists-group-removal")
         let (alice, bob, carol) = try await Self.threeHouses(scratch)
         #expect(try alice.peerctl("lists", "create", "friends", "--members", "bob,carol").status == 0)
+        // carol writes into the list once it has reached her (on a loaded machine, not at once).
+        #expect(try await carol.waitUntil { try Self.lists(carol).contains { $0.name == "friends" } })
         #expect(try carol.peerctl("add", "603", "--list", "friends").status == 0)
         #expect(try await bob.waitUntil { try Self.movies(bob, list: "friends") == [603] })
 

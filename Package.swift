@@ -93,6 +93,9 @@ let package = Package(
         // desktop: notifications on the desktop (freedesktop Notifications over the session D-Bus), Debian's libdbus-1.
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "PeerdDesktop", dependencies: ["CDBus", logging], swiftSettings: strict),
+        // relay: Syncthing's relay protocol v1 (docs.syncthing.net/specs/relay-v1), which carries a peer session
+        // between two houses through Debian's strelaysrv. Pure: its messages in XDR.
+        .target(name: "PeerdRelay", swiftSettings: strict),
         // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
         // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
@@ -212,6 +215,7 @@ let package = Package(
             dependencies: ["PeerdDesktop", "PeerdTestKit", "CDBus", logging],
             swiftSettings: strict
         ),
+        .testTarget(name: "PeerdRelayTests", dependencies: ["PeerdRelay"], swiftSettings: strict),
         .testTarget(name: "PeerdTitlesTests", dependencies: ["PeerdTitles", "PeerdWire"], swiftSettings: strict),
         .testTarget(
             name: "PeerdWireTests",

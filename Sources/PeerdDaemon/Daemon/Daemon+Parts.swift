@@ -27,24 +27,6 @@ extension Daemon {
         )
     }
 
-    /// The news checks (proto/PEER.md, "News"), when this daemon holds a token.
-    static func news(
-        _ client: TMDBClient?,
-        peers: PeerSide,
-        configuration: DaemonConfiguration,
-        logger: Logger
-    ) -> NewsService? {
-        guard let client else { return nil }
-        return NewsService(
-            client: client,
-            replica: ReplicaNews(replica: peers.replica, directory: peers.directory),
-            peer: peers.identity.peer,
-            interval: configuration.newsInterval,
-            checks: NewsChecks(directory: client.settings.cacheDirectory),
-            logger: logger
-        )
-    }
-
     /// TMDB's client, when this daemon holds a token: the catalog's, and the desk's that answers
     /// peers' queries.
     static func tmdbClient(_ configuration: DaemonConfiguration, logger: Logger) -> TMDBClient? {
@@ -334,28 +316,6 @@ extension Daemon {
                     backend: ControlWebBackend(responder: responder),
                     eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                     logger: logger
-                )
-            ]
-        }
-
-        /// News on the desktop, when notifications are on and a session bus answers.
-        private static func desktop(
-            _ configuration: DaemonConfiguration,
-            peers: PeerSide,
-            page: WebPage?,
-            logger: Logger
-        ) -> [any Service] {
-            guard configuration.notifications,
-                let notifier = NewsDesktop.connect(environment: configuration.environment, logger: logger)
-            else { return [] }
-            return [
-                NewsDesktop(
-                    notifier: notifier,
-                    replica: peers.replica,
-                    profiles: peers.profiles,
-                    machine: peers.identity.peer,
-                    page: page,
-                    shown: NewsShown(stateDirectory: FilePath(configuration.stateDirectory), logger: logger)
                 )
             ]
         }

@@ -94,8 +94,8 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "PeerdDesktop", dependencies: ["CDBus", logging], swiftSettings: strict),
         // relay: Syncthing's relay protocol v1 (docs.syncthing.net/specs/relay-v1), which carries a peer session
-        // between two houses through Debian's strelaysrv. Pure: its messages in XDR.
-        .target(name: "PeerdRelay", swiftSettings: strict),
+        // between two houses through Debian's strelaysrv. Pure: its messages in XDR, device ids and URLs.
+        .target(name: "PeerdRelay", dependencies: [crypto], swiftSettings: strict),
         // doctor: `peerctl doctor`'s checks as pure functions of the facts peerctl gathers (the daemon's
         // diagnosis, firewall rulesets, interface flags, files); peerctl reads the facts.
         .target(name: "PeerdDoctor", dependencies: ["PeerdModel", "PeerdWire"], swiftSettings: strict),
@@ -119,7 +119,7 @@ let package = Package(
             dependencies: [
                 "PeerdModel", "PeerdCodec", "PeerdWire", "PeerdSync", "PeerdStore", "PeerdDiscovery",
                 "PeerControl", "PeerdSecurity", "PeerdCatalog", "PeerdWeb", "PeerdQR", "PeerdLoops", "PeerdDesktop",
-                nioCore, nioSSL,
+                "PeerdRelay", nioCore, nioSSL, .product(name: "NIOTLS", package: "swift-nio"),
                 crypto, nioPosix, logging,
                 serviceLifecycle,
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"), systemPackage,
@@ -253,8 +253,9 @@ let package = Package(
             name: "PeerdDaemonTests",
             dependencies: [
                 "PeerdDaemon", "PeerControl", "PeerdWire", "PeerdModel", "PeerdCodec", "PeerdSecurity", "PeerdStore",
-                "PeerdSync", "PeerdTestKit", "PeerdLoops", "PeerdWeb", nioCore, nioPosix,
-                .product(name: "NIOEmbedded", package: "swift-nio"), logging,
+                "PeerdSync", "PeerdTestKit", "PeerdLoops", "PeerdWeb", "PeerdRelay", nioCore, nioPosix,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"), logging,
                 serviceLifecycle, systemPackage,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ],

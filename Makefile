@@ -12,6 +12,10 @@ BUILD_PACKAGES := pkg-config libavahi-client-dev libqrencode-dev zlib1g-dev libd
 TEST_PACKAGES := python3 python3-pip avahi-daemon avahi-utils dbus iproute2 systemd chromium chromium-driver nftables gdb zbar-tools
 # To make the Debian package (`make deb`), and to check it (lintian; a clean Debian 12 by debootstrap).
 DEB_PACKAGES := debhelper dpkg-dev lintian
+# The relay lab (integration/relay): Debian's Syncthing relay server between two houses, each behind
+# a NAT made with iptables-legacy. Installed with the guard: the package's strelaysrv service must
+# not start in this machine's own namespace (the lab runs its own, on the lab's wan).
+RELAY_PACKAGES := syncthing-relaysrv iptables
 # Python packages the tests need: the schema validator, python-zeroconf as an mDNS
 # implementation independent of Avahi, cryptography for the abuse tests' own TLS certificates, and
 # Selenium to drive Chromium.
@@ -47,7 +51,7 @@ DYNAMIC_BIN := $(DYNAMIC_SCRATCH)/release
 FUZZ_SECONDS ?= 120
 FUZZ_SMOKE_SECONDS ?= 10
 
-.PHONY: help deps test-deps build release run test test-stages lint lab demo bench bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package bench-import release-dynamic web-test guests-test devices-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
+.PHONY: help deps test-deps build release run test test-stages lint lab demo relay-test bench bench-relay bench-discovery bench-liveness bench-syncthing bench-web bench-guests bench-package bench-import release-dynamic web-test guests-test devices-test deb screenshot syncthing-deps link-order clean man install uninstall systemd-test fuzz fuzz-smoke
 
 help:
 	@echo "make run     install what is missing, build, and run peerd in the foreground (ARGS='--name alice ...')"
@@ -61,6 +65,8 @@ help:
 	@echo "make bench   benchmarks; prints a table and writes bench/results.json (with Syncthing's idle RSS beside peerd's)"
 	@echo "make bench-package  the .deb's binaries against a dynamically linked build: size, start-up to READY=1 (root)"
 	@echo "make bench-liveness  partitions healing and a catch-up at 20% loss on a five-host LAN lab (root)"
+	@echo "make relay-test  two houses behind NAT and Debian's strelaysrv between them: peers through the relay (root)"
+	@echo "make bench-relay  add → visible from one house to the other through the relay, p50/p90 (root)"
 	@echo "make link-order  profiles peerd under valgrind and rewrites linker/peerd.order (the release link's layout)"
 	@echo "make fuzz    libFuzzer on the frame, peer message and control request decoders and import (FUZZ_SECONDS=120 each)"
 	@echo "make install binaries, systemd user unit, completions, man pages into PREFIX (default ~/.local)"
@@ -92,6 +98,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PACKAGES) $(DEB_PACKAGES) debootstrap,guard)
+	$(call apt_install,$(RELAY_PACKAGES),guard)
 	@python3 -c "import jsonschema, referencing, zeroconf, cryptography, selenium, schemathesis, dbus_next" 2>/dev/null || \
 		python3 -m pip install --quiet --break-system-packages $(PIP_PACKAGES) 2>/dev/null || \
 		python3 -m pip install --quiet $(PIP_PACKAGES)
@@ -161,6 +168,7 @@ test-stages:
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage removal python3 integration/lab/test_removal.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage doctor python3 integration/lab/test_doctor.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage liveness python3 integration/lab/test_liveness.py $(LAB_SKIP_OK)
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) scripts/stage relay python3 integration/relay/test_relay.py $(LAB_SKIP_OK)
 	scripts/stage release-build $(MAKE) --no-print-directory release
 	scripts/stage systemd $(MAKE) --no-print-directory systemd-test
 	scripts/stage deb $(MAKE) --no-print-directory deb
@@ -184,6 +192,9 @@ lab: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_lab.py $(LAB_SKIP_OK)
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/test_removal.py $(LAB_SKIP_OK)
 
+relay-test: test-deps build
+	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/relay/test_relay.py $(LAB_SKIP_OK)
+
 demo: test-deps build
 	PEERD_BIN_DIR=$$(pwd)/$(DEBUG_BIN) python3 integration/lab/demo.py
 
@@ -200,6 +211,7 @@ bench: test-deps release
 	$(RELEASE_BIN)/peerd-bench --bin-dir $(RELEASE_BIN) --results bench/results.json
 	$(MAKE) --no-print-directory bench-discovery
 	$(MAKE) --no-print-directory bench-liveness
+	$(MAKE) --no-print-directory bench-relay
 	$(MAKE) --no-print-directory bench-syncthing
 	$(MAKE) --no-print-directory bench-web
 	$(MAKE) --no-print-directory bench-guests
@@ -223,6 +235,10 @@ bench-discovery: test-deps release
 # Partitions healing and a catch-up at 20% loss on a five-host lab; merges four rows (after peerd-bench, too).
 bench-liveness: test-deps release
 	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 integration/lab/bench_liveness.py --results bench/results.json $(LAB_SKIP_OK)
+
+# add → visible through Debian's strelaysrv between two houses behind NAT; merges two rows (after peerd-bench).
+bench-relay: test-deps release
+	PEERD_BIN_DIR=$$(pwd)/$(RELEASE_BIN) python3 integration/relay/bench_relay.py --results bench/results.json $(LAB_SKIP_OK)
 
 # Syncthing's idle RSS beside peerd's: from Debian's packages (installed only if missing), loopback
 # only, in a network namespace of its own (root). Prints one "skipped:" line where it can't run.

@@ -11,7 +11,7 @@ import Foundation
 extension Operation: Codable {
     enum CodingKeys: String, CodingKey {
         case origin, seq, lamport, at, by, kind = "op", movie, removes, details, settings, mark, watch, pick, member,
-            list, news, sig
+            list, news, relays, reach, sig
         case prev
         case key
     }
@@ -21,12 +21,12 @@ extension Operation: Codable {
     /// is kept as ``verbatim``.
     package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        if [CodingKeys.details, .settings, .mark, .watch, .pick, .member, .list, .news].filter(c.contains).count > 1 {
+        if Self.payloadKeys.filter(c.contains).count > 1 {
             throw DecodingError.dataCorruptedError(
                 forKey: .settings,
                 in: c,
-                debugDescription:
-                    "an operation carries at most one of details, settings, mark, watch, pick, member, list and news"
+                debugDescription: "an operation carries at most one of "
+                    + "details, settings, mark, watch, pick, member, list, news, relays and reach"
             )
         }
         // A mark of a kind, or a pick step of an action or mode, that a later version made is, to this
@@ -52,6 +52,11 @@ extension Operation: Codable {
         let canonical = try JSONValue(from: decoder).canonical
         if kind == .unknown || OperationJSON.encode(self) != canonical { verbatim = VerbatimJSON(canonical) }
     }
+
+    /// The keys of what an operation of one kind carries beyond the common fields (``Operation/Payload``).
+    private static let payloadKeys: [CodingKeys] = [
+        .details, .settings, .mark, .watch, .pick, .member, .list, .news, .relays, .reach,
+    ]
 
     /// Whether `mark` names a kind of mark this version does not know (`{"kind":"skip",…}`).
     private static func isLaterMark(_ c: KeyedDecodingContainer<CodingKeys>) -> Bool {
@@ -87,6 +92,8 @@ extension Operation: Codable {
         if let step = try c.decodeIfPresent(MemberStep.self, forKey: .member) { return .member(step) }
         if let definition = try c.decodeIfPresent(ListDefinition.self, forKey: .list) { return .list(definition) }
         if let news = try c.decodeIfPresent(ProviderNews.self, forKey: .news) { return .news(news) }
+        if let relays = try c.decodeIfPresent(GroupRelays.self, forKey: .relays) { return .relays(relays) }
+        if let reach = try c.decodeIfPresent(PeerReach.self, forKey: .reach) { return .reach(reach) }
         return try c.decodeIfPresent(Watch.self, forKey: .watch).map(Payload.watch)
     }
 
@@ -127,6 +134,8 @@ extension Operation: Codable {
         try c.encodeIfPresent(member, forKey: .member)
         try c.encodeIfPresent(listDefinition, forKey: .list)
         try c.encodeIfPresent(news, forKey: .news)
+        try c.encodeIfPresent(relays, forKey: .relays)
+        try c.encodeIfPresent(reach, forKey: .reach)
         try c.encode(movie, forKey: .movie)
         // Also an add's: such an add is invalid (`validate`), and must be refused as it came.
         if kind == .remove || !removes.isEmpty { try c.encode(removes, forKey: .removes) }

@@ -12,7 +12,7 @@ package import PeerdModel
 /// (0.3–0.5 µs) per operation (callgrind and wall clock on the benchmark machine).
 ///
 /// The canonical form: keys sorted (`at, by, details, key, lamport, list, mark, member, movie, news, op, origin, pick,
-/// prev, removes, seq, settings, sig, watch`; `kind, on, rating, set`; `on, with`; `id, title, year`; `origin, seq`; `details` as ``MovieDetails`` and `settings` as
+/// prev, reach, relays, removes, seq, settings, sig, watch`; `kind, on, rating, set`; `on, with`; `id, title, year`; `origin, seq`; `details` as ``MovieDetails`` and `settings` as
 /// ``GroupSettings`` write themselves, sorted likewise), no whitespace, `title` and `year` omitted when nil,
 /// `removes` written for a removal and wherever it is not empty (an add with one is invalid, and
 /// must reach `Replica` as it came to be refused), `key`, `prev` and `sig` only when present (as strict
@@ -70,6 +70,8 @@ package enum OperationJSON {
         case .member: CanonicalJSON.append(#","op":"member""#, to: &buffer)
         case .list: CanonicalJSON.append(#","op":"list""#, to: &buffer)
         case .news: CanonicalJSON.append(#","op":"news""#, to: &buffer)
+        case .relays: CanonicalJSON.append(#","op":"relays""#, to: &buffer)
+        case .reach: CanonicalJSON.append(#","op":"reach""#, to: &buffer)
         case .describe, .unknown: CanonicalJSON.append(#","op":"describe""#, to: &buffer)
         }
         CanonicalJSON.append(#","origin":"#, to: &buffer)
@@ -79,6 +81,14 @@ package enum OperationJSON {
             pick.json.appendCanonical(to: &buffer)
         }
         if let prev = operation.proof.prev { appendBase64(#","prev":""#, prev, to: &buffer) }
+        if let reach = operation.reach {
+            CanonicalJSON.append(#","reach":"#, to: &buffer)
+            reach.json.appendCanonical(to: &buffer)
+        }
+        if let relays = operation.relays {
+            CanonicalJSON.append(#","relays":"#, to: &buffer)
+            relays.json.appendCanonical(to: &buffer)
+        }
         if operation.kind == .remove || !operation.removes.isEmpty { appendRemoves(operation.removes, to: &buffer) }
         CanonicalJSON.append(#","seq":"#, to: &buffer)
         CanonicalJSON.appendInteger(operation.id.seq, to: &buffer)

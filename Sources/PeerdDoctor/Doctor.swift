@@ -114,7 +114,7 @@ package struct Doctor: Sendable {
             let permissions = (try? daemon.get()).map { permissionsCheck($0.status) }
             return checks + [
                 multicast, firewall.check, .notChecked(.clock, why), permissions ?? .notChecked(.permissions, why),
-                systemdCheck(),
+                systemdCheck(), .notChecked(.relay, why), overlayCheck(),
             ]
         }
         let discovery = diagnosis.discovery
@@ -125,7 +125,7 @@ package struct Doctor: Sendable {
         checks += inboundOnlyChecks(facts, diagnosis)
         checks += [multicast, firewall.check]
         checks += clockChecks(diagnosis)
-        return checks + [permissionsCheck(facts.status), systemdCheck()]
+        return checks + [permissionsCheck(facts.status), systemdCheck()] + relayChecks(diagnosis) + [overlayCheck()]
     }
 
     /// What on this machine stops mDNS, first cause of what Avahi doesn't see: a firewall that

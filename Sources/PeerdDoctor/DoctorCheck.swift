@@ -16,6 +16,8 @@ package struct DoctorCheck: Hashable, Sendable, Codable {
         case clock
         case permissions
         case systemd
+        case relay
+        case overlay
 
         /// What it is about, in a few words: a skipped check's summary starts with it.
         package var title: String {
@@ -32,6 +34,8 @@ package struct DoctorCheck: Hashable, Sendable, Codable {
             case .clock: "clocks"
             case .permissions: "permissions"
             case .systemd: "the systemd unit"
+            case .relay: "the group's relays"
+            case .overlay: "overlay networks"
             }
         }
     }

@@ -49,6 +49,13 @@ package struct Operation: Hashable, Sendable {
         /// A change of where a wanted movie streams in the group's region (``news``), reported once
         /// for the group by a token holder (proto/PEER.md, "News").
         case news
+        /// The relays the group's peers meet through from other houses (``relays``): a setting of
+        /// the group, about the group as ``settings`` is; the newest wins on every peer
+        /// (proto/PEER.md, "Relays and reach").
+        case relays
+        /// How to reach its origin (``reach``): where it listens and its device id on relays. About
+        /// the group too; each origin's newest wins (proto/PEER.md, "Relays and reach").
+        case reach
         /// A kind a later version made (`op` holds a name this version does not know). It is kept,
         /// verified and relayed in its ``verbatim`` form and changes nothing on the list.
         case unknown
@@ -65,6 +72,8 @@ package struct Operation: Hashable, Sendable {
             case "member": self = .member
             case "list": self = .list
             case "news": self = .news
+            case "relays": self = .relays
+            case "reach": self = .reach
             default: self = .unknown
             }
         }
@@ -82,6 +91,8 @@ package struct Operation: Hashable, Sendable {
             case .member: "member"
             case .list: "list"
             case .news: "news"
+            case .relays: "relays"
+            case .reach: "reach"
             case .unknown: nil
             }
         }
@@ -98,6 +109,8 @@ package struct Operation: Hashable, Sendable {
         case member(MemberStep)
         case list(ListDefinition)
         case news(ProviderNews)
+        case relays(GroupRelays)
+        case reach(PeerReach)
     }
 
     // Stored properties in this order pack into 120 bytes rather than 128 (`kind` fills the gap
@@ -190,6 +203,16 @@ package struct Operation: Hashable, Sendable {
         if case .news(let news) = payload { news } else { nil }
     }
 
+    /// A relays operation's relays; nil for every other kind.
+    package var relays: GroupRelays? {
+        if case .relays(let relays) = payload { relays } else { nil }
+    }
+
+    /// A reach operation's way to reach its origin; nil for every other kind.
+    package var reach: PeerReach? {
+        if case .reach(let reach) = payload { reach } else { nil }
+    }
+
     /// The pick a pick operation is a step of: its opening's id (its own, for an opening).
     package var pickID: OperationID? {
         guard let pick else { return nil }
@@ -197,9 +220,14 @@ package struct Operation: Hashable, Sendable {
     }
 
     /// Whether it is about the group rather than a movie (its `movie` is ``groupMovie``): the
-    /// group's settings, and a pick's opening, ranking and close.
+    /// group's settings, members, relays and peers' reach, a list's name, and a pick's opening,
+    /// ranking and close.
     package var isAboutGroup: Bool {
-        kind == .settings || kind == .member || kind == .list || (kind == .pick && pick?.action != .vote)
+        switch kind {
+        case .settings, .member, .list, .relays, .reach: true
+        case .pick: pick?.action != .vote
+        case .add, .remove, .describe, .mark, .watch, .news, .unknown: false
+        }
     }
 
     /// The `movie` a settings operation carries: every operation names one, because a version 2 peer
@@ -246,6 +274,10 @@ package struct Operation: Hashable, Sendable {
         case (.list, _): "a list operation carries the list's name"
         case (.news, .news(let news)?): news.invalidReason
         case (.news, _): "a news operation carries what changed"
+        case (.relays, .relays(let relays)?): groupMovieReason ?? relays.invalidReason
+        case (.relays, _): "a relays operation carries the group's relays"
+        case (.reach, .reach(let reach)?): groupMovieReason ?? reach.invalidReason
+        case (.reach, _): "a reach operation carries how to reach its origin"
         case (.add, _), (.remove, _), (.unknown, _): nil
         }
     }
@@ -260,7 +292,16 @@ package struct Operation: Hashable, Sendable {
         case .member: "only a member operation carries a change of members"
         case .list: "only a list operation carries a list's name"
         case .news: "only a news operation carries news"
+        case .relays: "only a relays operation carries relays"
+        case .reach: "only a reach operation carries how to reach a peer"
         }
+    }
+
+    /// Why a relays or reach operation names another movie than ``groupMovie``, or nil. Both are
+    /// about the group, and receivers check that they say so (a settings operation's movie, older,
+    /// is only ignored).
+    private var groupMovieReason: String? {
+        movie == Self.groupMovie ? nil : "\(kind.name ?? "it") is about the group: its movie is {\"id\":1}"
     }
 
     /// Why a removal that names no add is refused (checked last, so it is the only reason given).

@@ -24,7 +24,7 @@ package struct OperationGist: Hashable, Sendable {
 
     /// Every kind, each at a place of its own: what a snapshot writes for a gist's kind.
     package static let kinds: [Operation.Kind] = [
-        .add, .remove, .describe, .settings, .mark, .watch, .pick, .member, .list, .unknown, .news,
+        .add, .remove, .describe, .settings, .mark, .watch, .pick, .member, .list, .unknown, .news, .relays, .reach,
     ]
 
     package init(_ op: Operation) {

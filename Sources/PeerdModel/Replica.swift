@@ -89,6 +89,10 @@ package struct Replica: Sendable {
         case defineList(ListDefinition)
         /// A change of where `MovieID` streams, found by this token holder's check (proto/PEER.md, "News").
         case news(MovieID, ProviderNews)
+        /// The relays the whole group meets through (proto/PEER.md, "Relays and reach").
+        case relays(GroupRelays)
+        /// How to reach this machine: its addresses and its device id on relays.
+        case reach(PeerReach)
     }
 
     package enum LocalRefusal: Error, Hashable, Sendable {
@@ -196,6 +200,12 @@ package struct Replica: Sendable {
         case .defineList(let definition):
             if let reason = definition.invalidReason { throw .invalid(reason) }
             return .operation(next.with(.list, Operation.groupMovie, payload: .list(definition)))
+        case .relays(let relays):
+            if let reason = relays.invalidReason { throw .invalid(reason) }
+            return .operation(next.with(.relays, Operation.groupMovie, payload: .relays(relays)))
+        case .reach(let reach):
+            if let reason = reach.invalidReason { throw .invalid(reason) }
+            return .operation(next.with(.reach, Operation.groupMovie, payload: .reach(reach)))
         case .member(let step):
             if let reason = step.invalidReason(origin: id) ?? memberRefusal(step, by: id) { throw .invalid(reason) }
             return .operation(next.with(.member, Operation.groupMovie, payload: .member(step)))

@@ -32,11 +32,18 @@ package struct WatchList: Sendable {
     package private(set) var names = MemberNames()
     /// Every report of where a wanted movie streams now (``NewsFeed``).
     package private(set) var news = NewsFeed()
+    /// The newest relays operation (by order key): the relays the group meets through.
+    package private(set) var relaysOperation: Operation?
+    /// Each peer's newest reach operation (by order key): how to reach it.
+    package private(set) var reachOperations: [PeerID: Operation] = [:]
 
     package init() {}
 
     /// The group's region and services, once a member set them.
     package var settings: GroupSettings? { settingsOperation?.settings }
+
+    /// The relays the group meets through, once a member set them (proto/PEER.md, "Relays and reach").
+    package var relays: GroupRelays? { relaysOperation?.relays }
 
     /// The list's name and ceiling, in one of the group's other lists.
     package var definition: ListDefinition? { definitionOperation?.listDefinition }
@@ -125,6 +132,15 @@ package struct WatchList: Sendable {
             // A listed movie's row changes with it: a follower hears of the news at once.
             guard news.apply(operation), reporting, let row = row(for: operation.movie.id) else { return nil }
             return .updated(row, by: operation)
+        case .relays:
+            if let current = relaysOperation, current.orderKey >= operation.orderKey { return nil }
+            relaysOperation = operation
+            return nil
+        case .reach:
+            let origin = operation.id.origin
+            if let current = reachOperations[origin], current.orderKey >= operation.orderKey { return nil }
+            reachOperations[origin] = operation
+            return nil
         case .member, .unknown:
             return nil
         }
@@ -193,6 +209,9 @@ package struct WatchList: Sendable {
         result.picks = picks.merged(with: other.picks)
         result.names = names.merged(with: other.names)
         result.news = news.merged(with: other.news)
+        result.relaysOperation = [relaysOperation, other.relaysOperation].compactMap(\.self)
+            .max { $0.orderKey < $1.orderKey }
+        result.reachOperations = reachOperations.merging(other.reachOperations) { $0.orderKey >= $1.orderKey ? $0 : $1 }
         for list in [self, other] {
             for movieAdds in list.movies {
                 movieAdds.forEach { add in
@@ -277,14 +296,15 @@ package struct WatchList: Sendable {
 }
 
 extension WatchList {
-    /// Every operation held whole: the surviving adds, the newest describes, the settings and list
-    /// operations, every pick step and every news report (``ReplicaParts``).
+    /// Every operation held whole: the surviving adds, the newest describes, the settings, list and
+    /// relays operations, each peer's newest reach, every pick step and every news report (``ReplicaParts``).
     var keptOperations: [Operation] {
         var kept: [Operation] = []
         kept.reserveCapacity(movies.count + descriptions.count)
         for adds in movies { adds.forEach { kept.append($0) } }
         kept += descriptions.values
-        kept += [settingsOperation, definitionOperation].compactMap(\.self)
+        kept += [settingsOperation, definitionOperation, relaysOperation].compactMap(\.self)
+        kept += reachOperations.values
         return kept + picks.operations + news.operations
     }
 
@@ -304,7 +324,8 @@ extension WatchList: Equatable {
     package static func == (lhs: WatchList, rhs: WatchList) -> Bool {
         lhs.tombstones == rhs.tombstones && lhs.descriptions == rhs.descriptions
             && lhs.settingsOperation == rhs.settingsOperation && lhs.picks == rhs.picks
-            && lhs.news == rhs.news && lhs.movies.count == rhs.movies.count
+            && lhs.news == rhs.news && lhs.relaysOperation == rhs.relaysOperation
+            && lhs.reachOperations == rhs.reachOperations && lhs.movies.count == rhs.movies.count
             && lhs.movies.allSatisfy { rhs.adds(of: $0.movie) == $0 }
     }
 }

@@ -11,6 +11,10 @@ package import PeerdModel
 /// A peer that dials while a session with it has been up for ``settled`` or longer has lost that
 /// session at its end (TCP gave up on a stalled send, say, while our end heard nothing of it): the
 /// new one wins on both sides, so a healed partition is not kept waiting on a dead connection.
+///
+/// Of two young sessions, one straight to the peer and one through a relay, the direct one wins on
+/// both sides (each end knows which of its sessions rides on a relay): a relayed session gives way
+/// once a direct path works (proto/PEER.md, "Relays and reach").
 package enum SessionArbiter {
     /// How long a session must have been up before a newer one from the same peer replaces it;
     /// two dialed at once, both younger, are resolved by who dialed.
@@ -18,9 +22,12 @@ package enum SessionArbiter {
 
     package struct Candidate: Hashable, Sendable {
         package var dialer: PeerID
+        /// It rides on a relay rather than going straight to the peer.
+        package var relayed: Bool
 
-        package init(dialer: PeerID) {
+        package init(dialer: PeerID, relayed: Bool = false) {
             self.dialer = dialer
+            self.relayed = relayed
         }
     }
 
@@ -37,6 +44,7 @@ package enum SessionArbiter {
         existingAge: Duration = .zero
     ) -> Decision {
         if existingAge >= settled { return .keepNew }
+        if new.relayed != existing.relayed { return existing.relayed ? .keepNew : .keepExisting }
         if new.dialer == existing.dialer { return new.dialer == local ? .keepExisting : .keepBoth }
         return new.dialer < existing.dialer ? .keepNew : .keepExisting
     }

@@ -122,6 +122,8 @@ package struct PeerRecord: Hashable, Sendable, Codable {
         case mdns
         /// Known only because its operations reached us through other peers.
         case relay
+        /// A member that announced through the group how to reach it (its addresses, its relay id).
+        case group
     }
 
     package enum State: String, Hashable, Sendable, Codable {
@@ -161,6 +163,18 @@ package struct PeerRecord: Hashable, Sendable, Codable {
     package var lastError: String?
     /// Seconds until the next dial, when `retrying`.
     package var retryIn: Double?
+    /// How a connected session travels: straight to the peer, or through one of the group's relays
+    /// (``via``); absent while not connected, and from a daemon older than relays.
+    package var path: Path?
+    /// The relay's `host:port`, when the session rides on a relay.
+    package var via: String?
+
+    package enum Path: String, Hashable, Sendable, Codable {
+        /// Over the LAN, a forwarded port or an overlay: TCP straight to the peer.
+        case direct
+        /// Through a relay, which forwards the session's TLS bytes (proto/SECURITY.md, "Relays").
+        case relay
+    }
 
     package init(
         peer: PeerID?,
@@ -175,7 +189,9 @@ package struct PeerRecord: Hashable, Sendable, Codable {
         opsSent: Int = 0,
         opsReceived: Int = 0,
         lastError: String? = nil,
-        retryIn: Double? = nil
+        retryIn: Double? = nil,
+        path: Path? = nil,
+        via: String? = nil
     ) {
         self.peer = peer
         self.name = name
@@ -190,6 +206,8 @@ package struct PeerRecord: Hashable, Sendable, Codable {
         self.opsReceived = opsReceived
         self.lastError = lastError
         self.retryIn = retryIn
+        self.path = path
+        self.via = via
     }
 }
 

@@ -44,7 +44,7 @@ package struct ControlRequest: Sendable {
         SearchRequest.self, DiscoverRequest.self, SimilarRequest.self, GenresRequest.self, ServicesRequest.self,
         ShowRequest.self, RefreshRequest.self, ImportBatch.self, MembersRequest.self, RemoveMemberRequest.self,
         ProfilesRequest.self, AddProfileRequest.self, ListsRequest.self, ListCreateRequest.self, ListMemberRequest.self,
-        DeviceLinkRequest.self, DeviceListRequest.self, DeviceUnlinkRequest.self, NewsRequest.self,
+        DeviceLinkRequest.self, DeviceListRequest.self, DeviceUnlinkRequest.self, NewsRequest.self, RelayRequest.self,
     ]
 
     private static let byTag = Dictionary(uniqueKeysWithValues: bodies.map { ($0.tag, $0) })

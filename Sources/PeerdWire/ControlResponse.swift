@@ -57,11 +57,13 @@ package enum ControlResponse: Hashable, Sendable, Codable {
     case deviceUnlinked(DeviceRecord)
     /// The group's news of wanted movies (`news`), and with `follow` each later batch of it.
     case news(NewsRecord)
+    /// The group's relays and this daemon's membership of each (`relay`).
+    case relays([RelayRecord])
     case error(WireError)
 
     enum CodingKeys: String, CodingKey {
         case type, movie, operation, movies, total, next, peers, address, code, expiresAt, peer, name, members, url
-        case lists, list
+        case lists, list, relays
     }
 
     package var type: String {
@@ -87,6 +89,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .devices: "devices"
         case .deviceUnlinked: "deviceUnlinked"
         case .news: "news"
+        case .relays: "relays"
         case .trusted: "trusted"
         case .searchResults: "searchResults"
         case .movies: "movies"
@@ -168,6 +171,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case "devices": self = .devices(try DevicesRecord(from: decoder))
         case "deviceUnlinked": self = .deviceUnlinked(try DeviceRecord(from: decoder))
         case "news": self = .news(try NewsRecord(from: decoder))
+        case "relays": self = .relays(try c.decode([RelayRecord].self, forKey: .relays))
         case "error": self = .error(try WireError(from: decoder))
         default: throw WireError(.unknownType, "unknown control response type '\(type)'")
         }
@@ -223,6 +227,7 @@ package enum ControlResponse: Hashable, Sendable, Codable {
         case .devices(let devices): try devices.encode(to: encoder)
         case .deviceUnlinked(let device): try device.encode(to: encoder)
         case .news(let news): try news.encode(to: encoder)
+        case .relays(let relays): try c.encode(relays, forKey: .relays)
         case .error(let error): try error.encode(to: encoder)
         }
     }

@@ -24,6 +24,8 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
     package var sessions: [SessionRecord]
     /// Set once this daemon's key was removed from the group: "removed from the group by alice at 21:04".
     package var removed: String?
+    /// The group's relays and this daemon's membership of each; absent from a daemon older than relays.
+    package var relays: [RelayRecord]?
 
     package init(
         at: Int64,
@@ -38,7 +40,8 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
         refusals: [RefusalRecord] = [],
         inbound: [InboundRecord] = [],
         sessions: [SessionRecord] = [],
-        removed: String? = nil
+        removed: String? = nil,
+        relays: [RelayRecord]? = nil
     ) {
         self.at = at
         self.peer = peer
@@ -53,6 +56,7 @@ package struct DiagnosisRecord: Hashable, Sendable, Codable {
         self.inbound = inbound
         self.sessions = sessions
         self.removed = removed
+        self.relays = relays
     }
 }
 

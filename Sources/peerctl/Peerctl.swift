@@ -36,6 +36,7 @@ struct Peerctl: ParsableCommand {
               peerctl open                            (the list as a page in your browser)
               peerctl device link                     (the list on your phone: a link and a QR code)
               peerctl doctor                          (why peers don't find each other)
+              peerctl relay add relay://203.0.113.7:22067/?id=…   (friends in another house)
 
             Exit status: 0 on success, 1 when peerd refuses a request, 64 for bad arguments, \
             65 for a file import can't read, 69 when no peerd answers on the socket, 73 when a file \
@@ -50,6 +51,7 @@ struct Peerctl: ParsableCommand {
             ShowCommand.self, ServicesCommand.self, RefreshCommand.self, WantCommand.self, SeenCommand.self,
             RateCommand.self, VetoCommand.self, UnmarkCommand.self, WatchedCommand.self, HistoryCommand.self,
             PickCommand.self, VoteCommand.self, NewsCommand.self, ImportCommand.self, ExportCommand.self,
+            RelayCommand.self,
             DeviceCommand.self, OpenCommand.self, DoctorCommand.self,
         ]
     )

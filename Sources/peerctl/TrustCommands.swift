@@ -35,6 +35,9 @@ struct InviteCommand: ParsableCommand {
             Run `peerctl join <code>` on the other machine. The code holds 128 bits of secret and this \
             peer's id; it works once, until it expires, and is forgotten when peerd restarts. Anyone \
             who sees the code before it is used can join with it: pass it on privately.
+
+            When the group has a relay (`peerctl relay`), the code is longer (wl2-…): it also says \
+            which relay to ask for this peer, so it works from another house too.
             """
     )
 
@@ -62,7 +65,8 @@ struct JoinCommand: ParsableCommand {
         commandName: "join",
         abstract: "Pair with the daemon that printed an invite code, and so join its group.",
         discussion: """
-            The inviter is found on the LAN over mDNS; if it is elsewhere, give its address. peerctl \
+            The inviter is found on the LAN over mDNS, or through the relay a wl2-… code names (a \
+            group with a relay makes those); if it is elsewhere, give its address. peerctl \
             waits until the two have paired (up to 20 s). From then on each trusts the other's key, \
             and the group's other members are introduced. A code the inviter refuses (used already, \
             expired, made before its peerd restarted) ends the wait at once with why, trusting nobody.

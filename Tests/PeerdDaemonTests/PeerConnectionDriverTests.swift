@@ -76,6 +76,7 @@ struct PeerConnectionDriverTests {
             address: "192.0.2.9:50000",
             source: .inbound,
             expected: nil,
+            via: nil,
             identify: { [remote] in (remote.peer, remote.certificateDER) },
             admitted: {},
             arriving: ArrivingBytes(),

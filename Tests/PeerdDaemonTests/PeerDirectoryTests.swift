@@ -52,4 +52,32 @@ struct PeerDirectoryTests {
         #expect(closes.errors.withLock { $0 } == [removal])
         #expect(await directory.isConnected(Self.carol) == false)
     }
+
+    @Test("a direct session replaces a relayed one; a target with addresses still dials while relayed")
+    func directReplacesRelayed() async {
+        let directory = PeerDirectory(localID: Self.me)
+        let closes = Closes()
+        let relayed = await directory.opened(
+            address: "198.51.100.10:22067",
+            source: .inbound,
+            role: .acceptor,
+            via: "198.51.100.10:22067"
+        ) { error in closes.errors.withLock { $0.append(error) } }
+        #expect(await directory.established(relayed, hello: hello(), now: 1) == nil)
+        #expect(await directory.relayedSessions() == ["198.51.100.10:22067": 1])
+        let address = PeerAddress(host: "10.1.0.3", port: 7601)
+        _ = await directory.upsertTarget(.member(Self.carol), addresses: [address], source: .group, peer: Self.carol)
+        // Relayed only: the member's address is still dialed (a direct path would replace the relay).
+        #expect(
+            await directory.next(.member(Self.carol), now: .now, dialable: true)
+                == .dial([address], connectTimeout: .seconds(5))
+        )
+        let direct = await open(directory, closes: closes)
+        #expect(await directory.established(direct, hello: hello(), now: 2) == nil)
+        #expect(closes.errors.withLock { $0.map(\.code) } == [.duplicateSession], "the relayed session was closed")
+        #expect(await directory.isConnectedDirectly(Self.carol))
+        #expect(await directory.relayedSessions().isEmpty)
+        await directory.ended(.member(Self.carol), DialTarget.Outcome(error: "no route"), now: .now)
+        #expect(await directory.next(.member(Self.carol), now: .now + .seconds(60), dialable: true) == .waitForChange)
+    }
 }

@@ -55,6 +55,8 @@ import Testing
         #expect(restored.list == replayed.list)
         #expect(restored.list.rows == replayed.list.rows)
         #expect(restored.list.settings == replayed.list.settings)
+        #expect(restored.relays == replayed.relays)
+        #expect(restored.reaches == replayed.reaches)
         for movie in History.moviePool.map(movieID) {
             #expect(
                 restored.list.marks.marks(of: movie, names: nil) == replayed.list.marks.marks(of: movie, names: nil)

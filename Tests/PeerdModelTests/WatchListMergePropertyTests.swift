@@ -57,6 +57,8 @@ import Testing
         await propertyCheck(input: Gen.permutations(1)) { deliveries in
             let list = deliveries.list(0)
             #expect(list.rows == referenceRows(of: deliveries.history.operations))
+            #expect(list.relays == referenceRelays(of: deliveries.history.operations))
+            #expect(list.reachOperations == referenceReaches(of: deliveries.history.operations))
             for row in list.rows {
                 #expect(list.row(for: row.movie.id) == row)
             }
@@ -94,6 +96,8 @@ import Testing
             #expect(merged == applied)
             #expect(merged.rows == applied.rows)
             #expect(merged.rows == referenceRows(of: union))
+            #expect(merged.relays == referenceRelays(of: union))
+            #expect(merged.reachOperations == referenceReaches(of: union))
         }
     }
 }

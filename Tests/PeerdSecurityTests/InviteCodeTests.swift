@@ -81,4 +81,35 @@ import Testing
         #expect(first.key != second.key)
         #expect(InviteCode(first.description)?.inviter == code.inviter)
     }
+
+    /// A code of a group with a relay: `wl2-`, carrying the inviter's device id there and the relay.
+    let relayed = InviteCode(
+        inviter: PeerID(bytes: 0..<16)!,
+        secret: Array(16..<32),
+        relay: InviteCode.Relay(device: Array(32..<64), address: "198.51.100.10:22067")
+    )
+
+    @Test func aCodeWithARelayCarriesItAndParsesBack() async {
+        let text = relayed.description
+        #expect(text.hasPrefix("wl2-"))
+        #expect(InviteCode(text) == relayed)
+        #expect(InviteCode(text.uppercased().split(separator: "-").joined(separator: " ")) == relayed)
+        #expect(InviteCode(text)?.key == code.key, "the relay changes where, not what is proved")
+        await propertyCheck(input: Self.codes) { code in
+            var withRelay = code
+            withRelay.relay = InviteCode.Relay(device: Array(code.secret + code.secret), address: "[2001:db8::7]:22067")
+            #expect(InviteCode(withRelay.description) == withRelay)
+        }
+    }
+
+    @Test func aRelayCodeWithATypoOrTheWrongPrefixIsRejected() {
+        let text = Array(relayed.description)
+        for index in text.indices.dropFirst(4).dropLast() where text[index] != "-" {
+            var typo = text
+            typo[index] = text[index] == "a" ? "b" : "a"
+            #expect(InviteCode(String(typo)) == nil, "typo at \(index)")
+        }
+        #expect(InviteCode("wl1" + relayed.description.dropFirst(3)) == nil)
+        #expect(InviteCode("wl2" + code.description.dropFirst(3)) == nil)
+    }
 }

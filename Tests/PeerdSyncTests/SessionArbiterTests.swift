@@ -44,6 +44,17 @@ struct SessionArbiterTests {
                 == .keepExisting
         )
     }
+
+    @Test func aDirectSessionWinsOverARelayedOneOnBothEndsWhoeverDialedIt() {
+        for (direct, relayed) in [(small, large), (large, small), (small, small)] {
+            let straight = SessionArbiter.Candidate(dialer: direct)
+            let throughRelay = SessionArbiter.Candidate(dialer: relayed, relayed: true)
+            for local in [small, large] {
+                #expect(SessionArbiter.decide(new: straight, existing: throughRelay, local: local) == .keepNew)
+                #expect(SessionArbiter.decide(new: throughRelay, existing: straight, local: local) == .keepExisting)
+            }
+        }
+    }
 }
 
 @Suite("Reconnect backoff")

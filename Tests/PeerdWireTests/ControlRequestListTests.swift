@@ -42,7 +42,7 @@ struct ControlRequestListTests {
             groups == [
                 "peers", "connect", "invite", "join", "forget", "trust", "page", "diagnose", "members",
                 "removeMember", "profiles", "addProfile", "genres", "services", "deviceLink", "deviceList",
-                "deviceUnlink", "lists", "listCreate", "listMember", "news",
+                "deviceUnlink", "lists", "listCreate", "listMember", "news", "relay",
             ]
         )
         #expect(ControlRequest(AddRequest(movie: Movie(id: MovieID(603)!))).takesList)

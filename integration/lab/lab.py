@@ -206,20 +206,7 @@ class Lab:
     # MARK: building
 
     def _build(self):
-        if self.run_dir.exists():
-            shutil.rmtree(self.run_dir)
-        self.run_dir.mkdir(parents=True)
-        self._lock_file = open(self.run_dir / "lock", "w")
-        fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        self._lock_file.write(f"{os.getpid()}\n")
-        self._lock_file.flush()
-        # One secret for every peerd of the lab: SECURITY.md's members share a --group-secret-file.
-        self.group_secret = write_group_secret(self.run_dir / "group.secret")
-        existing = set(list_namespaces())
-        clash = [ns for ns in existing if ns.startswith(f"{self.prefix}-")]
-        if clash:
-            raise HarnessError(f"namespaces {clash} already exist; another run uses prefix {self.prefix}?")
-
+        self._begin_run()
         self._add_namespace(self.lan_ns)
         sh(["ip", "-n", self.lan_ns, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0"])
         sh(["ip", "-n", self.lan_ns, "link", "set", "br0", "up"])
@@ -238,6 +225,24 @@ class Lab:
             if host.has_avahi:
                 host.wait_avahi()
 
+    def _begin_run(self):
+        """The run's directory (emptied), its lock, the group secret, and a check that no namespace
+        of this prefix exists yet: what every topology starts with (integration/relay/houses.py
+        builds another on it)."""
+        if self.run_dir.exists():
+            shutil.rmtree(self.run_dir)
+        self.run_dir.mkdir(parents=True)
+        self._lock_file = open(self.run_dir / "lock", "w")
+        fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self._lock_file.write(f"{os.getpid()}\n")
+        self._lock_file.flush()
+        # One secret for every peerd of the lab: SECURITY.md's members share a --group-secret-file.
+        self.group_secret = write_group_secret(self.run_dir / "group.secret")
+        existing = set(list_namespaces())
+        clash = [ns for ns in existing if ns.startswith(f"{self.prefix}-")]
+        if clash:
+            raise HarnessError(f"namespaces {clash} already exist; another run uses prefix {self.prefix}?")
+
     def _add_namespace(self, name):
         sh(["ip", "netns", "add", name])
         self._namespaces.append(name)
@@ -248,9 +253,9 @@ class Lab:
         (host.dir / "empty").mkdir()
         self._add_namespace(host.ns)
         sh(["ip", "link", "add", "eth0", "netns", host.ns, "type", "veth", "peer", "name", host.port_name,
-            "netns", self.lan_ns])
-        sh(["ip", "-n", self.lan_ns, "link", "set", host.port_name, "master", "br0"])
-        sh(["ip", "-n", self.lan_ns, "link", "set", host.port_name, "up"])
+            "netns", host.lan_ns])
+        sh(["ip", "-n", host.lan_ns, "link", "set", host.port_name, "master", "br0"])
+        sh(["ip", "-n", host.lan_ns, "link", "set", host.port_name, "up"])
         sh(["ip", "-n", host.ns, "addr", "add", f"{host.ip}/24", "dev", "eth0"])
         sh(["ip", "-n", host.ns, "link", "set", "eth0", "up"])
         sh(["ip", "-n", host.ns, "link", "set", "lo", "up"])
@@ -389,10 +394,11 @@ def _run_alive(prefix):
 def cleanup_stale(verbose=True):
     """Removes what lab runs that are no longer alive left behind: their namespaces (and any
     process still in them) and their log directories. Only names this harness makes count:
-    namespaces pdl<...>-<host> and directories pdl<...> in RUN_ROOT."""
+    namespaces pdl<...>-<host> (a host, bridge or router name: h1, lan, obs, and the two houses'
+    alice, rA, lanA, wan, relay, ...) and directories pdl<...> in RUN_ROOT."""
     stale = {}
     for ns in list_namespaces():
-        match = re.fullmatch(r"(pdl[A-Za-z0-9_.]*?)-(lan|obs|h\d+)", ns)
+        match = re.fullmatch(r"(pdl[A-Za-z0-9_.]*?)-([A-Za-z0-9]+)", ns)
         if match and not _run_alive(match.group(1)):
             stale.setdefault(match.group(1), []).append(ns)
     for prefix, names in stale.items():
@@ -412,13 +418,14 @@ def cleanup_stale(verbose=True):
 # MARK: a suite's run
 
 
-def run_suite(suite, lab_options, banner, run_checks):
+def run_suite(suite, lab_options, banner, run_checks, lab_class=Lab):
     """What every lab suite's main does with its `suite` (../suite.py): builds the lab with
     `lab_options`, prints `banner(lab)`, runs `run_checks(lab)` and finishes the suite. Returns the
     exit status: 77 when the lab can't be built here, 130 on Ctrl-C, else the suite's. The lab's
-    logs are kept when a check failed."""
+    logs are kept when a check failed. `lab_class` is what to build: Lab, or a subclass such as
+    ../relay/houses.py's Houses."""
     try:
-        with Lab(**lab_options) as lab:
+        with lab_class(**lab_options) as lab:
             print(banner(lab), flush=True)
             run_checks(lab)
             if suite.failed:

@@ -13,14 +13,17 @@ from lab_support import BUS_SOCKET, DEFAULT_WAIT, PEERD_PORT, SERVICE_TYPE, SUBN
 class Host(PeerctlClient):
     """One machine on the lab LAN. Everything it runs shares its network and mount namespaces."""
 
-    def __init__(self, lab, name, index, avahi=True):
+    def __init__(self, lab, name, index, avahi=True, ip=None, lan_ns=None):
+        """`ip` (default SUBNET.index, a /24) and `lan_ns`, the namespace of the bridge eth0 is
+        plugged into (default the lab's one LAN), let a lab of several bridges place it."""
         self.lab = lab
         self.name = name
         self.index = index
         self.has_avahi = avahi
         self.ns = f"{lab.prefix}-{name}"
         self.port_name = f"p{name}" if not name.startswith("h") else f"p{index}"
-        self.ip = f"{SUBNET}.{index}"
+        self.ip = ip or f"{SUBNET}.{index}"
+        self.lan_ns = lan_ns or lab.lan_ns
         self.dir = lab.run_dir / name
         self.anchor = None
         self.dbus = None
@@ -229,10 +232,10 @@ class Host(PeerctlClient):
 
     def partition(self):
         """Cuts this host off the bridge (its bridge port goes down)."""
-        sh(["ip", "-n", self.lab.lan_ns, "link", "set", self.port_name, "down"])
+        sh(["ip", "-n", self.lan_ns, "link", "set", self.port_name, "down"])
 
     def heal(self):
-        sh(["ip", "-n", self.lab.lan_ns, "link", "set", self.port_name, "up"])
+        sh(["ip", "-n", self.lan_ns, "link", "set", self.port_name, "up"])
 
     def filter_input(self, *rules, table="chaos"):
         """Adds nftables `rules` (e.g. "ip saddr 10.77.0.3 drop", "numgen random mod 100 < 40 drop")

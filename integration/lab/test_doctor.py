@@ -54,7 +54,7 @@ DOCTOR_WAIT = float(os.environ.get("PEERD_DOCTOR_WAIT", "30"))
 NAMES = {"h1": "alice", "h2": "bob", "h3": "carol"}
 # Every check id of the contract but `peer-reach`, which comes once per peer that needs it.
 REQUIRED_IDS = ["daemon", "avahi", "registered", "mdns-names", "peers-seen", "inbound-only", "multicast",
-                "firewall", "clock", "permissions", "systemd"]
+                "firewall", "clock", "permissions", "systemd", "relay", "overlay"]
 KNOWN_IDS = set(REQUIRED_IDS) | {"peer-reach"}
 STATUSES = {"pass", "fail", "skip"}
 MARKS = {"pass": "✓", "fail": "✗", "skip": "–"}

@@ -84,12 +84,12 @@ EXPECTED = {
                         "follow", "peers", "status", "connect", "invite", "join", "forget", "trust", "search",
                         "discover", "similar", "genres", "services", "show", "refresh", "page", "diagnose",
                         "members", "removeMember", "profiles", "addProfile", "deviceLink", "deviceList",
-                        "deviceUnlink", "lists", "listCreate", "listMember", "news"},
+                        "deviceUnlink", "lists", "listCreate", "listMember", "news", "relay"},
     "control-response": {"added", "removed", "list", "marked", "history", "pickState", "following", "change", "peers",
                          "status", "connecting", "invite", "joined", "forgotten", "trusted", "error", "searchResults",
                          "movies", "genres", "services", "shown", "refreshing", "page", "diagnosis", "members",
                          "memberRemoved", "profileAdded", "deviceLink", "devices", "deviceUnlinked", "lists",
-                         "listCreated", "listChanged", "news"},
+                         "listCreated", "listChanged", "news", "relays"},
 }
 
 
@@ -241,6 +241,23 @@ def step_marks(c):
     c.peerctl(c.sock, "list", "--sort", "rating", "--limit", "1", "--after", "+1")
     c.peerctl(c.sock, "list", "--wanted-by", "nobody", check=False)  # error: no such member
     return f"alice's marks on 603 as carol shows them: {seen}"
+
+
+def step_relays(c):
+    """The group's relays (CONTROL.md, "relay"), last: a relay makes every peerd announce its reach
+    and dial the others directly, which the relay tree's steps must not meet. alice names a relay
+    where none listens (she retries it), lists it, is refused a URL that is no relay's, and takes
+    the relay out."""
+    url = "relay://127.0.0.1:9/?id=LGUX5N2-VZDRFGK-MXHB3EH-G4ATS3X-FGJP5UD-NFS5LGC-AGVFQWW-S3HF4QG"
+    added = json.loads(c.peerctl(c.sock, "relay", "add", url + "&pingInterval=45s", "--json").stdout)
+    if added.get("type") != "relays" or [r["url"] for r in added["relays"]] != [url]:
+        raise CheckFailed(f"alice's relay add: {added}")
+    expect_eventually(
+        lambda: [r["state"] for r in json.loads(c.peerctl(c.sock, "relay", "--json").stdout)["relays"]] == ["retrying"],
+        20, "alice retrying the relay where none listens")
+    c.peerctl(c.sock, "relay", "add", "https://example.org/", check=False)  # error: bad-request
+    c.peerctl(c.sock, "relay", "remove", url)
+    return "a relay added on alice, retried, a bad URL refused, the relay removed"
 
 
 def step_news(c):
@@ -461,6 +478,7 @@ SCENARIO = [
     ("relay tree: alice restarted without --peer; her adds reach bob through carol (have, graft)", step_graft),
     ("trust, doctor, a device linked and unlinked, keepalives, members; forget removes carol and closes her session",
      step_forget),
+    ("relays: one named on alice, retried where none listens, a bad URL refused, removed", step_relays),
 ]
 
 

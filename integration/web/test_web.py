@@ -633,15 +633,17 @@ def check_peers_shown(w):
         def shown():
             return page.js("const p = document.querySelector(`ul#peers > li.peer[data-peer='${arguments[0]}']`);"
                            "return p && [(p.querySelector('.name') || {}).textContent || '',"
-                           "(p.querySelector('.state') || {}).textContent || '']", other.id)
+                           "(p.querySelector('.state') || {}).textContent || '',"
+                           "(p.querySelector('.meta') || {}).textContent || '']", other.id)
         peer = harness.expect_eventually(shown, APPEAR, f"li.peer[data-peer={other.id[:8]}…] on "
                                          f"{page.browser.name}'s page", 0.1)
-        if other.name not in peer[0] or "connected" not in peer[1].lower():
-            raise CheckFailed(f"{page.browser.name}'s page shows {other.name} as name {peer[0]!r}, state {peer[1]!r}")
+        if other.name not in peer[0] or "connected" not in peer[1].lower() or not peer[2].startswith("direct"):
+            raise CheckFailed(f"{page.browser.name}'s page shows {other.name} as name {peer[0]!r}, state {peer[1]!r}, "
+                              f"path {peer[2]!r} (not direct)")
         error = page.error_shown()
         if error:
             raise CheckFailed(f"{page.browser.name}'s page shows p#error: {error!r}")
-        said.append(f"{page.browser.name}'s page: {peer[0].strip()} {peer[1].strip()}")
+        said.append(f"{page.browser.name}'s page: {peer[0].strip()} {peer[1].strip()} ({peer[2].strip()})")
     return "; ".join(said) + "; data-live true, no error shown"
 
 
@@ -944,7 +946,7 @@ CHECKS = [
     ("live: added with alice's form (input#query, button#go), on bob's page ≤ 1 s, no reload", check_form_add),
     ("live: peerctl add on bob → alice's page ≤ 1 s; peerctl remove on bob → gone ≤ 1 s", check_peerctl_live),
     ("remove: a card's button.remove on bob's page removes it everywhere", check_remove_button),
-    ("peers: each page lists the other as connected; no error shown", check_peers_shown),
+    ("peers: each page lists the other as connected, and its path direct; no error shown", check_peers_shown),
     ("token: gone from the address bar, kept in sessionStorage; a tab without it shows nothing", check_token_in_page),
     ("paging: 120+ movies: 50 at first render, scrolling brings the rest in list order", check_paging),
     ("phone, keyboard, dark: 360 px without horizontal scroll; add and remove with Tab and Enter; dark scheme",

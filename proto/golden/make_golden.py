@@ -487,6 +487,40 @@ NEWS_FIGHT_CLUB = {"operation": {"origin": BOB, "seq": 13}, "cursor": cursor(36,
                    "lines": ["Fight Club (1999) left MUBI (DE)"], "wantedBy": ["alice"], "read": AT + 850_000,
                    "reportedBy": "bob", "unread": False}
 
+
+# --- relays and reach (PEER.md, "Relays and reach") --------------------------------------------------
+
+def device_id(digest: bytes) -> str:
+    """Syncthing's text form of a device id (its lib/protocol): the 32-byte digest in base32 without padding,
+    a check character (Syncthing's Luhn mod 32) after each 13 characters, in groups of 7 joined by dashes."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+
+    def check(chunk: str) -> str:
+        factor, total = 1, 0
+        for ch in chunk:
+            addend = factor * alphabet.index(ch)
+            factor = 1 if factor == 2 else 2
+            total += addend // 32 + addend % 32
+        return alphabet[(32 - total % 32) % 32]
+
+    text = base64.b32encode(digest).decode().rstrip("=")
+    checked = "".join(text[i:i + 13] + check(text[i:i + 13]) for i in range(0, 52, 13))
+    return "-".join(checked[i:i + 7] for i in range(0, 56, 7))
+
+
+# A private relay (`strelaysrv -pools=""`) on a friend's server: its URL as strelaysrv prints it, with the
+# relay's own device id. alice's seq 24, chained on her news, makes it the group's one relay; her seq 25 tells
+# the group how to reach her machine: its LAN and overlay addresses, best first, and its device id on relays
+# (here of a stand-in digest; peerd's is the SHA-256 of the certificate it presents to relays).
+RELAY_URL = "relay://198.51.100.10:22067/?id=" + device_id(hashlib.sha256(b"peerd golden relay").digest())
+ALICE_DEVICE = device_id(hashlib.sha256(b"peerd golden alice certificate").digest())
+RELAYS_OP = sign({"origin": ALICE, "seq": 24, "lamport": 39, "at": AT + 1_100_000, "by": "alice", "op": "relays",
+                  "movie": {"id": 1}, "relays": [RELAY_URL]}, NEWS_OP)
+REACH_OP = sign({"origin": ALICE, "seq": 25, "lamport": 40, "at": AT + 1_100_500, "by": "alice", "op": "reach",
+                 "movie": {"id": 1}, "reach": {"addresses": ["192.168.1.20:7820", "[fd00::20]:7820"],
+                                               "device": ALICE_DEVICE}}, RELAYS_OP)
+
+
 def pick_card(movie: dict, yeses: int | None = None, **shown) -> dict:
     """One movie of a `pickState`'s deck (CONTROL.md, "pick"): `wantedBy` always, `yeses` once the pick ended."""
     card = {"movieId": movie["id"], "wantedBy": []}
@@ -608,6 +642,8 @@ VALID = {
     "peer-ops-member-remove": {"type": "ops", "ops": [REMOVAL_OP]},
     "peer-ops-member-secret": {"type": "ops", "ops": [SECRET_OP]},
     "peer-ops-news": {"type": "ops", "ops": [NEWS_OP]},
+    "peer-ops-relays": {"type": "ops", "ops": [RELAYS_OP]},
+    "peer-ops-reach": {"type": "ops", "ops": [REACH_OP]},
     "peer-ping": {"type": "ping"},
     "peer-pong": {"type": "pong"},
     "peer-error": {"type": "error", "code": "invalid-operation",
@@ -694,6 +730,8 @@ VALID = {
     "control-request-news": {"type": "news", "version": 1, "looked": True},
     "control-request-news-count": {"type": "news", "version": 1, "limit": 0},
     "control-request-news-follow": {"type": "news", "version": 1, "limit": 10, "looked": True, "follow": True},
+    "control-request-relay": {"type": "relay", "version": 1},
+    "control-request-relay-add": {"type": "relay", "version": 1, "add": RELAY_URL + "&pingInterval=45s"},
     "control-request-peers": {"type": "peers", "version": 1},
     "control-request-status": {"type": "status", "version": 1},
     "control-request-connect": {"type": "connect", "version": 1, "address": "bob-laptop.local:7820"},
@@ -790,6 +828,12 @@ VALID = {
                                            "message": "the pick is closed; its result stands: Fight Club (550). "
                                                       "Open a new one with `peerctl pick`"},
     "control-response-following": {"type": "following"},
+    "control-response-relays": {"type": "relays", "relays": [
+        {"url": RELAY_URL, "address": "198.51.100.10:22067", "state": "joined", "joinedSince": AT, "latencyMs": 12.5,
+         "sessions": 2}]},
+    "control-response-relays-retrying": {"type": "relays", "relays": [
+        {"url": RELAY_URL, "address": "198.51.100.10:22067", "state": "retrying",
+         "lastError": "could not reach the relay: connection refused", "retryIn": 4.5, "sessions": 0}]},
     "control-response-news": {"type": "news", "items": [NEWS_MATRIX, NEWS_FIGHT_CLUB], "unread": 1, "total": 2,
                               "attribution": NEWS_ATTRIBUTION},
     "control-response-news-count": {"type": "news", "items": [], "unread": 1, "total": 2,
@@ -1005,6 +1049,12 @@ INVALID = {
     "invalid-peer-ops-member-admit-no-via": (frame(canonical({"type": "ops", "ops": [
         sign(unsigned(ADMIT_OP, member={"action": "admit", "peer": BOB, "name": "bob"}), PICK_ALICE[-1])]})),
         "invalid-operation"),
+    # Relays and reach (PEER.md, "Relays and reach"): a URL of another scheme; a device id in lowercase.
+    "invalid-peer-ops-relays-scheme": (frame(canonical({"type": "ops", "ops": [
+        sign(unsigned(RELAYS_OP, relays=["tcp://198.51.100.10:22067/"]), NEWS_OP)]})), "invalid-operation"),
+    "invalid-peer-ops-reach-device": (frame(canonical({"type": "ops", "ops": [
+        sign(unsigned(REACH_OP, reach=dict(REACH_OP["reach"], device=ALICE_DEVICE.lower())), RELAYS_OP)]})),
+        "invalid-operation"),
     # A version 2 hello: such a peer can't honour removals (PEER.md, "Membership").
     "invalid-peer-hello-version-2": (frame(canonical(
         {"type": "hello", "version": 2, "peer": ALICE, "name": "alice", "port": 7820, "vector": {}})),
@@ -1210,11 +1260,21 @@ ABOUT = {
                               "seq 6; nothing zoë signs after it counts",
     "peer-ops-member-secret": "a secret record: alice's seq 22 names the fingerprint of the group's new secret, "
                               "so that it admits new keys again after the removal",
+    "peer-ops-relays": "relays: alice's seq 24 makes a private relay the group's one relay; its `movie` is "
+                       "`{\"id\":1}` (PEER.md, \"Relays and reach\")",
+    "peer-ops-reach": "reach: alice's seq 25 tells how to reach her machine, its LAN and overlay addresses and its "
+                      "device id on relays",
+    "invalid-peer-ops-relays-scheme": "a relays operation naming a URL that is not `relay://…`",
+    "invalid-peer-ops-reach-device": "a reach operation whose device id is in lowercase",
     "peer-ops-news": "news: alice's seq 23 reports that The Matrix arrived on Netflix in DE and is out to rent on "
                      "Apple TV, with TMDB's where-to-watch as read (PEER.md, \"News\")",
     "control-request-news": "news: the newest 50 reports, and this member has now seen them (`peerctl news`)",
     "control-request-news-count": "news: only the counts, what the page's News badge asks",
     "control-request-news-follow": "news, then each later batch of reports (`peerctl news --follow`)",
+    "control-request-relay": "relay: the group's relays and how this daemon stands with each (`peerctl relay`)",
+    "control-request-relay-add": "relay with add: a relay URL as strelaysrv prints it (`peerctl relay add`)",
+    "control-response-relays": "relays: the group's relay, joined, its round trip and two sessions on it",
+    "control-response-relays-retrying": "relays: the relay unreachable, retried in 4.5 s",
     "control-response-news": "news, newest first: alice's report of The Matrix (unread), bob's of Fight Club; the "
                              "attribution",
     "control-response-news-count": "news with `limit` 0: the counts alone",
@@ -1352,6 +1412,10 @@ gives as its example ("Group secret"; `secret_fingerprint`).
 
 The `peer-ops-news` frame is alice's seq 23, chained on her secret record: a report of where The Matrix
 streams in the group's region (PEER.md, "News"); the `news` responses show it as `news` answers it.
+
+The `peer-ops-relays` and `peer-ops-reach` frames are alice's seq 24 and 25, chained on her news: the group's
+relay, and how to reach her machine (PEER.md, "Relays and reach"). The device ids are in Syncthing's text
+form (`device_id`), of stand-in digests.
 
 The picks' decks are in the order PEER.md's rule gives ("The deck"), which the script redoes from
 PEER.md's words (`shuffled_deck`); `PickGoldenTests` checks that peerd's `PickDeck` gives the same,

@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdRelay
 import PeerdSecurity
 import PeerdWire
 import ServiceLifecycle
@@ -31,6 +32,7 @@ extension ControlResponder {
         }
         async let joined = trust.join(code)
         if let address { try? await dialer.add(address, remember: true) }
+        if let route = Self.relayRoute(of: code) { await dialer.reached(code.inviter, addresses: [], route: route) }
         switch await joined {
         case .paired:
             let name = await trust.name(of: code.inviter)
@@ -41,7 +43,8 @@ extension ControlResponder {
             return .error(.shuttingDown)
         case .timedOut:
             let how =
-                address.map { "at \($0)" } ?? "over mDNS; is it on this LAN? Give its address with --address host:port"
+                address.map { "at \($0)" } ?? code.relay.map { "over mDNS or through the relay at \($0.address)" }
+                ?? "over mDNS; is it on this LAN? Give its address with --address host:port"
             return .error(
                 WireError(
                     .timeout,
@@ -49,6 +52,14 @@ extension ControlResponder {
                 )
             )
         }
+    }
+
+    /// Where a code says the inviter can be asked for through a relay (proto/SECURITY.md, "Invite codes").
+    static func relayRoute(of code: InviteCode) -> DialTarget.RelayRoute? {
+        guard let relay = code.relay, let device = RelayDeviceID(bytes: relay.device),
+            let url = try? RelayURL.parse("relay://\(relay.address)").get()
+        else { return nil }
+        return DialTarget.RelayRoute(device: device, relays: [url])
     }
 
     /// What the inviter's refusal of a code means to the one who typed it, and what to do.

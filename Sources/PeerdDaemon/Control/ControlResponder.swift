@@ -30,6 +30,8 @@ struct ControlResponder: Sendable {
     let devices: DeviceDesk?
     /// The news of wanted movies.
     let news: NewsDesk
+    /// The group's relays; nil in a daemon without a relay client (tests).
+    let relays: RelayDesk?
 
     /// The desks of a daemon's parts: `catalog` is TMDB when this daemon holds a token, `asker`
     /// a holder's when it holds none; `guests` the guest door (nil with `--no-guests`), `devices`
@@ -49,8 +51,10 @@ struct ControlResponder: Sendable {
         imports journals: ImportJournals? = nil,
         profiles: ProfileBook? = nil,
         devices: DeviceLedger? = nil,
-        newsLooks: NewsLooks? = nil
+        newsLooks: NewsLooks? = nil,
+        relays: RelayDesk? = nil
     ) {
+        self.relays = relays
         (self.replica, self.directory, self.dialer, self.trust) = (replica, directory, dialer, trust)
         (self.discovery, self.info) = (discovery, info)
         let roster = MemberRoster(trust: trust, me: info.identity, myName: info.name)
@@ -194,6 +198,9 @@ struct ControlResponder: Sendable {
             }
             return await devices.link(link)
         case let request as NewsRequest: return await news.news(request)
+        case let request as RelayRequest:
+            guard let relays else { return .error(WireError(.unavailable, "this peerd has no relay client")) }
+            return await relays.respond(to: request)
         case is DeviceListRequest: return devices?.list() ?? Self.noDevices
         case let unlink as DeviceUnlinkRequest:
             guard let devices else { return Self.noDevices }
@@ -215,7 +222,8 @@ struct ControlResponder: Sendable {
             )
         case let invite as InviteRequest:
             do {
-                let (code, expiresAt) = try await trust.invite(expiresIn: invite.expiresIn)
+                let relay = await relays?.inviteRelay()
+                let (code, expiresAt) = try await trust.invite(expiresIn: invite.expiresIn, relay: relay)
                 return .invite(code: code.description, expiresAt: expiresAt)
             } catch {
                 return .error(WireError(.badRequest, error.description))
@@ -301,7 +309,8 @@ struct ControlResponder: Sendable {
             refusals: peers.refusals,
             inbound: peers.inbound,
             sessions: peers.sessions,
-            removed: await trust.removal
+            removed: await trust.removal,
+            relays: await relays?.records()
         )
     }
 

@@ -68,6 +68,8 @@ extension Daemon {
         let directory: PeerDirectory
         let listener: PeerListener
         let dialer: PeerDialer
+        /// Relays, and the members' announcements of how to reach them.
+        let reach: ReachParts
         let catalog: CatalogPeers
         let identity: PeerIdentity
         /// The profiles that live here, whose keys the replica service signs with.
@@ -93,7 +95,8 @@ extension Daemon {
                 name: configuration.name,
                 logger: logger
             )
-            let server = try await Self.bindListener(configuration, group: group, tls: tls)
+            let gate = AdmissionGate()
+            let server = try await Self.bindListener(configuration, group: group, tls: tls, gate: gate)
             port = server.channel.localAddress?.port ?? configuration.port
             replica = ReplicaService(state.opened, identity: state.identity, threadPool: threadPool, logger: logger)
             profiles = await ProfileBook(keys: state.profiles, replica: replica)
@@ -122,12 +125,21 @@ extension Daemon {
             )
             listener = PeerListener(server: server, sessions: sessions, logger: logger)
             targets = Self.targets(configuration, state: state.directory, logger: logger)
+            let relays = RelayConnector(group: group, identity: state.identity)
             dialer = PeerDialer(
                 initial: targets,
                 state: state.directory,
                 directory: sessions.directory,
                 trust: sessions.trust,
-                dialing: NetworkDialing(group: group, sessions: sessions),
+                dialing: NetworkDialing(group: group, sessions: sessions, relays: relays),
+                logger: logger
+            )
+            reach = ReachParts(
+                connector: relays,
+                sessions: sessions,
+                gate: gate,
+                dialer: dialer,
+                listening: (configuration.listenAddress, port),
                 logger: logger
             )
             identity = state.identity
@@ -152,7 +164,8 @@ extension Daemon {
         private static func bindListener(
             _ configuration: DaemonConfiguration,
             group: any EventLoopGroup,
-            tls: PeerTLS
+            tls: PeerTLS,
+            gate: AdmissionGate
         ) async throws -> PeerListener.Server {
             do {
                 return try await PeerListener.bind(
@@ -160,7 +173,7 @@ extension Daemon {
                     port: configuration.port,
                     group: group,
                     tls: tls,
-                    gate: AdmissionGate()
+                    gate: gate
                 )
             } catch let error as IOError where error.errnoCode == EADDRINUSE {
                 throw DaemonError.portInUse(configuration.port)
@@ -207,7 +220,8 @@ extension Daemon {
                 guests: door,
                 imports: ImportJournals(stateDirectory: FilePath(configuration.stateDirectory)),
                 profiles: peers.profiles,
-                devices: devices
+                devices: devices,
+                relays: peers.reach.desk
             )
             control = try await ControlServer(
                 socket: ControlSocketPath(path: configuration.socketPath, ownsDirectory: configuration.socketIsDefault),

@@ -45,7 +45,7 @@ package enum Daemon {
             configuration: .init(
                 services: [peers.replica, peers.lists] + (desk.map { [$0] } ?? []) + [
                     peers.listener, local.control, peers.dialer,
-                ]
+                ] + peers.reach.services
                     + (catalog.map { [$0] } ?? []) + (news.map { [$0] } ?? []) + local.services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger

@@ -155,7 +155,7 @@ extension ReplicaService {
             // A removal staged after the add in the same batch may have taken the row again.
             .added(op, row: replica.list.row(for: op.movie.id) ?? WatchListRow(adds: [op])!)
         case .describe: .described(op)
-        case .settings: .settingsSet(op)
+        case .settings, .relays, .reach: .settingsSet(op)
         case .mark, .watch: .marked(op)
         case .pick: .picked(op)
         case .member: .membersChanged(op)

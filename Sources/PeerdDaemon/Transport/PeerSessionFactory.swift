@@ -26,7 +26,8 @@ struct PeerSessionFactory: Sendable {
         role: PeerConnection.Role,
         address: String,
         source: PeerSource,
-        expected: PeerID? = nil
+        expected: PeerID? = nil,
+        via relay: String? = nil
     ) -> PeerConnection {
         let (identity, name, port) = (self.identity, self.name, advertisedPort)
         let tree: Bool? = configuration.relayTree ? true : nil
@@ -39,6 +40,7 @@ struct PeerSessionFactory: Sendable {
             address: address,
             source: source,
             expected: expected,
+            via: relay,
             identify: { try await PeerTLS.remote(of: channel.connection.channel) },
             admitted: { channel.pending.finish() },
             arriving: channel.arriving,

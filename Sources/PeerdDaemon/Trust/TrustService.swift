@@ -222,11 +222,15 @@ actor TrustService {
 
     // MARK: Control requests
 
-    func invite(expiresIn seconds: Int?) throws(TrustError) -> (InviteCode, expiresAt: Int64) {
+    /// A fresh code; with `relay`, one that says where the relay can be asked for this daemon.
+    func invite(
+        expiresIn seconds: Int?,
+        relay: InviteCode.Relay? = nil
+    ) throws(TrustError) -> (InviteCode, expiresAt: Int64) {
         let lifetime = seconds ?? Self.defaultInviteLifetime
         guard (1...Self.maxInviteLifetime).contains(lifetime) else { throw .inviteLifetime(lifetime) }
         prune()
-        let code = InviteCode.make(inviter: local)
+        let code = InviteCode.make(inviter: local, relay: relay)
         let expiresAt = Wallclock.millis() + Int64(lifetime) * 1000
         _ = invites.open(code.key, expires: .now + .seconds(lifetime), expiresAt: expiresAt)
         logger.notice("made an invite code", metadata: ["expires-in": "\(lifetime)s"])

@@ -13,14 +13,20 @@ extension Replica {
     package var listDefinition: ListDefinition? { list.definition }
 
     /// Why `author` can't make `request` in this list, or nil. In the group's list, only a list's
-    /// definition is refused; in another, the group's settings are, and anything by a key not on
-    /// the list (other than its creation: the creator's first list operation, with the nonce).
+    /// definition is refused, and a profile's reach (``Replica/reachRefusal(_:by:)``); in another,
+    /// the group's settings, relays and reach are, and anything by a key not on the list (other
+    /// than its creation: the creator's first list operation, with the nonce).
     func listRefusal(_ request: LocalRequest, by author: Author) -> String? {
         guard listID != nil else {
             if case .defineList = request { return "a list is named in the list itself" }
-            return nil
+            return reachRefusal(request, by: author)
         }
-        if case .settings = request { return "the group's region and services are set for the whole group" }
+        switch request {
+        case .settings: return "the group's region and services are set for the whole group"
+        case .relays: return "the group's relays are set for the whole group"
+        case .reach: return "how to reach a machine is told to the whole group"
+        default: break
+        }
         if case .defineList(let definition) = request, definition.nonce != nil {
             return creator == nil && stagedVector[author.id] == 0 ? nil : "the list is made already"
         }

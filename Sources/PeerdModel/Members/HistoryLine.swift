@@ -43,6 +43,13 @@ package enum HistoryLine {
         case .news:
             guard let news = operation.news else { return "\(who) reported where \(movie) streams" }
             return "\(who) reported: " + NewsWords.changes(news, movie: movie)
+        case .relays:
+            guard let relays = operation.relays else { return "\(who) set the group's relays" }
+            guard !relays.urls.isEmpty else { return "\(who) left the group without a relay" }
+            return "\(who) set the group's relays to \(relays)"
+        case .reach:
+            guard let reach = operation.reach else { return "\(who) told how to reach their machine" }
+            return text(of: reach, who: who)
         case .unknown:
             let name = kindName.map { "“\($0)”" } ?? "an unnamed kind"
             return "\(who) made an operation this peerd doesn't know (\(name)) about \(movie)"
@@ -82,6 +89,18 @@ package enum HistoryLine {
             return "\(who) admitted \(step.name ?? member) \(how)"
         case .remove: return "\(who) removed \(member) from \(list ?? "the group")"
         case .secret: return "\(who) recorded the group secret in use"
+        }
+    }
+
+    /// "alice's machine can be reached at 192.168.1.20:7601 and through relays as MFZWI3D".
+    private static func text(of reach: PeerReach, who: String) -> String {
+        let addresses = reach.addresses.map(\.description).joined(separator: ", ")
+        let relayed = reach.device.isEmpty ? nil : "through relays as \(reach.shortDevice)"
+        switch (addresses.isEmpty, relayed) {
+        case (false, let relayed?): return "\(who)'s machine can be reached at \(addresses) and \(relayed)"
+        case (false, nil): return "\(who)'s machine can be reached at \(addresses)"
+        case (true, let relayed?): return "\(who)'s machine can be reached \(relayed)"
+        case (true, nil): return "\(who)'s machine told no way to reach it"
         }
     }
 

@@ -16,7 +16,7 @@ export function renderPeers(peers) {
   const rows = sorted.map((p) => {
     const detail = p.state === 'retrying' && p.retryIn != null
       ? `${p.lastError ? `${p.lastError}; ` : ''}retry in ${Math.ceil(p.retryIn)} s`
-      : p.state === 'connected' ? (p.address || '') : (p.lastError || p.address || '');
+      : p.state === 'connected' ? pathOf(p) : (p.lastError || p.address || '');
     return { key: p.peer || p.address || '', name: p.name || (p.peer ? p.peer.slice(0, 8) : p.address || '?'),
       state: p.state, detail, title: [p.peer, ...(p.addresses || [])].filter(Boolean).join('\n') };
   });
@@ -37,4 +37,10 @@ export function renderPeers(peers) {
   });
   ui.peers.replaceChildren(...items);
   ui.noPeers.hidden = items.length > 0;
+}
+
+/** How a connected peer's session travels: straight to it, or through one of the group's relays. */
+function pathOf(p) {
+  if (p.path === 'relay') return `via relay ${p.via || ''}`.trim();
+  return p.address ? `direct · ${p.address}` : 'direct';
 }

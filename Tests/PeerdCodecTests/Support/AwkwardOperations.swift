@@ -5,15 +5,20 @@ import PeerdTestKit
 /// backslashes, slashes, every control character, DEL, accents, CJK, emoji and combining marks;
 /// zero, huge and negative numbers; removals naming none, one or many adds of several origins;
 /// describes with every mix of details; settings, marks and watches with any values; any mix of
-/// `sig`, `prev` and `key` (random bytes: their base64 holds `+`, `/` and padding).
-func awkwardOperations(count: Int, seed: UInt64) -> [Operation] {
-    var awkward = AwkwardValues(rng: SplitMix64(seed: seed))
+/// `sig`, `prev` and `key` (random bytes: their base64 holds `+`, `/` and padding). Of `kinds`: by
+/// default those the fast reader takes (``plainKinds``); the others go by the general path.
+func awkwardOperations(count: Int, seed: UInt64, kinds: [Operation.Kind] = plainKinds) -> [Operation] {
+    var awkward = AwkwardValues(rng: SplitMix64(seed: seed), kinds: kinds)
     return (0..<count).map { _ in awkward.operation() }
 }
+
+/// The kinds the fast reader takes (``OperationJSONReader/read(_:)``).
+let plainKinds: [Operation.Kind] = [.add, .remove, .describe, .settings, .mark, .watch]
 
 /// The random values the operations are made of.
 private struct AwkwardValues {
     var rng: SplitMix64
+    let kinds: [Operation.Kind]
     let origins = [
         PeerID("0123456789abcdef0123456789abcdef")!, PeerID("00000000")!,
         PeerID(String(repeating: "f", count: 64))!, PeerID("a11ce000000000000000000000000001")!,
@@ -21,11 +26,10 @@ private struct AwkwardValues {
     let pool: [Unicode.Scalar] =
         ["\"", "\\", "/", " ", "a", "Z", "0", "\u{7F}", "é", "€", "千", "🎬", "\u{301}", "\u{2028}", "\u{FEFF}"]
         + (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
+    let hostPool: [Unicode.Scalar] = ["a", "Z", "0", ".", "-", ":", "%", "\"", "\\", "\u{7F}", "é", "千", "🎬", "\u{1}"]
 
     mutating func operation() -> Operation {
-        let kind: Operation.Kind = [.add, .remove, .describe, .settings, .mark, .watch].randomElement(
-            using: &rng
-        )!
+        let kind = kinds.randomElement(using: &rng)!
         let removes = (0..<(kind == .remove ? Int.random(in: 0...4, using: &rng) : 0)).map { _ in
             OperationID(origin: origins.randomElement(using: &rng)!, seq: number(UInt64.self, at: 1))
         }
@@ -128,6 +132,18 @@ private struct AwkwardValues {
             }
             let providers = WatchProviders(region: text(0...3), link: maybe { $0.text(0...20) }, stream: stream)
             return .news(ProviderNews(read: number(Int64.self, at: Int64.min), providers: providers, changes: changes))
+        case .relays:
+            return .relays(GroupRelays(urls: (0..<Int.random(in: 0...3, using: &rng)).map { _ in text(0...20) }))
+        case .reach:
+            // Hosts that read back as written (``PeerAddress``): no space, slash or bracket.
+            let addresses = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+                let host = (1...Int.random(in: 1...12, using: &rng)).map { _ in hostPool.randomElement(using: &rng)! }
+                return PeerAddress(
+                    host: String(String.UnicodeScalarView(host)),
+                    port: Int.random(in: 1...65535, using: &rng)
+                )
+            }
+            return .reach(PeerReach(addresses: addresses, device: text(0...20)))
         case .add, .remove, .pick, .unknown: return nil
         }
     }

@@ -12,6 +12,7 @@ final class ScriptedDialing: Dialing {
 
     func dial(
         _ addresses: [PeerAddress],
+        relay: DialTarget.RelayRoute?,
         source: PeerSource,
         expected: PeerID?,
         connectTimeout: Duration,

@@ -34,6 +34,10 @@ struct History: Sendable, CustomStringConvertible {
                 "\(op.id) L\(op.lamport) list \(op.listDefinition.map(String.init(describing:)) ?? "-")"
             case .news:
                 "\(op.id) L\(op.lamport) news \(op.movie.id) \(op.news?.changes.map(\.change.rawValue) ?? [])"
+            case .relays:
+                "\(op.id) L\(op.lamport) relays \(op.relays.map(String.init(describing:)) ?? "-")"
+            case .reach:
+                "\(op.id) L\(op.lamport) reach \(op.reach.map(String.init(describing:)) ?? "-")"
             case .unknown:
                 "\(op.id) L\(op.lamport) unknown kind"
             }
@@ -105,7 +109,8 @@ struct History: Sendable, CustomStringConvertible {
     }
 
     /// A describe (new details of a movie, which may be listed or not), new group settings, a mark
-    /// or a watch, a step of a pick, or news of where a movie streams, each a sixth of the time.
+    /// or a watch, a step of a pick, news of where a movie streams, the group's relays or how to
+    /// reach the origin, each an eighth of the time.
     static func describeOrSettings(
         _ id: OperationID,
         lamport: UInt64,
@@ -114,7 +119,17 @@ struct History: Sendable, CustomStringConvertible {
     ) -> Operation {
         let by = Peers.name(of: id.origin)
         let movie = movieID(moviePool.randomElement(using: &rng)!)
-        switch Int.random(in: 0..<6, using: &rng) {
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 6, 7:
+            return Operation(
+                id: id,
+                lamport: lamport,
+                at: now,
+                by: by,
+                kind: lamport % 2 == 0 ? .relays : .reach,
+                movie: Operation.groupMovie,
+                payload: relaysOrReach(lamport: lamport, using: &rng)
+            )
         case 5:
             // Two reports often say the same (holders that checked apart): the fold counts them once.
             let stream = Bool.random(using: &rng) ? [WatchProviders.Provider(id: 8, name: "Netflix")] : []
@@ -175,6 +190,17 @@ struct History: Sendable, CustomStringConvertible {
             movie: Operation.groupMovie,
             settings: settings
         )
+    }
+
+    /// Some relays of a few (none, at times), or some addresses and a device id: which by the parity of
+    /// `lamport`, so concurrent ones of both kinds come up.
+    static func relaysOrReach(lamport: UInt64, using rng: inout some RandomNumberGenerator) -> Operation.Payload {
+        let some = (0..<Int.random(in: 0...3, using: &rng)).map { _ in Int.random(in: 1...4, using: &rng) }
+        guard lamport % 2 == 1 else {
+            return .relays(GroupRelays(urls: some.map { "relay://198.51.100.\($0):22067/?id=RELAY\($0)" }))
+        }
+        let addresses = Set(some).sorted().map { PeerAddress(host: "192.168.1.\($0)", port: 7601) }
+        return .reach(PeerReach(addresses: addresses, device: Bool.random(using: &rng) ? "DEVICE-\(lamport)" : ""))
     }
 
     /// A mark of `member`'s (any kind, set or cleared) or, a third of the time, a watch naming some

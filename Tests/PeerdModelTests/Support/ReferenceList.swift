@@ -87,3 +87,16 @@ func referenceMarks(of movie: MovieID, in operations: some Collection<Operation>
         return result.isEmpty ? nil : result
     }.sorted { $0.member < $1.member }
 }
+
+/// The group's relays by proto/PEER.md's rule written out plainly: those of the relays operation that
+/// comes last in `(lamport, origin, seq)` order; nil when there is none.
+func referenceRelays(of operations: some Collection<Operation>) -> GroupRelays? {
+    operations.filter { $0.kind == .relays }.max { $0.orderKey < $1.orderKey }?.relays
+}
+
+/// How to reach each origin that told: its reach operation that comes last in `(lamport, origin, seq)` order.
+func referenceReaches(of operations: some Collection<Operation>) -> [PeerID: Operation] {
+    Dictionary(grouping: operations.filter { $0.kind == .reach }, by: \.id.origin).mapValues { ops in
+        ops.max { $0.orderKey < $1.orderKey }!
+    }
+}

@@ -30,6 +30,8 @@ struct PeerConnection {
     let source: PeerSource
     /// The id this side dialed expecting (an mDNS announcement's or a join's inviter), if any.
     let expected: PeerID?
+    /// The relay's `host:port` when the connection rides on one (proto/PEER.md, "Relays and reach").
+    let via: String?
     /// Who the other end is, once TLS is up: the peer certificate of the TLS handler.
     let identify: @Sendable () async throws -> RemoteIdentity
     /// Admission succeeded: the admission deadline and the cap on pending connections let go.
@@ -84,6 +86,7 @@ struct PeerConnection {
             address: address,
             source: source,
             role: role,
+            via: via,
             close: { mailbox.post(.closeRequested($0)) },
             send: { mailbox.post(.catalog($0)) }
         )

@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdRelay
 import PeerdSync
 
 /// A peer this daemon dials, and when, as a plain value: ``next(now:connected:dialable:)`` says
@@ -10,13 +11,24 @@ struct DialTarget: Sendable {
     enum Key: Hashable, Sendable, CustomStringConvertible {
         case address(PeerAddress)
         case discovered(PeerID)
+        /// A member that announced through the group how to reach it (a `reach` operation), or an
+        /// inviter whose code names a relay: its addresses first, then the relay.
+        case member(PeerID)
 
         var description: String {
             switch self {
             case .address(let address): "\(address)"
             case .discovered(let peer): "mdns:\(peer.short)"
+            case .member(let peer): "group:\(peer.short)"
             }
         }
+    }
+
+    /// How a target is reached when none of its addresses answers: its device id on the relays it
+    /// may be joined to, the group's (proto/PEER.md, "Relays and reach").
+    struct RelayRoute: Hashable, Sendable {
+        var device: RelayDeviceID
+        var relays: [RelayURL]
     }
 
     enum Phase: Hashable, Sendable {
@@ -73,6 +85,8 @@ struct DialTarget: Sendable {
 
     let key: Key
     var addresses: [PeerAddress]
+    /// Tried after the addresses, while no session with its peer is up.
+    var relayRoute: RelayRoute?
     let source: PeerSource
     var peer: PeerID?
     var name: String?

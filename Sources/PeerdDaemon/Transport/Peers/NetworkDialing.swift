@@ -1,7 +1,9 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PeerdLoops
 import PeerdModel
+import PeerdRelay
 import PeerdSync
 import PeerdWire
 
@@ -12,9 +14,11 @@ import Glibc
 /// How ``PeerDialer`` reaches a target: the seam between when to dial, which the dialer decides,
 /// and the network. The daemon's is ``NetworkDialing``; a test's answers as the test says.
 protocol Dialing: Sendable {
-    /// Reaches one of `addresses` and runs a session there until it ends: what it came to.
+    /// Reaches one of `addresses`, else the peer through one of `relay`'s relays, and runs a session
+    /// there until it ends: what it came to.
     func dial(
         _ addresses: [PeerAddress],
+        relay: DialTarget.RelayRoute?,
         source: PeerSource,
         expected: PeerID?,
         connectTimeout: Duration,
@@ -22,17 +26,24 @@ protocol Dialing: Sendable {
     ) async -> DialTarget.Outcome
 }
 
-/// Dialing over TCP and TLS, with a peer session on the connection.
+/// Dialing over TCP and TLS, with a peer session on the connection: straight to the peer first,
+/// then through a relay, which only forwards the TLS bytes (proto/PEER.md, "Relays and reach").
 struct NetworkDialing: Dialing {
     let group: any EventLoopGroup
     let sessions: PeerSessionFactory
+    /// Asks relays for sessions; nil in a daemon without relays (tests).
+    let relays: RelayConnector?
+
+    /// How long a relay may take to answer a request for a session, and then to join it.
+    static let relayTimeout = Duration.seconds(10)
 
     private var directory: PeerDirectory { sessions.directory }
 
-    /// Tries each address in order until one connects, and runs the session on it. Each attempt's
-    /// result is noted for `peerctl doctor`; `lastError` is its words.
+    /// Tries each address in order until one connects, then each relay, and runs the session on
+    /// what connected. Each attempt's result is noted for `peerctl doctor`; `lastError` is its words.
     func dial(
         _ addresses: [PeerAddress],
+        relay: DialTarget.RelayRoute?,
         source: PeerSource,
         expected: PeerID?,
         connectTimeout: Duration,
@@ -62,17 +73,88 @@ struct NetworkDialing: Dialing {
                 expected: expected
             )
             .run()
-            let record = result.ended(session, at: Wallclock.millis())
-            await directory.dialed(record)
-            return DialTarget.Outcome(
-                peer: session.peer,
-                establishedFor: session.establishedFor,
-                // An ordinary close is no error; one before the session says how far it got.
-                error: session.establishedFor != nil || record.outcome == .ok ? session.error : record.message,
-                reachedItself: session.reachedItself
+            return await outcome(of: session, result)
+        }
+        guard let relay, let relays, await sessions.trust.removal == nil else { return failure }
+        for url in relay.relays {
+            let through = await dial(relay.device, via: url, with: relays, source: source, expected: expected)
+            if through.ran { return through.outcome }
+            logger.debug(
+                "relay gave no session",
+                metadata: ["relay": "\(url.address)", "error": "\(through.outcome.error ?? "")"]
             )
+            failure = through.outcome
         }
         return failure
+    }
+
+    /// Asks `url` for a session with `device` and runs the peer session inside it; `ran` is false
+    /// when the relay gave none.
+    private func dial(
+        _ device: RelayDeviceID,
+        via url: RelayURL,
+        with relays: RelayConnector,
+        source: PeerSource,
+        expected: PeerID?
+    ) async -> (ran: Bool, outcome: DialTarget.Outcome) {
+        let result = DialResult(address: "relay \(url.address)", expected: expected, local: sessions.identity)
+        let tls = sessions.tls
+        let invitation: RelayInvitation
+        let channel: PeerChannel
+        do {
+            (invitation, channel) = try await session(with: device, via: url, relays: relays, tls: tls)
+        } catch {
+            let record = result.connectFailed(.other("\(error)"), at: Wallclock.millis())
+            await directory.dialed(record)
+            return (false, DialTarget.Outcome(error: record.message))
+        }
+        let session = await sessions.connection(
+            channel,
+            role: invitation.serverSocket ? .acceptor : .dialer,
+            address: url.address,
+            source: source,
+            expected: expected,
+            via: url.address
+        )
+        .run()
+        return (true, await outcome(of: session, result))
+    }
+
+    /// A session through `url` with `device`, with TLS and frames on it. A relay that answers
+    /// "already connected" to the join (strelaysrv does when both ends join at the same instant)
+    /// has dropped that session's key: a new one is asked for, once, after a short pause.
+    private func session(
+        with device: RelayDeviceID,
+        via url: RelayURL,
+        relays: RelayConnector,
+        tls: PeerTLS
+    ) async throws -> (RelayInvitation, PeerChannel) {
+        for attempt in 1...2 {
+            let invitation = try await relays.invitation(to: device, via: url, timeout: Self.relayTimeout)
+            let role: PeerConnection.Role = invitation.serverSocket ? .acceptor : .dialer
+            do {
+                let channel = try await relays.joinSession(invitation, via: url, timeout: Self.relayTimeout) {
+                    try PeerChannel.wrap($0, role: role, tls: tls, gate: nil)
+                }
+                return (invitation, channel)
+            } catch RelayError.refused(RelayMessage.alreadyConnected, _) where attempt == 1 {
+                try await LoopClock.shared.sleep(for: .milliseconds(Int.random(in: 100...300)))
+            }
+        }
+        throw RelayError.refused(code: RelayMessage.alreadyConnected, message: "already connected")
+    }
+
+    /// What a session that ran came to, noted for `peerctl doctor`.
+    private func outcome(of session: ConnectionOutcome, _ result: DialResult) async -> DialTarget.Outcome {
+        let record = result.ended(session, at: Wallclock.millis())
+        await directory.dialed(record)
+        return DialTarget.Outcome(
+            peer: session.peer,
+            establishedFor: session.establishedFor,
+            // An ordinary close is no error; one before the session says how far it got.
+            error: session.establishedFor != nil || record.outcome == .ok ? session.error : record.message,
+            reachedItself: session.reachedItself
+        )
     }
 
     private func connect(_ address: PeerAddress, timeout: Duration) async throws -> PeerChannel {

@@ -70,6 +70,15 @@ final class PeerDialer: Service {
         }
     }
 
+    /// A member announced through the group how to reach it (or a join's code named the inviter's
+    /// relay): its addresses are dialed, then its relay route, while no session with it is up.
+    func reached(_ peer: PeerID, addresses: [PeerAddress], route: DialTarget.RelayRoute?) async {
+        let key = Key.member(peer)
+        if await directory.upsertTarget(key, addresses: addresses, source: .group, peer: peer, relayRoute: route) {
+            newTargets.continuation.yield(key)
+        }
+    }
+
     /// mDNS no longer sees `peer`: only a hint, acted on when no session is up.
     func lost(_ peer: PeerID) async {
         await directory.lost(.discovered(peer))
@@ -103,8 +112,12 @@ final class PeerDialer: Service {
             switch await directory.next(key, now: .now, dialable: await isDialable(key)) {
             case .dial(let addresses, let connectTimeout):
                 guard let target = await directory.target(key) else { return }
+                // With a relayed session up, only a direct path is tried: one that works replaces it.
+                var relayed = false
+                if let peer = target.peer { relayed = await directory.isConnected(peer) }
                 let outcome = await dialing.dial(
                     addresses,
+                    relay: relayed ? nil : target.relayRoute,
                     source: target.source,
                     expected: target.peer,
                     connectTimeout: connectTimeout,
@@ -137,7 +150,9 @@ final class PeerDialer: Service {
     /// Only a peer that could be admitted is dialed: one mDNS announced but we don't trust waits,
     /// and nobody is dialed once this daemon's own key was removed from the group.
     private func isDialable(_ key: Key) async -> Bool {
-        guard case .discovered(let peer) = key else { return await trust.removal == nil }
-        return await trust.shouldDial(peer)
+        switch key {
+        case .address: await trust.removal == nil
+        case .discovered(let peer), .member(let peer): await trust.shouldDial(peer)
+        }
     }
 }

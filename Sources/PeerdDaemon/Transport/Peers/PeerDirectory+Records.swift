@@ -31,7 +31,9 @@ extension PeerDirectory {
                     connectedSince: c.connectedSince,
                     lastSeen: c.lastSeen,
                     opsSent: c.opsSent,
-                    opsReceived: c.opsReceived
+                    opsReceived: c.opsReceived,
+                    path: c.via == nil ? .direct : .relay,
+                    via: c.via
                 )
             )
         }
@@ -99,6 +101,7 @@ extension PeerRecord.Source {
         case .named: self = .static
         case .inbound: self = .inbound
         case .mdns: self = .mdns
+        case .group: self = .group
         }
     }
 }

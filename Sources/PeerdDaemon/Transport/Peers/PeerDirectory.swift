@@ -10,6 +10,8 @@ package actor PeerDirectory {
         var address: String
         var source: PeerSource
         var role: PeerSession<ContinuousClock.Instant>.Role
+        /// The relay's `host:port` when the session rides on one; nil when it goes straight to the peer.
+        var via: String?
         var peer: PeerID?
         var name: String?
         var established: Bool
@@ -70,6 +72,7 @@ package actor PeerDirectory {
         address: String,
         source: PeerSource,
         role: PeerSession<ContinuousClock.Instant>.Role,
+        via: String? = nil,
         close: @escaping @Sendable (WireError) -> Void,
         send: @escaping @Sendable (PeerMessage) -> Void = { _ in }
     ) -> Int {
@@ -78,6 +81,7 @@ package actor PeerDirectory {
             address: address,
             source: source,
             role: role,
+            via: via,
             established: false,
             close: close,
             send: send
@@ -93,10 +97,16 @@ package actor PeerDirectory {
         guard var connection = connections[id] else {
             return WireError(.duplicateSession, "already connected to this peer")
         }
-        let candidate = SessionArbiter.Candidate(dialer: connection.role == .dialer ? localID : hello.peer)
+        let candidate = SessionArbiter.Candidate(
+            dialer: connection.role == .dialer ? localID : hello.peer,
+            relayed: connection.via != nil
+        )
         let others = connections.filter { $0.key != id && $0.value.established && $0.value.peer == hello.peer }
         if let (otherID, other) = others.first {
-            let existing = SessionArbiter.Candidate(dialer: other.role == .dialer ? localID : hello.peer)
+            let existing = SessionArbiter.Candidate(
+                dialer: other.role == .dialer ? localID : hello.peer,
+                relayed: other.via != nil
+            )
             let age = Duration.milliseconds(now - (other.connectedSince ?? now))
             switch SessionArbiter.decide(new: candidate, existing: existing, local: localID, existingAge: age) {
             case .keepExisting:
@@ -174,6 +184,20 @@ package actor PeerDirectory {
         connections.values.contains { $0.established && $0.peer == peer }
     }
 
+    /// How many established sessions ride on each relay, by its `host:port`.
+    func relayedSessions() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for connection in connections.values where connection.established {
+            if let via = connection.via { counts[via, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    /// Whether a session with `peer` goes straight to it (not through a relay).
+    func isConnectedDirectly(_ peer: PeerID) -> Bool {
+        connections.values.contains { $0.established && $0.peer == peer && $0.via == nil }
+    }
+
     // MARK: Dial targets
 
     /// Adds a target, or refreshes a known one (addresses, name, no longer lost). True if it is new.
@@ -182,14 +206,17 @@ package actor PeerDirectory {
         addresses: [PeerAddress],
         source: PeerSource,
         peer: PeerID? = nil,
-        name: String? = nil
+        name: String? = nil,
+        relayRoute: DialTarget.RelayRoute? = nil
     ) -> Bool {
         if targets[key] != nil {
             targets[key]?.found(at: addresses, name: name)
+            if relayRoute != nil { targets[key]?.relayRoute = relayRoute }
             ring(key)
             return false
         }
         targets[key] = DialTarget(key: key, addresses: addresses, source: source, peer: peer, name: name)
+        targets[key]?.relayRoute = relayRoute
         return true
     }
 
@@ -238,7 +265,10 @@ package actor PeerDirectory {
     /// What `key`'s dial loop does now (its target's state machine decides).
     func next(_ key: DialTarget.Key, now: ContinuousClock.Instant, dialable: Bool) -> DialTarget.Next {
         guard var target = targets[key] else { return .stop(.removed) }
-        let connected = target.peer.map(isConnected) ?? false
+        // A relayed session holds back only a target with no direct address to try: one that
+        // answers replaces it (``SessionArbiter``).
+        let connected =
+            target.peer.map { target.addresses.isEmpty ? isConnected($0) : isConnectedDirectly($0) } ?? false
         let next = target.next(now: now, connected: connected, dialable: dialable)
         targets[key] = target
         // Its loop stops, and its doorbell goes with it.

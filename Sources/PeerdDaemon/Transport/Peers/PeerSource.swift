@@ -7,4 +7,7 @@ enum PeerSource: Hashable, Sendable {
     case inbound
     /// Found on the LAN through mDNS.
     case mdns
+    /// A member that announced through the group how to reach it (a `reach` operation), or an
+    /// inviter whose code named a relay.
+    case group
 }

@@ -22,7 +22,7 @@ extension Doctor {
     private func relayCheck(_ relay: RelayRecord) -> DoctorCheck {
         switch relay.state {
         case .joined:
-            let latency = relay.latencyMs.map { "\(Int($0.rounded())) ms round trip" } ?? "no ping answered yet"
+            let latency = relay.latencyMs.map { "\(RelayRecord.words(ms: $0)) round trip" } ?? "no ping answered yet"
             let sessions = relay.sessions == 1 ? "1 session" : "\(relay.sessions) sessions"
             return .pass(.relay, "joined the relay \(relay.address): reachable, \(latency), \(sessions) through it")
         case .joining:

@@ -45,3 +45,10 @@ package struct RelayRecord: Hashable, Sendable, Codable {
         self.sessions = sessions
     }
 }
+
+extension RelayRecord {
+    /// A round trip in words: `0.4 ms`, `12 ms` (a tenth of a millisecond below ten).
+    package static func words(ms: Double) -> String {
+        ms < 10 ? "\((ms * 10).rounded() / 10) ms" : "\(Int(ms.rounded())) ms"
+    }
+}

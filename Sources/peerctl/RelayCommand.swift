@@ -54,7 +54,7 @@ struct RelayCommand: ParsableCommand {
             case .joined:
                 state = "joined"
                 if let since = relay.joinedSince { state += " \(Output.duration(Double(now - since) / 1000)) ago" }
-                if let latency = relay.latencyMs { state += ", \(Int(latency.rounded())) ms" }
+                if let latency = relay.latencyMs { state += ", \(RelayRecord.words(ms: latency))" }
             case .retrying:
                 state = "retrying" + (relay.retryIn.map { " in \(Output.duration($0))" } ?? "")
                 if let error = relay.lastError { state += ": \(error)" }

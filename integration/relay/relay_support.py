@@ -103,3 +103,21 @@ def join(joiner, code, inviter_id, *extra):
     if joined.get("peer") != inviter_id:
         raise CheckFailed(f"{joiner.name} joined {joined}, not the inviter {inviter_id}")
     return time.monotonic() - started
+
+
+def forged_code(code):
+    """A wl2 code like `code` (the same inviter, its device id, the same relay) with a secret the
+    inviter never made: what an outsider who learnt alice's relay id could bring. The encoding is
+    proto/SECURITY.md's "Invite codes": base32 of id ‖ secret ‖ device ‖ relay, then 2 check bytes."""
+    import base64
+    import hashlib
+    import os
+    body = code.lower().replace("-", "")
+    if not body.startswith("wl2"):
+        raise CheckFailed(f"not a wl2 code: {code}")
+    text = body[3:].upper()
+    raw = base64.b32decode(text + "=" * (-len(text) % 8))
+    payload = raw[:-2]
+    forged = payload[:16] + os.urandom(16) + payload[32:]
+    encoded = base64.b32encode(forged + hashlib.sha256(forged).digest()[:2]).decode().rstrip("=").lower()
+    return "wl2-" + "-".join(encoded[i:i + 5] for i in range(0, len(encoded), 5))

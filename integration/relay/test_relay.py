@@ -45,8 +45,8 @@ from harness import CheckFailed, HarnessError, expect_eventually, indent, tail  
 from houses import RELAY_IP, RELAY_PORT, Houses  # noqa: E402
 from lab import PEERD_PORT, SERVICE_TYPE, run_suite  # noqa: E402
 from relay_support import (  # noqa: E402
-    DIRECT_PATH, RELAY_PATH, describe_peers, describe_relays, invite, join, peer_rows, peerctl_json, relay_row,
-    relay_rows, session, sessions_on,
+    DIRECT_PATH, RELAY_PATH, describe_peers, describe_relays, forged_code, invite, join, peer_rows, peerctl_json,
+    relay_row, relay_rows, session, sessions_on,
 )
 from suite import Suite, selected  # noqa: E402
 
@@ -71,6 +71,7 @@ class Context:
         self.ids = {}
         self.details = []
         self.lan_code = None
+        self.relay_code = None
 
     @property
     def names(self):
@@ -221,6 +222,7 @@ def check_join_through_relay(ctx):
     h = ctx.houses
     ctx.ensure_running()
     code = invite(ctx.alice)
+    ctx.relay_code = code
     seconds = join(ctx.bob, code, ctx.id(ctx.alice))
     pair = [ctx.alice, ctx.bob]
     _, connected = waited(
@@ -470,6 +472,36 @@ def check_doctor(ctx):
     return "; ".join(f"{c.get('id')}: {c.get('summary')}" for c in relay_checks)
 
 
+def check_outsider(ctx):
+    """The relay decides nothing: mallory, a fresh peerd in house B that knows alice's relay id (a
+    code like bob's, with a secret alice never made), reaches alice through the relay and is refused
+    by admission; alice's group and list stay as they were. Last: it takes bob's host."""
+    ctx.ensure_running()
+    if not ctx.relay_code:
+        raise CheckFailed("no wl2 code from check c to forge one like it")
+    alice_members = len(peerctl_json(ctx.alice, "members").get("members", []))
+    alice_movies = movie_ids(ctx.alice)
+    ctx.bob.stop_peerd()
+    ctx.bob.start_peerd("mallory", fresh_state=True, group_secret=False)
+    mallory = ctx.bob.status()["peer"]
+    started = time.monotonic()
+    joined = ctx.bob.peerctl("join", forged_code(ctx.relay_code), timeout=60)
+    seconds = time.monotonic() - started
+    said = (joined.stdout + joined.stderr).strip()
+    if joined.returncode == 0 or "does not know this code" not in said:
+        raise CheckFailed(f"mallory's join with a forged code: exit {joined.returncode}: {said}")
+    refused = [p for p in peer_rows(ctx.alice) if p.get("peer") == mallory]
+    if not refused or refused[0].get("trust") != "untrusted":
+        raise CheckFailed(f"alice's peers do not show mallory refused: {refused}")
+    if len(peerctl_json(ctx.alice, "members").get("members", [])) != alice_members:
+        raise CheckFailed("alice's group changed after mallory's join")
+    if movie_ids(ctx.alice) != alice_movies or movie_ids(ctx.bob):
+        raise CheckFailed(f"lists changed: alice {len(movie_ids(ctx.alice))}, mallory {len(movie_ids(ctx.bob))}")
+    ctx.note(f"mallory ({mallory[:8]}) was told in {seconds:.2f} s: {said}")
+    ctx.note(f"alice lists mallory: {refused[0].get('state')}, {refused[0].get('lastError')}")
+    return f"refused by alice's admission through the relay in {seconds:.2f} s; alice's {alice_members} members unchanged"
+
+
 CHECKS = [
     ("a. NAT is real: no TCP between alice and bob either way; both reach the relay; mDNS stays home", check_nat,
      ["alice", "bob", "carol", "rA", "rB"]),
@@ -486,6 +518,8 @@ CHECKS = [
     ("g. a forwarded port: the alice–bob session becomes direct, nothing lost", check_direct_replaces_relay,
      ["alice", "bob", "rA"]),
     ("h. `peerctl doctor` on bob: the relay joined, with a latency", check_doctor, ["bob"]),
+    ("i. an outsider who knows alice's relay id is refused by admission through the relay", check_outsider,
+     ["alice", "bob", "relay"]),
 ]
 
 LOG_TAILS = {"peerd.log": 12, "avahi.log": 4, "strelaysrv.log": 8}

@@ -1,4 +1,5 @@
 import PeerdModel
+import PeerdRelay
 import Testing
 
 @testable import PeerdDaemon
@@ -146,6 +147,21 @@ struct DialTargetTests {
         let next = target.next(now: start + .seconds(1), connected: false, dialable: true)
         let until = try #require(next.waitDeadline, "no wait after a refused dial")
         #expect((start + .seconds(1)).duration(to: until) >= .seconds(1))
+    }
+
+    @Test func aMemberWithARelayToFallBackOnGivesEachAddressLessTime() throws {
+        var target = DialTarget(key: .member(bob), addresses: [address], source: .group, peer: bob)
+        #expect(
+            target.next(now: start, connected: false, dialable: true) == .dial([address], connectTimeout: .seconds(5))
+        )
+        let relay = try RelayURL.parse("relay://198.51.100.10:22067").get()
+        target.relayRoute = .init(device: RelayDeviceID(certificateDER: [1, 2, 3]), relays: [relay])
+        target.ended(.init(error: "no route"), now: start)
+        let until = try #require(target.next(now: start, connected: false, dialable: true).waitDeadline)
+        #expect(
+            target.next(now: until, connected: false, dialable: true)
+                == .dial([address], connectTimeout: .milliseconds(1500))
+        )
     }
 
     @Test func reachingItselfStopsForGood() {

@@ -66,10 +66,10 @@ RUN_TIMEOUT = 300  # s: a schemathesis run that takes longer fails
 MAX_BODY = 64 * 1024
 # WEB.md: the requests that stay with peerctl (WebBackend.swift, allowedFromPage), and their answers.
 PEERCTL_ONLY = {"follow", "connect", "invite", "join", "forget", "trust", "page", "diagnose", "import",
-                "addProfile", "deviceLink", "deviceList", "deviceUnlink", "listCreate", "listMember"}
+                "addProfile", "deviceLink", "deviceList", "deviceUnlink", "listCreate", "listMember", "relay"}
 PEERCTL_ONLY_RESPONSES = {"following", "change", "connecting", "invite", "joined", "forgotten", "trusted", "page",
                           "diagnosis", "imported", "profileAdded", "deviceLink", "devices", "deviceUnlinked",
-                          "listCreated", "listChanged"}
+                          "listCreated", "listChanged", "relays"}
 CHECKS = ["not_a_server_error", "status_code_conformance", "content_type_conformance",
           "response_headers_conformance", "response_schema_conformance", "positive_data_acceptance",
           "ignored_auth", "missing_required_header", "allow_header_conformance"]

@@ -82,6 +82,10 @@ struct DialTarget: Sendable {
     static let quickConnectTimeout = Duration.seconds(1)
     static let quickPause = Duration.milliseconds(400)
     static let connectTimeout = Duration.seconds(5)
+    /// An address of a target with a relay to fall back on gets at most this long: a LAN or a
+    /// forwarded port answers well within it, and an address of another house's LAN never does, so
+    /// the relay is not kept waiting for each of them (proto/PEER.md, "Relays and reach").
+    static let beforeRelayTimeout = Duration.milliseconds(1500)
 
     let key: Key
     var addresses: [PeerAddress]
@@ -124,7 +128,8 @@ struct DialTarget: Sendable {
         }
         if case .retrying(let at) = phase, now < at { return .wait(until: at) }
         phase = .dialing
-        return .dial(addresses, connectTimeout: isQuick(now) ? Self.quickConnectTimeout : Self.connectTimeout)
+        let timeout = isQuick(now) ? Self.quickConnectTimeout : Self.connectTimeout
+        return .dial(addresses, connectTimeout: relayRoute == nil ? timeout : min(timeout, Self.beforeRelayTimeout))
     }
 
     private func isQuick(_ now: ContinuousClock.Instant) -> Bool {

@@ -56,9 +56,11 @@ struct RelayCommand: ParsableCommand {
                 if let since = relay.joinedSince { state += " \(Output.duration(Double(now - since) / 1000)) ago" }
                 if let latency = relay.latencyMs { state += ", \(RelayRecord.words(ms: latency))" }
             case .retrying:
-                state = "retrying" + (relay.retryIn.map { " in \(Output.duration($0))" } ?? "")
+                state =
+                    "retrying" + (relay.retryIn.map { $0 < 1 ? " in a moment" : " in \(Output.duration($0))" } ?? "")
                 if let error = relay.lastError { state += ": \(error)" }
             }
+            guard relay.state == .joined else { return "\(relay.url)  \(state)" }
             let sessions = relay.sessions == 1 ? "1 session" : "\(relay.sessions) sessions"
             return "\(relay.url)  \(state)  (\(sessions))"
         }

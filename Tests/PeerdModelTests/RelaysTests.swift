@@ -189,7 +189,7 @@ import Testing
         let cleared = Self.relays([], by: Peers.alice, lamport: 2)
         #expect(
             HistoryLine.text(of: cleared, name: Peers.name(of:), movie: "", kindName: nil)
-                == "alice left the group without a relay"
+                == "alice took away the group's relays: it has none now"
         )
         let told = Self.reach(["192.168.1.20:7601", "[fd00::2]:7601"], by: Peers.bob, lamport: 1)
         #expect(

@@ -34,7 +34,7 @@ struct RelayDesk: Sendable {
 
     private func change(_ text: String, adding: Bool) async -> ControlResponse {
         let url: RelayURL
-        switch RelayURL.parse(text.filter { !$0.isWhitespace }) {
+        switch Self.parse(text, adding: adding) {
         case .failure(let error): return .error(WireError(.badRequest, "\(error)"))
         case .success(let parsed): url = parsed
         }
@@ -58,5 +58,16 @@ struct RelayDesk: Sendable {
         }
         await presence.use(urls.compactMap { try? RelayURL.parse($0).get() })
         return .relays(await records())
+    }
+
+    /// The URL `text` names; a relay to remove may also be named by its `host:port` alone, as
+    /// `peerctl relay` shows it.
+    private static func parse(_ text: String, adding: Bool) -> Result<RelayURL, RelayURLError> {
+        let text = text.filter { !$0.isWhitespace }
+        let parsed = RelayURL.parse(text)
+        guard !adding, case .failure = parsed, !text.contains("://") else { return parsed }
+        let bare = RelayURL.parse("relay://" + text)
+        if case .success = bare { return bare }
+        return parsed
     }
 }

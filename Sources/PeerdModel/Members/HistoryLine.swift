@@ -45,7 +45,7 @@ package enum HistoryLine {
             return "\(who) reported: " + NewsWords.changes(news, movie: movie)
         case .relays:
             guard let relays = operation.relays else { return "\(who) set the group's relays" }
-            guard !relays.urls.isEmpty else { return "\(who) left the group without a relay" }
+            guard !relays.urls.isEmpty else { return "\(who) took away the group's relays: it has none now" }
             return "\(who) set the group's relays to \(relays)"
         case .reach:
             guard let reach = operation.reach else { return "\(who) told how to reach their machine" }

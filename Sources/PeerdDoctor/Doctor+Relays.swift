@@ -1,3 +1,4 @@
+import PeerdModel
 import PeerdWire
 
 /// The group's relays as this daemon stands with each, and the overlay networks mDNS doesn't cross
@@ -41,7 +42,7 @@ extension Doctor {
                 "can't join the relay \(relay.address)\(retry)",
                 cause: relay.lastError ?? "the relay did not answer",
                 fix: "check that strelaysrv runs there and that TCP \(relay.address) is open to this machine "
-                    + "(nc -vz \(relay.address.replacingColon())); members in this house still reach each other directly"
+                    + "(nc -vz \(Self.ncTarget(relay.address))); members in this house still reach each other directly"
             )
         }
     }
@@ -61,22 +62,13 @@ extension Doctor {
         )
     }
 
+    /// `host port` from `host:port`, as `nc` takes them.
+    static func ncTarget(_ address: String) -> String {
+        PeerAddress(address, defaultPort: nil).map { "\($0.host) \($0.port)" } ?? address
+    }
+
     /// `tailscale0`, `wg0`, `wg-home`, `zt…` (ZeroTier): the names those tools give their interfaces.
     static func isOverlay(_ name: String) -> Bool {
         ["tailscale", "wg", "zt", "nebula"].contains { name.hasPrefix($0) }
-    }
-}
-
-extension String {
-    /// `host port` from `host:port`, as `nc` takes them.
-    fileprivate func replacingColon() -> String {
-        guard let colon = lastIndex(of: ":") else { return self }
-        return self[..<colon].trimmingBrackets() + " " + self[index(after: colon)...]
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingBrackets() -> String {
-        String(hasPrefix("[") && hasSuffix("]") ? dropFirst().dropLast() : self)
     }
 }

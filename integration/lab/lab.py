@@ -48,7 +48,7 @@ import threading
 import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from harness import HarnessError, eventually, spawn, stop_process, tail, write_group_secret  # noqa: E402
+from harness import HarnessError, eventually, indent, spawn, stop_process, tail, write_group_secret  # noqa: E402
 from lab_host import Host  # noqa: E402
 from lab_support import (  # noqa: E402
     DEFAULT_WAIT,
@@ -180,6 +180,17 @@ class Lab:
 
     def host(self, name):
         return next(h for h in self.all_hosts if h.name == name)
+
+    def print_logs(self, involved, tails):
+        """After a failed check: the last lines of each involved host's logs, `tails` naming each log
+        and how many lines of it; every log stays whole in the run dir."""
+        for name in involved:
+            host = self.host(name)
+            for log, lines in tails.items():
+                if (host.dir / log).exists():
+                    print(indent(f"--- {host.name}/{log}, last {lines} lines:"))
+                    print(indent(tail(host.dir / log, lines), "          "), flush=True)
+        print(indent(f"(every daemon's full log: {self.run_dir}/<host>/*.log)"), flush=True)
 
     def __enter__(self):
         reason = preflight()

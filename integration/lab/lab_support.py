@@ -70,11 +70,12 @@ def preflight():
     return None
 
 
-def skip_unless_possible():
-    """Exits 77 with one line when the lab can't run here."""
-    reason = preflight()
+def skip_unless_possible(check=None, what="lab"):
+    """Exits 77 with one line, "<what> skipped: <why>", when `check` (this lab's `preflight` by
+    default; a lab built on it passes its own) says the lab can't run here."""
+    reason = (check or preflight)()
     if reason:
-        print(f"lab skipped: {reason}", flush=True)
+        print(f"{what} skipped: {reason}", flush=True)
         sys.exit(SKIP_EXIT_CODE)
 
 

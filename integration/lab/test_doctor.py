@@ -45,7 +45,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from harness import CheckFailed, HarnessError, TimedOut, eventually, indent, tail, write_group_secret  # noqa: E402
+from harness import CheckFailed, HarnessError, TimedOut, eventually, indent, write_group_secret  # noqa: E402
 from lab import sh  # noqa: E402
 from suite import Suite  # noqa: E402
 
@@ -498,14 +498,6 @@ CHECKS = [
 LOG_TAILS = {"peerd.log": 12, "avahi.log": 4}
 
 
-def print_logs(lab, involved):
-    for name in involved:
-        host = lab.host(name)
-        for log, lines in LOG_TAILS.items():
-            if (host.dir / log).exists():
-                print(indent(f"--- {host.name}/{log}, last {lines} lines:"))
-                print(indent(tail(host.dir / log, lines), "          "), flush=True)
-    print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
 
 
 
@@ -542,7 +534,7 @@ def run_checks(lab, suite):
             continue
         ctx.details = []
         if not suite.check(title, check, ctx, notes=ctx.details):
-            print_logs(lab, involved)
+            lab.print_logs(involved, LOG_TAILS)
             recover(ctx)
 
 

@@ -20,7 +20,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import lab as labkit  # noqa: E402
-from harness import CheckFailed, HarnessError, expect_eventually, indent, stop_process, tail  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually, stop_process  # noqa: E402
 from lab import PROTOCOL, SERVICE_TYPE  # noqa: E402
 from suite import Suite  # noqa: E402
 
@@ -484,15 +484,6 @@ CHECKS = [
 LOG_TAILS = {"peerd.log": 10, "avahi.log": 4, "zeroconf.log": 4, "spoofer.log": 6, "spoofer.jsonl": 6}
 
 
-def print_logs(lab, involved):
-    """Tails of the involved hosts' peerd, avahi and zeroconf logs; all logs stay in the run dir."""
-    for name in involved:
-        host = lab.host(name)
-        for log, lines in LOG_TAILS.items():
-            if (host.dir / log).exists():
-                print(indent(f"--- {host.name}/{log}, last {lines} lines:"))
-                print(indent(tail(host.dir / log, lines), "          "), flush=True)
-    print(indent(f"(every daemon's full log: {lab.run_dir}/<host>/*.log)"), flush=True)
 
 
 
@@ -510,7 +501,7 @@ def run_checks(lab, checks, suite):
             continue
         ctx.details = []
         if not suite.check(title, check, ctx, notes=ctx.details):
-            print_logs(lab, involved)
+            lab.print_logs(involved, LOG_TAILS)
             harness_ok = check is not check_self
 
 

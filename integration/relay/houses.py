@@ -30,7 +30,6 @@ the machine can't host it: no root or namespaces, no avahi-daemon, strelaysrv or
 """
 
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -43,9 +42,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "lab"))
 from harness import HarnessError, eventually, stop_process, tail  # noqa: E402
-from lab import Host, Lab, LabSkip, SKIP_EXIT_CODE, cleanup_stale, sh  # noqa: E402
+from lab import SKIP_EXIT_CODE, Host, Lab, LabSkip, cleanup_stale, sh  # noqa: E402, F401 (bench_relay reads SKIP_EXIT_CODE here)
 from lab import preflight as lab_preflight  # noqa: E402
 from lab_support import DEFAULT_WAIT  # noqa: E402
+from lab_support import skip_unless_possible as lab_skip_unless_possible  # noqa: E402
 
 WAN = "198.51.100"
 RELAY_IP = f"{WAN}.10"
@@ -93,10 +93,7 @@ def preflight():
 
 def skip_unless_possible():
     """Exits 77 with one line when the two houses can't be built here."""
-    reason = preflight()
-    if reason:
-        print(f"relay lab skipped: {reason}", flush=True)
-        sys.exit(SKIP_EXIT_CODE)
+    lab_skip_unless_possible(preflight, "relay lab")
 
 
 def parse_relay_uri(line):

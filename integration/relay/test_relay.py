@@ -41,12 +41,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import houses as houseskit  # noqa: E402
-from harness import CheckFailed, HarnessError, expect_eventually, indent, tail  # noqa: E402
+from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
 from houses import RELAY_IP, RELAY_PORT, Houses  # noqa: E402
 from lab import PEERD_PORT, SERVICE_TYPE, run_suite  # noqa: E402
 from relay_support import (  # noqa: E402
     DIRECT_PATH, RELAY_PATH, describe_peers, describe_relays, forged_code, invite, join, peer_rows, peerctl_json,
-    relay_row, relay_rows, session, sessions_on,
+    relay_row, session, sessions_on,
 )
 from suite import Suite, selected  # noqa: E402
 
@@ -390,7 +390,6 @@ def check_direct_replaces_relay(ctx):
            hosts=[ctx.alice, ctx.bob])
     h.forward_port(h.rA, PEERD_PORT, ctx.alice)
     ctx.bob.add(*SWITCH_MOVIE)
-    started = time.monotonic()
     address = f"{h.rA.wan_ip}:{PEERD_PORT}"
     connected = ctx.bob.peerctl("connect", address)
     if connected.returncode != 0:
@@ -525,14 +524,6 @@ CHECKS = [
 LOG_TAILS = {"peerd.log": 12, "avahi.log": 4, "strelaysrv.log": 8}
 
 
-def print_logs(houses, involved):
-    for name in involved:
-        host = houses.host(name)
-        for log, lines in LOG_TAILS.items():
-            if (host.dir / log).exists():
-                print(indent(f"--- {host.name}/{log}, last {lines} lines:"))
-                print(indent(tail(host.dir / log, lines), "          "), flush=True)
-    print(indent(f"(every daemon's full log: {houses.run_dir}/<host>/*.log)"), flush=True)
 
 
 def run_checks(houses, checks, suite):
@@ -540,7 +531,7 @@ def run_checks(houses, checks, suite):
     for title, check, involved in checks:
         ctx.details = []
         if not suite.check(title, check, ctx, notes=ctx.details):
-            print_logs(houses, involved)
+            houses.print_logs(involved, LOG_TAILS)
 
 
 def main():

@@ -1,6 +1,5 @@
 import Logging
 import PeerdRelay
-import PeerdSync
 
 /// Runs a peer session in each session a relay invites this daemon to: another member asked the
 /// relay for it. The relay only forwards bytes; TLS and admission inside decide who the other end
@@ -14,13 +13,9 @@ struct RelayInvitations: Sendable {
     let logger: Logger
 
     func accept(_ invitation: RelayInvitation, via relay: RelayURL) async {
-        let role: PeerConnection.Role = invitation.serverSocket ? .acceptor : .dialer
-        let (tls, gate) = (sessions.tls, self.gate)
         let channel: PeerChannel
         do {
-            channel = try await connector.joinSession(invitation, via: relay, timeout: NetworkDialing.relayTimeout) {
-                try PeerChannel.wrap($0, role: role, tls: tls, gate: gate)
-            }
+            channel = try await sessions.relayedChannel(invitation, via: relay, connector: connector, gate: gate)
         } catch {
             logger.info(
                 "could not join a session the relay offered",
@@ -28,13 +23,6 @@ struct RelayInvitations: Sendable {
             )
             return
         }
-        _ = await sessions.connection(
-            channel,
-            role: role,
-            address: relay.address,
-            source: .inbound,
-            via: relay.address
-        )
-        .run()
+        _ = await sessions.relayedConnection(channel, invitation, via: relay, source: .inbound).run()
     }
 }

@@ -34,9 +34,6 @@ struct NetworkDialing: Dialing {
     /// Asks relays for sessions; nil in a daemon without relays (tests).
     let relays: RelayConnector?
 
-    /// How long a relay may take to answer a request for a session, and then to join it.
-    static let relayTimeout = Duration.seconds(10)
-
     private var directory: PeerDirectory { sessions.directory }
 
     /// Tries each address in order until one connects, then each relay, and runs the session on
@@ -98,23 +95,21 @@ struct NetworkDialing: Dialing {
         expected: PeerID?
     ) async -> (ran: Bool, outcome: DialTarget.Outcome) {
         let result = DialResult(address: "relay \(url.address)", expected: expected, local: sessions.identity)
-        let tls = sessions.tls
         let invitation: RelayInvitation
         let channel: PeerChannel
         do {
-            (invitation, channel) = try await session(with: device, via: url, relays: relays, tls: tls)
+            (invitation, channel) = try await session(with: device, via: url, relays: relays)
         } catch {
             let record = result.connectFailed(.other("\(error)"), at: Wallclock.millis())
             await directory.dialed(record)
             return (false, DialTarget.Outcome(error: record.message))
         }
-        let session = await sessions.connection(
+        let session = await sessions.relayedConnection(
             channel,
-            role: invitation.serverSocket ? .acceptor : .dialer,
-            address: url.address,
+            invitation,
+            via: url,
             source: source,
-            expected: expected,
-            via: url.address
+            expected: expected
         )
         .run()
         return (true, await outcome(of: session, result))
@@ -126,16 +121,16 @@ struct NetworkDialing: Dialing {
     private func session(
         with device: RelayDeviceID,
         via url: RelayURL,
-        relays: RelayConnector,
-        tls: PeerTLS
+        relays: RelayConnector
     ) async throws -> (RelayInvitation, PeerChannel) {
         for attempt in 1...2 {
-            let invitation = try await relays.invitation(to: device, via: url, timeout: Self.relayTimeout)
-            let role: PeerConnection.Role = invitation.serverSocket ? .acceptor : .dialer
+            let invitation = try await relays.invitation(
+                to: device,
+                via: url,
+                timeout: PeerSessionFactory.relayTimeout
+            )
             do {
-                let channel = try await relays.joinSession(invitation, via: url, timeout: Self.relayTimeout) {
-                    try PeerChannel.wrap($0, role: role, tls: tls, gate: nil)
-                }
+                let channel = try await sessions.relayedChannel(invitation, via: url, connector: relays, gate: nil)
                 return (invitation, channel)
             } catch RelayError.refused(RelayMessage.alreadyConnected, _) where attempt == 1 {
                 try await LoopClock.shared.sleep(for: .milliseconds(Int.random(in: 100...300)))

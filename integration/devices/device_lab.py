@@ -116,8 +116,10 @@ def unlink(w, which):
 
 
 def device_at(w, address):
-    """The device `device list` shows at `address`, or None."""
-    return next((d for d in devices(w) if d.get("address") == address), None)
+    """The newest device `device list` shows at `address` (a phone linked again after a failed check
+    has its old device there too), or None."""
+    return max((d for d in devices(w) if d.get("address") == address), key=lambda d: d.get("linkedAt") or 0,
+               default=None)
 
 
 # MARK: marks and picks, as the daemons hold them
@@ -173,6 +175,13 @@ DOCUMENT = """
   return {status: n ? n.responseStatus : null, url: location.href, type: document.contentType,
           ready: document.body ? document.body.dataset.ready || null : null,
           text: document.body ? document.body.innerText.trim().replace(/\\s+/g, ' ').slice(0, 300) : ''};"""
+# What the browser fetched for this document (a module that never came leaves the page's script
+# unrun: "Connecting…" and no error), and whether the script ran (route() sets body[data-view]).
+LOADED = """
+  const shown = (e) => [new URL(e.name).pathname, e.responseStatus, Math.round(e.duration)];
+  return {view: document.body ? document.body.dataset.view || null : null,
+          live: document.getElementById('live-text')?.textContent || null,
+          fetched: performance.getEntriesByType('resource').map(shown)};"""
 CARDS = "return [...document.querySelectorAll('ol#movies > li.card[data-movie-id]')].map(c => Number(c.dataset.movieId))"
 PICK_CARD = ("const c = document.querySelector('#pick-card article.pick-card');"
              "return c && !document.getElementById('pick-vote').hidden ? Number(c.dataset.movieId) : null")
@@ -189,7 +198,10 @@ class DevicePage:
         return self.phone.label
 
     def open(self):
-        """Opens the link: the phone lands on `/`, the page ready."""
+        """Opens the link in a blank tab: the phone lands on `/`, the page ready. (A page left from a
+        check before, told it is unlinked, reloads itself; a reload that came while the link was
+        opening took its place, and the link, used up, never set the cookie.)"""
+        self.phone.get("about:blank")
         self.phone.get(self.link.url)
         self.wait_ready("after opening the link")
         return self
@@ -210,7 +222,10 @@ class DevicePage:
             self.phone.wait("return document.body && document.body.dataset.ready === 'true'",
                             f"the page ready (body[data-ready=true]) on {self.label} {when}")
         except CheckFailed as error:
-            raise CheckFailed(f"{error}\nthe document: {self.document()}") from None
+            errors = [e.get("message", "")[:200] for e in self.phone.ask("console")["entries"]
+                      if e.get("level") == "SEVERE" and "image.tmdb.org" not in e.get("message", "")][:8]
+            raise CheckFailed(f"{error}\nthe document: {self.document()}\nits script and fetches: "
+                              f"{self.phone.js(LOADED)}\nthe console's errors: {errors}") from None
 
     def document(self):
         return self.phone.js(DOCUMENT)

@@ -438,7 +438,8 @@ class World:
 def run_world(suite, world, checks, hello):
     """Brings `world` up, prints `hello(world, seconds)`, then runs `checks` on it in order: `(title,
     check)` or `(title, check, unless)`, where `unless(world)` may say why the check is skipped here.
-    A daemon that died ends the run. The world is stopped at the end, whatever happened."""
+    After a failed check, the tails of the daemons' logs. A daemon that died ends the run. The world
+    is stopped at the end, whatever happened."""
     try:
         t0 = time.monotonic()
         try:
@@ -454,7 +455,8 @@ def run_world(suite, world, checks, hello):
                 suite.skip_check(title, why)
                 continue
             notes = []
-            suite.check(title, check, world, notes=notes)
+            if not suite.check(title, check, world, notes=notes):
+                world.lab.print_logs([h.name for h in world.members], {"peerd.log": 12})
             reason = world.dead()
             if reason:
                 what, _, detail = reason.partition("\n")

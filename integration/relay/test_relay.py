@@ -12,14 +12,18 @@ house B with bob. Every peerd runs without a group secret, so it trusts only who
   c. bob joins alice's invite code with no address, through the relay: both show each other
      connected, path relay, via 198.51.100.10:22067; bob lists the group's relay, joined; the relay
      holds an active session and sees only the routers' addresses.
+  c'. bob's member page, in a real Chromium on bob's machine, shows alice connected "via relay
+     198.51.100.10:22067" (skipped, with its own line, without Selenium or Chromium).
   d. carol stays direct with alice, and carol and bob, who never met, reach each other (path relay).
   e. an add, a mark and a pick cross the houses: the same result on all three.
   f. strelaysrv is killed while bob adds 50 movies: every add is acknowledged, bob's relay says
      `retrying` with an error, alice and carol stay connected; the relay returns with the same id
      and all three list every movie.
   g. a port forward on rA and `peerctl connect 198.51.100.1:7601` on bob: the alice–bob session
-     becomes direct, and an add made just before the switch is on both sides.
+     becomes direct, and an add made just before the switch is on both sides; bob's page says
+     "direct · 198.51.100.1:7601".
   h. `peerctl doctor` on bob: its relay check passes, saying joined and a latency.
+  i. an outsider who knows alice's relay id is refused by admission through the relay.
 
 Prints one line per check with what it measured and ends with exactly `relay: N passed, M failed`.
 Exit status: 0 all passed, 1 something failed, 77 the machine can't host the two houses (one line,
@@ -48,6 +52,7 @@ from relay_support import (  # noqa: E402
     DIRECT_PATH, RELAY_PATH, describe_peers, describe_relays, forged_code, invite, join, peer_rows, peerctl_json,
     relay_row, session, sessions_on,
 )
+from relay_page import HousePage  # noqa: E402
 from suite import Suite, selected  # noqa: E402
 
 WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
@@ -72,6 +77,7 @@ class Context:
         self.details = []
         self.lan_code = None
         self.relay_code = None
+        self.page = HousePage(self.bob)  # bob's member page in Chromium, opened by check c'
 
     @property
     def names(self):
@@ -244,6 +250,17 @@ def check_join_through_relay(ctx):
             f"bob's relay joined {bob_joined:.2f} s after that")
 
 
+def check_page_path(ctx):
+    """bob's member page, in Chromium on bob's machine: its peers panel shows alice connected via
+    the relay, as `peerctl peers` does."""
+    ctx.ensure_running()
+    waited(ctx, lambda: sessions_on(ctx.bob, ctx.id(ctx.alice), RELAY_PATH, RELAY_VIA),
+           "alice–bob through the relay", hosts=[ctx.alice, ctx.bob])
+    name, state, path = ctx.page.open().peer_path(ctx.id(ctx.alice), f"via relay {RELAY_VIA}",
+                                                  f"ul#peers on bob's page showing alice via relay {RELAY_VIA}")
+    return f"bob's page (Chromium {ctx.page.browser.version}): {name} {state} ({path})"
+
+
 def check_carol(ctx):
     """carol stays direct with alice; carol and bob, who never met, connect through the relay."""
     ctx.ensure_running()
@@ -410,6 +427,10 @@ def check_direct_replaces_relay(ctx):
            f"{sorted(expected)} on alice and bob")
     forwarded = h.forwarded(h.rA, PEERD_PORT, ctx.alice)
     row = session(ctx.bob, ctx.id(ctx.alice))
+    if ctx.page.browser is not None:  # check c' opened it
+        shown = ctx.page.peer_path(ctx.id(ctx.alice), f"direct · {address}",
+                                   f"ul#peers on bob's page showing alice direct · {address}")
+        ctx.note(f"bob's page: {' '.join(shown)}")
     return (f"direct {seconds:.2f} s after `connect` (bob dials {row.get('address')}); {SWITCH_MOVIE[0]} added just "
             f"before and {AFTER_SWITCH[0]} after are on both; rA forwarded {forwarded} packets to alice")
 
@@ -509,6 +530,8 @@ CHECKS = [
      ["alice", "carol", "relay"]),
     ("c. bob joins from house B through the relay: path relay via 198.51.100.10:22067 on both",
      check_join_through_relay, ["alice", "bob", "relay"]),
+    (f"c'. bob's page in Chromium says alice is via relay {RELAY_VIA}", check_page_path, ["alice", "bob"],
+     HousePage.missing),
     ("d. carol stays direct with alice; carol and bob, who never met, connect through the relay", check_carol,
      ["alice", "bob", "carol"]),
     ("e. an add, a mark and a pick cross the houses", check_crossing, ["alice", "bob", "carol"]),
@@ -528,10 +551,17 @@ LOG_TAILS = {"peerd.log": 12, "avahi.log": 4, "strelaysrv.log": 8}
 
 def run_checks(houses, checks, suite):
     ctx = Context(houses)
-    for title, check, involved in checks:
-        ctx.details = []
-        if not suite.check(title, check, ctx, notes=ctx.details):
-            houses.print_logs(involved, LOG_TAILS)
+    try:
+        for title, check, involved, *unless in checks:
+            why = unless[0]() if unless else None
+            if why:
+                suite.skip_check(title, why)
+                continue
+            ctx.details = []
+            if not suite.check(title, check, ctx, notes=ctx.details):
+                houses.print_logs(involved, LOG_TAILS)
+    finally:
+        ctx.page.stop()
 
 
 def main():

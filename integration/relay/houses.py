@@ -242,7 +242,10 @@ class Houses(Lab):
         return [
             ("PREROUTING", "-t", "nat", "-i", "wan0", "-p", "tcp", "-d", router.wan_ip, "--dport", str(port),
              "-j", "DNAT", "--to-destination", f"{host.ip}:{port}"),
-            ("FORWARD", "-i", "wan0", "-p", "tcp", "-d", host.ip, "--dport", str(port), "-j", "ACCEPT"),
+            # Only what the forward rewrote, as a home router lets in: a SYN from the other house
+            # to alice's LAN address itself (the routers route the houses' subnets) stays dropped.
+            ("FORWARD", "-i", "wan0", "-p", "tcp", "-d", host.ip, "--dport", str(port), "-m", "conntrack", "--ctstate",
+             "DNAT", "-j", "ACCEPT"),
         ]
 
     # MARK: the relay

@@ -47,7 +47,7 @@ struct NetworkDialing: Dialing {
         logger: Logger
     ) async -> DialTarget.Outcome {
         var failure = DialTarget.Outcome(error: "no address to dial")
-        for address in addresses {
+        for (index, address) in addresses.enumerated() {
             // Told meanwhile that this daemon's key was removed from the group: no further address is tried.
             if let removal = await sessions.trust.removal { return DialTarget.Outcome(error: removal) }
             let result = DialResult(address: address.description, expected: expected, local: sessions.identity)
@@ -70,7 +70,14 @@ struct NetworkDialing: Dialing {
                 expected: expected
             )
             .run()
-            return await outcome(of: session, result)
+            let ended = await outcome(of: session, result)
+            // An address another machine announced may be one this machine has too (Docker's
+            // 172.17.0.1 on both, a LAN range two houses share): one that reached someone else, or
+            // this daemon, is passed over while another address or a relay remains.
+            let more = index < addresses.count - 1 || relay != nil
+            guard more, Self.reachedSomeoneElse(session, expected: expected) else { return ended }
+            logger.debug("passed over an address of someone else", metadata: ["address": "\(address)"])
+            failure = DialTarget.Outcome(error: ended.error)
         }
         guard let relay, let relays, await sessions.trust.removal == nil else { return failure }
         for url in relay.relays {
@@ -83,6 +90,15 @@ struct NetworkDialing: Dialing {
             failure = through.outcome
         }
         return failure
+    }
+
+    /// Whether a session that never got going reached this daemon itself, or a peer other than
+    /// the one expected: the address is someone else's here.
+    static func reachedSomeoneElse(_ session: ConnectionOutcome, expected: PeerID?) -> Bool {
+        guard session.establishedFor == nil else { return false }
+        if session.reachedItself { return true }
+        guard let expected, let reached = session.peer else { return false }
+        return reached != expected
     }
 
     /// Asks `url` for a session with `device` and runs the peer session inside it; `ran` is false

@@ -19,8 +19,9 @@ house B with bob. Every peerd runs without a group secret, so it trusts only who
   f. strelaysrv is killed while bob adds 50 movies: every add is acknowledged, bob's relay says
      `retrying` with an error, alice and carol stay connected; the relay returns with the same id
      and all three list every movie.
-  f'. alice and bob each get a bridge docker0 at 172.17.0.1: each one's reach names an address where
-     the other finds itself; restarted together, they still connect, through the relay.
+  f'. alice and bob each get a bridge docker0 at 172.17.0.1, left out of their reach, and a second
+     LAN at 192.168.1.10, which their reach names and where the other finds itself; restarted
+     together, they still connect, through the relay.
   g. a port forward on rA and `peerctl connect 198.51.100.1:7601` on bob: the alice–bob session
      becomes direct, and an add made just before the switch is on both sides; bob's page says
      "direct · 198.51.100.1:7601".
@@ -397,10 +398,12 @@ def check_relay_killed(ctx):
             f"{converged:.1f} s later: {counts}")
 
 
-# MARK: f'. an address both houses have
+# MARK: f'. addresses both houses have
 
 
-BRIDGE = "172.17.0.1"  # Docker's default bridge: the same address on every machine that runs it
+DOCKER = "172.17.0.1"  # Docker's default bridge: the same address on every machine that runs it
+SHARED = "192.168.1.10"  # both houses' routers hand out 192.168.1.0/24, and both machines got .10
+EXTRA_INTERFACES = [("docker0", f"{DOCKER}/16"), ("lan1", f"{SHARED}/24")]
 
 
 def restart(*hosts):
@@ -411,31 +414,38 @@ def restart(*hosts):
 
 
 def check_shared_address(ctx):
-    """alice and bob each get a container bridge at 172.17.0.1 (a bridge docker0, as Docker makes on
-    every machine it runs on), so each one's reach names an address where the other finds itself.
+    """alice and bob each get a bridge docker0 at 172.17.0.1, as Docker makes on every machine, and a
+    second LAN interface at 192.168.1.10, as two houses with the same router defaults may: docker0
+    stays out of each one's reach; 192.168.1.10 is in it, an address where the other finds itself.
     Restarted together, knowing each other's new reach, they still connect: through the relay."""
     ctx.ensure_running()
     pair = [ctx.alice, ctx.bob]
     for host in pair:
-        host.run(f"ip link add docker0 type bridge && ip addr add {BRIDGE}/16 dev docker0 && ip link set docker0 up",
-                 check=True)
-    for host in pair:  # one at a time: each restart announces the bridge, and the other learns it
-        restart(host)
-        waited(ctx, lambda: sessions_on(ctx.bob, ctx.id(ctx.alice), RELAY_PATH), f"alice–bob again after {host.name}'s "
-               "restart", timeout=2 * WAIT, hosts=pair)
-    restart(*pair)
-    _, seconds = waited(ctx, lambda: sessions_on(ctx.bob, ctx.id(ctx.alice), RELAY_PATH, RELAY_VIA)
-                        and sessions_on(ctx.alice, ctx.id(ctx.bob), RELAY_PATH, RELAY_VIA),
-                        f"alice and bob, each announcing {BRIDGE}, connected through the relay after restarting together",
-                        timeout=2 * WAIT, hosts=pair)
-    bridge = f"{BRIDGE}:{PEERD_PORT}"
-    known = {a.name: session(a, ctx.id(b)).get("addresses") or [] for a, b in ((ctx.alice, ctx.bob), (ctx.bob, ctx.alice))}
-    for host in pair:
-        host.run("ip link del docker0")
-    if not all(bridge in addresses for addresses in known.values()):
-        raise CheckFailed(f"the addresses each knows of the other: {known}; each should name {bridge} (its reach)")
-    return (f"both restarted at once with {BRIDGE} on each (alice knows bob at {known['alice']}, bob alice at "
-            f"{known['bob']}): path relay on both {seconds:.2f} s later")
+        for name, address in EXTRA_INTERFACES:
+            host.run(f"ip link add {name} type bridge && ip addr add {address} dev {name} && ip link set {name} up",
+                     check=True)
+    try:
+        for host in pair:  # one at a time: each restart announces the new reach, and the other learns it
+            restart(host)
+            waited(ctx, lambda: sessions_on(ctx.bob, ctx.id(ctx.alice), RELAY_PATH),
+                   f"alice–bob again after {host.name}'s restart", timeout=2 * WAIT, hosts=pair)
+        restart(*pair)
+        _, seconds = waited(ctx, lambda: sessions_on(ctx.bob, ctx.id(ctx.alice), RELAY_PATH, RELAY_VIA)
+                            and sessions_on(ctx.alice, ctx.id(ctx.bob), RELAY_PATH, RELAY_VIA),
+                            f"alice and bob, each announcing {SHARED}, connected through the relay after restarting "
+                            "together", timeout=2 * WAIT, hosts=pair)
+        known = {a.name: session(a, ctx.id(b)).get("addresses") or []
+                 for a, b in ((ctx.alice, ctx.bob), (ctx.bob, ctx.alice))}
+    finally:
+        for host in pair:
+            for name, _ in EXTRA_INTERFACES:
+                host.run(["ip", "link", "del", name])
+    shared, docker = f"{SHARED}:{PEERD_PORT}", f"{DOCKER}:{PEERD_PORT}"
+    if not all(shared in addresses and docker not in addresses for addresses in known.values()):
+        raise CheckFailed(f"the addresses each knows of the other: {known}; each should name {shared} and not "
+                          f"{docker} (docker0's)")
+    return (f"both restarted at once (alice knows bob at {known['alice']}, bob alice at {known['bob']}): "
+            f"path relay on both {seconds:.2f} s later")
 
 
 # MARK: g. direct replaces relay
@@ -580,7 +590,8 @@ CHECKS = [
     ("e. an add, a mark and a pick cross the houses", check_crossing, ["alice", "bob", "carol"]),
     ("f. the relay killed mid-burst: 50 adds acknowledged, retrying, then every list complete", check_relay_killed,
      ["alice", "bob", "carol", "relay"]),
-    ("f'. a container bridge at 172.17.0.1 in both houses: alice and bob still connect, through the relay",
+    ("f'. docker0 at 172.17.0.1 and a LAN at 192.168.1.10 in both houses: alice and bob still connect, "
+     "through the relay",
      check_shared_address, ["alice", "bob"]),
     ("g. a forwarded port: the alice–bob session becomes direct, nothing lost", check_direct_replaces_relay,
      ["alice", "bob", "rA"]),

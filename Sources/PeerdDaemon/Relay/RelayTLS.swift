@@ -16,12 +16,7 @@ struct RelayTLS: Sendable {
 
     init(identity: PeerIdentity) throws {
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.certificateChain = [
-            .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))
-        ]
-        configuration.privateKey = .privateKey(
-            try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
-        )
+        (configuration.certificateChain, configuration.privateKey) = try PeerTLS.credentials(of: identity)
         configuration.minimumTLSVersion = .tlsv12
         configuration.maximumTLSVersion = .tlsv13
         configuration.applicationProtocols = [Self.protocolName]

@@ -16,12 +16,7 @@ struct PeerTLS: Sendable {
 
     init(identity: PeerIdentity) throws {
         self.identity = identity
-        let chain: [NIOSSLCertificateSource] = [
-            .certificate(try NIOSSLCertificate(bytes: identity.certificateDER, format: .der))
-        ]
-        let key = NIOSSLPrivateKeySource.privateKey(
-            try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
-        )
+        let (chain, key) = try Self.credentials(of: identity)
         var server = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: key)
         var client = TLSConfiguration.makeClientConfiguration()
         client.certificateChain = chain
@@ -43,6 +38,16 @@ struct PeerTLS: Sendable {
         client.shutdownTimeout = .seconds(1)
         self.server = try NIOSSLContext(configuration: server)
         self.client = try NIOSSLContext(configuration: client)
+    }
+
+    /// `identity`'s certificate and key as NIOSSL takes them: what this daemon presents to peers,
+    /// and to relays (``RelayTLS``).
+    static func credentials(of identity: PeerIdentity) throws -> (
+        chain: [NIOSSLCertificateSource], key: NIOSSLPrivateKeySource
+    ) {
+        let certificate = try NIOSSLCertificate(bytes: identity.certificateDER, format: .der)
+        let key = try NIOSSLPrivateKey(bytes: Array(identity.privateKeyPEM.utf8), format: .pem)
+        return ([.certificate(certificate)], .privateKey(key))
     }
 
     /// Adds the TLS handler for one side of a connection.

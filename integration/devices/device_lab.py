@@ -222,8 +222,7 @@ class DevicePage:
             self.phone.wait("return document.body && document.body.dataset.ready === 'true'",
                             f"the page ready (body[data-ready=true]) on {self.label} {when}")
         except CheckFailed as error:
-            errors = [e.get("message", "")[:200] for e in self.phone.ask("console")["entries"]
-                      if e.get("level") == "SEVERE" and "image.tmdb.org" not in e.get("message", "")][:8]
+            errors = [e.get("message", "")[:200] for e in self.phone.console_errors(failed_loads=True)][:8]
             raise CheckFailed(f"{error}\nthe document: {self.document()}\nits script and fetches: "
                               f"{self.phone.js(LOADED)}\nthe console's errors: {errors}") from None
 

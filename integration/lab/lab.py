@@ -454,6 +454,19 @@ def run_suite(suite, lab_options, banner, run_checks, lab_class=Lab):
     return suite.finish()
 
 
+def hold(lab, hosts):
+    """`--up`: how to enter each of `hosts`, then nothing until Ctrl-C (the caller's `with` tears
+    the lab down)."""
+    for host in hosts:
+        print(f"{host.name} {host.ip}: nsenter -t {host.anchor.pid} -m -n bash")
+    print(f"logs in {lab.run_dir}; Ctrl-C tears it down", flush=True)
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        print("\ntearing down")
+
+
 def main():
     import argparse
 
@@ -470,14 +483,7 @@ def main():
     if args.up:
         skip_unless_possible()
         with Lab(hosts=args.up, observer=True, keep_logs=True) as lab:
-            for host in lab.all_hosts:
-                print(f"{host.name} {host.ip}: nsenter -t {host.anchor.pid} -m -n bash")
-            print(f"logs in {lab.run_dir}; Ctrl-C tears the lab down")
-            try:
-                while True:
-                    time.sleep(3600)
-            except KeyboardInterrupt:
-                print("\ntearing down")
+            hold(lab, lab.all_hosts)
         return 0
     parser.print_help()
     return 0

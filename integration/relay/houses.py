@@ -35,14 +35,13 @@ import re
 import shutil
 import signal
 import sys
-import time
 import urllib.parse
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "lab"))
 from harness import HarnessError, eventually, stop_process, tail  # noqa: E402
-from lab import SKIP_EXIT_CODE, Host, Lab, LabSkip, cleanup_stale, sh  # noqa: E402, F401 (bench_relay reads SKIP_EXIT_CODE here)
+from lab import SKIP_EXIT_CODE, Host, Lab, LabSkip, cleanup_stale, hold, sh  # noqa: E402, F401 (bench_relay reads SKIP_EXIT_CODE here)
 from lab import preflight as lab_preflight  # noqa: E402
 from lab_support import DEFAULT_WAIT  # noqa: E402
 from lab_support import skip_unless_possible as lab_skip_unless_possible  # noqa: E402
@@ -340,14 +339,7 @@ def main():
     skip_unless_possible()
     with Houses(keep_logs=True) as houses:
         print(houses.describe())
-        for host in houses.hosts:
-            print(f"{host.name} {host.ip}: nsenter -t {host.anchor.pid} -m -n bash")
-        print(f"logs in {houses.run_dir}; Ctrl-C tears it down", flush=True)
-        try:
-            while True:
-                time.sleep(3600)
-        except KeyboardInterrupt:
-            print("\ntearing down")
+        hold(houses, houses.hosts)
     return 0
 
 

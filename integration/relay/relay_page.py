@@ -6,15 +6,12 @@ Skipped with its own line when Selenium or Chromium is missing (`make test-deps`
 import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "guests"))
+INTEGRATION = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(INTEGRATION / "guests"))
+sys.path.insert(0, str(INTEGRATION / "web"))
 import guest_lab as gl  # noqa: E402
 from harness import CheckFailed  # noqa: E402
-
-# The name, state and path line of the peer `arguments[0]` in ul#peers, once it is there.
-PEER_ROW = ("const p = document.querySelector(`ul#peers > li.peer[data-peer='${arguments[0]}']`);"
-            "return p && [(p.querySelector('.name') || {}).textContent || '',"
-            "(p.querySelector('.state') || {}).textContent || '',"
-            "(p.querySelector('.meta') || {}).textContent || '']")
+from web_support import PEER_ROW  # noqa: E402
 
 
 class HousePage:

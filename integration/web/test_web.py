@@ -631,10 +631,7 @@ def check_peers_shown(w):
     said = []
     for page, other in ((a, w.bob), (b, w.alice)):
         def shown():
-            return page.js("const p = document.querySelector(`ul#peers > li.peer[data-peer='${arguments[0]}']`);"
-                           "return p && [(p.querySelector('.name') || {}).textContent || '',"
-                           "(p.querySelector('.state') || {}).textContent || '',"
-                           "(p.querySelector('.meta') || {}).textContent || '']", other.id)
+            return page.js(ws.PEER_ROW, other.id)
         peer = harness.expect_eventually(shown, APPEAR, f"li.peer[data-peer={other.id[:8]}…] on "
                                          f"{page.browser.name}'s page", 0.1)
         if other.name not in peer[0] or "connected" not in peer[1].lower() or not peer[2].startswith("direct"):

@@ -43,6 +43,12 @@ CHROMIUM_FLAGS = [
     "--disable-crash-reporter", "--disable-breakpad",
 ]
 
+# The name, state and path line of peer `arguments[0]` in the page's ul#peers, once it is there.
+PEER_ROW = ("const p = document.querySelector(`ul#peers > li.peer[data-peer='${arguments[0]}']`);"
+            "return p && [(p.querySelector('.name') || {}).textContent || '',"
+            "(p.querySelector('.state') || {}).textContent || '',"
+            "(p.querySelector('.meta') || {}).textContent || '']")
+
 # Runs in the page before its own scripts (CDP, so the page's CSP does not apply to it) and records,
 # in the page's clock (Date.now(), the machine's wall clock as Python's time.time()):
 #   __web.added[id] / __web.removed[id]: when a card li.card[data-movie-id] last came onto / went off

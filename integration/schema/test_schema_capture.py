@@ -227,7 +227,9 @@ def step_marks(c):
         raise CheckFailed(f"alice's history, 3 a page: {page}")
     c.peerctl(c.sock, "history", "--limit", "3", "--before", page["next"])
     c.peerctl(c.sock, "history", "603", "--since", "1d")
-    first_cursor = "1.0123456789abcdef0123456789abcdef.1"  # before everything: an empty page
+    # Lamport 0 is before every operation (the first has lamport 1), whatever the peers' random ids;
+    # a cursor at lamport 1 fell after an operation whose origin id sorted below its own.
+    first_cursor = "0.00000000000000000000000000000000.0"
     empty = json.loads(c.peerctl(c.sock, "history", "--before", first_cursor, "--json").stdout)
     if empty.get("entries") != [] or "next" in empty:
         raise CheckFailed(f"alice's history before the first lamport: {empty}")

@@ -61,6 +61,16 @@ struct DialResultTests {
         #expect(mismatch.outcome == .keyMismatch && mismatch.by == .us)
         #expect(mismatch.peer == mallory && mismatch.expected == bob)
         #expect(mismatch.message.contains(mallory.short) && mismatch.message.contains(bob.short))
+
+        var relayed = DialResult(address: "relay 198.51.100.10:22067", expected: bob, local: alice)
+        relayed.throughRelay = true
+        let lie = relayed.ended(ours, at: 9)
+        #expect(lie.outcome == .keyMismatch && lie.peer == mallory)
+        #expect(
+            lie.message
+                == "relay 198.51.100.10:22067 put the session through to key \(mallory.short), not \(bob.short) "
+                + "it was asked for: the relay lied about the session; nobody was admitted"
+        )
     }
 
     @Test func tlsThatNeverShowedACertificateIsATLSFailure() {

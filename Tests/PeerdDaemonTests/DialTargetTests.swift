@@ -164,6 +164,26 @@ struct DialTargetTests {
         )
     }
 
+    /// A relay that put the dial through to mallory, or an address of hers: the member's target
+    /// still expects the member, so the real one is admitted at the next dial. A target named by
+    /// address learns whom it reached.
+    @Test func aMembersTargetKeepsItsPeerWhenADialReachedSomeoneElse() {
+        let mallory = PeerID("3a11000000000000000000000000000d")!
+        var member = DialTarget(key: .member(bob), addresses: [address], source: .group, peer: bob)
+        _ = member.next(now: start, connected: false, dialable: true)
+        member.ended(
+            .init(peer: mallory, error: "presented a different key than the peer id it was reached for"),
+            now: start
+        )
+        #expect(member.peer == bob)
+        var discovered = DialTarget(key: .discovered(bob), addresses: [address], source: .mdns, peer: bob)
+        discovered.ended(.init(peer: mallory), now: start)
+        #expect(discovered.peer == bob)
+        var named = target()
+        named.ended(.init(peer: mallory, establishedFor: .seconds(3)), now: start)
+        #expect(named.peer == mallory)
+    }
+
     @Test func reachingItselfStopsForGood() {
         var target = target()
         _ = target.next(now: start, connected: false, dialable: true)

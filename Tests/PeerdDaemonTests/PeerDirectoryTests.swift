@@ -80,4 +80,22 @@ struct PeerDirectoryTests {
         await directory.ended(.member(Self.carol), DialTarget.Outcome(error: "no route"), now: .now)
         #expect(await directory.next(.member(Self.carol), now: .now + .seconds(60), dialable: true) == .waitForChange)
     }
+
+    @Test("a session at an address another member announced too leaves that member's target alone")
+    func sharedAddressLeavesAnotherMembersTargetAlone() async {
+        let bob = PeerID("b0b00000000000000000000000000002")!
+        let shared = PeerAddress(host: "10.77.0.3", port: 7601)  // bob's in his house, carol's in hers
+        let closes = Closes()
+        let directory = PeerDirectory(localID: Self.me)
+        _ = await directory.upsertTarget(.member(bob), addresses: [shared], source: .group, peer: bob)
+        #expect(await directory.established(await open(directory, closes: closes), hello: hello(), now: 1) == nil)
+        #expect(await directory.target(.member(bob))?.peer == bob)
+        #expect(await directory.target(.member(bob))?.name == nil)
+        // A target named by that address learns whom it reached.
+        let named = PeerDirectory(localID: Self.me)
+        _ = await named.upsertTarget(.address(shared), addresses: [shared], source: .named)
+        #expect(await named.established(await open(named, closes: closes), hello: hello(), now: 1) == nil)
+        #expect(await named.target(.address(shared))?.peer == Self.carol)
+        #expect(await named.target(.address(shared))?.name == "carol")
+    }
 }

@@ -24,6 +24,8 @@ struct DialResult: Sendable {
     let expected: PeerID?
     /// This daemon's id: the other side must trust it again to undo a revocation.
     let local: PeerID
+    /// The dial went through a relay (`address` is then `relay host:port`).
+    var throughRelay = false
 
     /// The session came up.
     func established(peer: PeerID, at: Int64) -> DialRecord {
@@ -120,6 +122,9 @@ struct DialResult: Sendable {
         case (.revoked, false):
             return "refused \(other): revoked here with peerctl forget; to undo it: peerctl trust "
                 + (presented?.rawValue ?? "ID")
+        case (.keyMismatch, false) where throughRelay:
+            return "\(address) put the session through to key \(other), not \(expected?.short ?? "the one") it "
+                + "was asked for: the relay lied about the session; nobody was admitted"
         case (.keyMismatch, false):
             return "\(address) presented key \(other), not \(expected?.short ?? "the one") it was announced "
                 + "with: another peerd at that address, or an impostor"

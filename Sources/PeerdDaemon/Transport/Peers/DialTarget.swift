@@ -15,6 +15,15 @@ struct DialTarget: Sendable {
         /// inviter whose code names a relay: its addresses first, then the relay.
         case member(PeerID)
 
+        /// The peer the key names: a dial of it expects that peer, whatever a session reached.
+        /// Only a target named by address learns its peer by dialing.
+        var peer: PeerID? {
+            switch self {
+            case .address: nil
+            case .discovered(let peer), .member(let peer): peer
+            }
+        }
+
         var description: String {
             switch self {
             case .address(let address): "\(address)"
@@ -138,7 +147,10 @@ struct DialTarget: Sendable {
 
     /// A dial ended (with the session it made, if any): retry after the backoff, or never again.
     mutating func ended(_ outcome: Outcome, now: ContinuousClock.Instant) {
-        if let reached = outcome.peer { peer = reached }
+        // A member's or an announced peer's id stays: a session that reached someone else (a relay
+        // lying about a session, an address shared by two houses) must not make the next dial
+        // expect that someone, and refuse the real peer.
+        if key.peer == nil, let reached = outcome.peer { peer = reached }
         lastError = outcome.error
         if outcome.reachedItself {
             phase = .gone

@@ -110,7 +110,8 @@ struct NetworkDialing: Dialing {
         source: PeerSource,
         expected: PeerID?
     ) async -> (ran: Bool, outcome: DialTarget.Outcome) {
-        let result = DialResult(address: "relay \(url.address)", expected: expected, local: sessions.identity)
+        var result = DialResult(address: "relay \(url.address)", expected: expected, local: sessions.identity)
+        result.throughRelay = true
         let invitation: RelayInvitation
         let channel: PeerChannel
         do {

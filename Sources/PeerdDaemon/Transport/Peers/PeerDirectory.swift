@@ -89,6 +89,17 @@ package actor PeerDirectory {
         return nextConnectionID
     }
 
+    /// A session this daemon dialed says who is at `address`: a target named by that address learns
+    /// its peer and name; one that names its peer (a member, an mDNS announcement) keeps it, and
+    /// learns the name only when this is that peer.
+    private func learn(_ hello: PeerMessage.Hello, at address: String) {
+        for (key, target) in targets where target.addresses.contains(where: { $0.description == address }) {
+            guard (key.peer ?? hello.peer) == hello.peer else { continue }
+            targets[key]?.peer = hello.peer
+            targets[key]?.name = hello.name
+        }
+    }
+
     /// Records a completed handshake. Returns why not when another session with the same peer wins
     /// or the peer's key was removed while its handshake ran (``disconnect(_:_:)`` came first), in
     /// which case the caller closes this one; a losing older session is closed from here.
@@ -121,13 +132,7 @@ package actor PeerDirectory {
         connection.peer = hello.peer
         connection.name = hello.name
         refusals[hello.peer] = nil
-        if connection.role == .dialer,
-            let key = targets.first(where: { $0.value.addresses.contains { $0.description == connection.address } })?
-                .key
-        {
-            targets[key]?.peer = hello.peer
-            targets[key]?.name = hello.name
-        }
+        if connection.role == .dialer { learn(hello, at: connection.address) }
         connection.established = true
         connection.connectedSince = now
         connection.lastSeen = now

@@ -22,6 +22,10 @@ house B with bob. Every peerd runs without a group secret, so it trusts only who
   f'. alice and bob each get a bridge docker0 at 172.17.0.1, left out of their reach, and a second
      LAN at 192.168.1.10, which their reach names and where the other finds itself; restarted
      together, they still connect, through the relay.
+  f''. a second relay of the group's lies about sessions (lying_relay.py): with strelaysrv down, it
+     puts bob's session for alice through to mallory, a stranger's peerd on the relay host; TLS and
+     admission refuse it on both ends, no member or movie crosses, and alice's add made meanwhile is
+     on bob once strelaysrv is back. The lying relay is taken out of the group again.
   g. a port forward on rA and `peerctl connect 198.51.100.1:7601` on bob: the alice–bob session
      becomes direct, and an add made just before the switch is on both sides; bob's page says
      "direct · 198.51.100.1:7601".
@@ -48,83 +52,24 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import houses as houseskit  # noqa: E402
-from harness import CheckFailed, HarnessError, expect_eventually  # noqa: E402
+from harness import CheckFailed, HarnessError  # noqa: E402
 from houses import RELAY_IP, RELAY_PORT, Houses  # noqa: E402
 from lab import PEERD_PORT, SERVICE_TYPE, run_suite  # noqa: E402
 from relay_support import (  # noqa: E402
-    DIRECT_PATH, RELAY_PATH, describe_peers, describe_relays, forged_code, invite, join, peer_rows, peerctl_json,
+    DIRECT_PATH, RELAY_PATH, describe_peers, forged_code, invite, join, peer_rows, peerctl_json,
     relay_row, session, sessions_on,
 )
+from relay_context import BACK_WAIT, RELAY_VIA, WAIT, Context, movie_ids, same_lists, wait_for, waited  # noqa: E402
+from lying_relay_check import check_lying_relay  # noqa: E402
 from relay_page import HousePage  # noqa: E402
 from suite import Suite, selected  # noqa: E402
 
-WAIT = float(os.environ.get("PEERD_LAB_WAIT", "20"))
-RELAY_VIA = f"{RELAY_IP}:{RELAY_PORT}"
 PROBE_TIMEOUT = 3.0  # a TCP connect across the houses: long enough for a SYN and its retry on a LAN
 BURST = 50
 BURST_FIRST = 1001  # the burst's movies: 1001..1050
 KILL_AFTER = 10  # the relay is killed once this many of the burst's adds were acknowledged
-BACK_WAIT = 3 * WAIT  # the relay back: each daemon's retry backoff, then a session, then the catch-up
 SWITCH_MOVIE = (2001, "Before the switch")
 AFTER_SWITCH = (2002, "After the switch")
-
-
-class Context:
-    """What the checks share: the houses, each person's peer id, and notes for the verdict."""
-
-    def __init__(self, houses):
-        self.houses = houses
-        self.alice, self.carol, self.bob = houses.alice, houses.carol, houses.bob
-        self.people = [self.alice, self.carol, self.bob]
-        self.ids = {}
-        self.details = []
-        self.lan_code = None
-        self.relay_code = None
-        self.page = HousePage(self.bob)  # bob's member page in Chromium, opened by check c'
-
-    @property
-    def names(self):
-        return {peer: name for name, peer in self.ids.items()}
-
-    def note(self, line):
-        self.details.append(line)
-
-    def id(self, host):
-        return self.ids[host.name]
-
-    def ensure_running(self):
-        for host in self.people:
-            if not host.peerd_running():
-                host.start_peerd(host.name, group_secret=False)
-            self.ids.setdefault(host.name, host.status()["peer"])
-
-    def explain(self, hosts=None):
-        hosts = hosts or self.people
-        return "\n".join([describe_peers(h, self.names) for h in hosts] + [describe_relays(h) for h in hosts])
-
-
-def wait_for(probe, what, timeout=WAIT, interval=0.2):
-    return expect_eventually(probe, timeout, what, interval)
-
-
-def waited(ctx, probe, what, timeout=WAIT, hosts=None):
-    """`wait_for` that, when it runs out, says what every involved host shows; returns (value, seconds)."""
-    started = time.monotonic()
-    try:
-        value = wait_for(probe, what, timeout)
-    except CheckFailed as failure:
-        raise CheckFailed(f"{failure}\n{ctx.explain(hosts)}") from None
-    return value, time.monotonic() - started
-
-
-def movie_ids(host):
-    return {m["movieId"] for m in host.movies()}
-
-
-def same_lists(hosts, expected):
-    """True once every host lists every movie of `expected` and all lists are the same set."""
-    sets = [movie_ids(h) for h in hosts]
-    return all(s == sets[0] for s in sets) and expected <= sets[0]
 
 
 # MARK: a. NAT
@@ -593,6 +538,8 @@ CHECKS = [
     ("f'. docker0 at 172.17.0.1 and a LAN at 192.168.1.10 in both houses: alice and bob still connect, "
      "through the relay",
      check_shared_address, ["alice", "bob"]),
+    ("f''. a relay that lies about sessions puts bob through to a stranger: refused by admission, nothing lost",
+     check_lying_relay, ["alice", "bob", "relay"]),
     ("g. a forwarded port: the alice–bob session becomes direct, nothing lost", check_direct_replaces_relay,
      ["alice", "bob", "rA"]),
     ("h. `peerctl doctor` on bob: the relay joined, with a latency", check_doctor, ["bob"]),

@@ -14,7 +14,9 @@ from relay_context import BACK_WAIT, RELAY_VIA, WAIT, movie_ids, waited
 from relay_support import RELAY_PATH, peer_rows, peerctl_json, relay_row, sessions_on
 
 LIAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lying_relay.py")
-LIAR_PORT, LIAR_SESSIONS = 22077, 22078
+# Below strelaysrv's 22067, so the liar's URL sorts first among the group's relays and is tried
+# first: once strelaysrv is back, a dial must pass the liar over and go on to it.
+LIAR_PORT, LIAR_SESSIONS = 22057, 22058
 MALLORYS_MOVIE = (4242, "Mallory's own")
 WHILE_LYING = (2003, "Added while the relay lied")
 

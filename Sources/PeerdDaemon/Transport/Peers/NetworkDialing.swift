@@ -80,20 +80,31 @@ struct NetworkDialing: Dialing {
             failure = DialTarget.Outcome(error: ended.error)
         }
         guard let relay, let relays, await sessions.trust.removal == nil else { return failure }
-        for url in relay.relays {
+        var lied = false
+        for (index, url) in relay.relays.enumerated() {
             let through = await dial(relay.device, via: url, with: relays, source: source, expected: expected)
-            if through.ran { return through.outcome }
-            logger.debug(
-                "relay gave no session",
-                metadata: ["relay": "\(url.address)", "error": "\(through.outcome.error ?? "")"]
-            )
-            failure = through.outcome
+            // A relay that lied says more than one after it that gave no session: its words stay.
+            if !lied || through.session != nil { failure = through.outcome }
+            guard let session = through.session else {
+                logger.debug(
+                    "relay gave no session",
+                    metadata: ["relay": "\(url.address)", "error": "\(failure.error ?? "")"]
+                )
+                continue
+            }
+            // A relay that put the session through to someone else (it lied) is passed over as
+            // such an address is, while another relay remains.
+            guard index < relay.relays.count - 1, Self.reachedSomeoneElse(session, expected: expected) else {
+                return through.outcome
+            }
+            lied = true
+            logger.debug("passed over a relay that reached someone else", metadata: ["relay": "\(url.address)"])
         }
         return failure
     }
 
     /// Whether a session that never got going reached this daemon itself, or a peer other than
-    /// the one expected: the address is someone else's here.
+    /// the one expected: the address is someone else's here, or the relay lied about the session.
     static func reachedSomeoneElse(_ session: ConnectionOutcome, expected: PeerID?) -> Bool {
         guard session.establishedFor == nil else { return false }
         if session.reachedItself { return true }
@@ -101,15 +112,15 @@ struct NetworkDialing: Dialing {
         return reached != expected
     }
 
-    /// Asks `url` for a session with `device` and runs the peer session inside it; `ran` is false
-    /// when the relay gave none.
+    /// Asks `url` for a session with `device` and runs the peer session inside it; `session` is
+    /// nil when the relay gave none.
     private func dial(
         _ device: RelayDeviceID,
         via url: RelayURL,
         with relays: RelayConnector,
         source: PeerSource,
         expected: PeerID?
-    ) async -> (ran: Bool, outcome: DialTarget.Outcome) {
+    ) async -> (session: ConnectionOutcome?, outcome: DialTarget.Outcome) {
         var result = DialResult(address: "relay \(url.address)", expected: expected, local: sessions.identity)
         result.throughRelay = true
         let invitation: RelayInvitation
@@ -119,7 +130,7 @@ struct NetworkDialing: Dialing {
         } catch {
             let record = result.connectFailed(.other("\(error)"), at: Wallclock.millis())
             await directory.dialed(record)
-            return (false, DialTarget.Outcome(error: record.message))
+            return (nil, DialTarget.Outcome(error: record.message))
         }
         let session = await sessions.relayedConnection(
             channel,
@@ -129,7 +140,7 @@ struct NetworkDialing: Dialing {
             expected: expected
         )
         .run()
-        return (true, await outcome(of: session, result))
+        return (session, await outcome(of: session, result))
     }
 
     /// A session through `url` with `device`, with TLS and frames on it. A relay that answers
